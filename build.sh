@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# normlab's one entry point. Every command installs what is missing first.
+#
+#   ./build.sh deps    install system packages, xsimd 13, Catch2, npm packages
+#   ./build.sh build   native library + tests, wasm modules, dist/
+#   ./build.sh serve   build, then serve dist/ on http://127.0.0.1:8000
+#   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
+#   ./build.sh bench   build, then benchmark against peers (installs them)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=$ROOT/build
+DEPS=$BUILD/deps
+LOGS=$BUILD/logs
+DIST=$ROOT/dist
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Debian's emcc needs its JS optimizer's acorn, which lives here.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+say() { printf '[normlab] %s\n' "$*"; }
+die() { printf '[normlab] error: %s\n' "$*" >&2; exit 1; }
+
+# run LOGNAME CMD...: quiet on success, the log's tail on failure.
+run() {
+  local name=$1; shift
+  mkdir -p "$LOGS"
+  if ! "$@" >"$LOGS/$name.log" 2>&1; then
+    tail -n 60 "$LOGS/$name.log" >&2
+    die "$name failed (full log: build/logs/$name.log)"
+  fi
+}
+
+# ---------------------------------------------------------------- deps
+APT_BUILD=(cmake make g++ emscripten binaryen catch2)
+APT_BROWSER=(chromium)
+
+apt_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 && sudo=(sudo) ||
+      die "missing packages: ${missing[*]}. Install them with: apt-get install ${missing[*]}"
+  fi
+  command -v apt-get >/dev/null 2>&1 ||
+    die "missing packages: ${missing[*]} (Debian names). Install them with your package manager; Emscripten 3.1.x, Catch2 2.x, Chromium and binaryen are needed."
+  say "installing ${missing[*]} (apt)"
+  run apt-update "${sudo[@]}" apt-get update
+  run apt-install "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# xsimd >= 9 is needed for its WebAssembly architecture; bookworm has 8.1.
+# Take Debian trixie's header-only libxsimd-dev by package name with a private
+# apt configuration, and unpack it under build/deps without touching the system.
+fetch_xsimd() {
+  local dest=$DEPS/xsimd
+  [ -f "$dest/include/xsimd/xsimd.hpp" ] && return 0
+  say "fetching xsimd 13 (Debian trixie's libxsimd-dev) into build/deps/xsimd"
+  local apt=$DEPS/apt
+  rm -rf "$apt" && mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/pkg"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" >"$apt/sources.list"
+  local opts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::Status=/dev/null
+    -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+  run xsimd-update apt-get "${opts[@]}" update
+  (cd "$apt/pkg" && run xsimd-download apt-get "${opts[@]}" download libxsimd-dev)
+  local deb; deb=$(ls "$apt"/pkg/libxsimd-dev_*.deb)
+  rm -rf "$dest.tmp" && mkdir -p "$dest.tmp" && dpkg-deb -x "$deb" "$dest.tmp"
+  mkdir -p "$dest/include" && mv "$dest.tmp/usr/include/xsimd" "$dest/include/" && rm -rf "$dest.tmp" "$apt"
+}
+
+# Catch2's header alone in its own folder: emcc must never see /usr/include.
+stage_catch2() {
+  local dest=$DEPS/catch2/catch2
+  [ -f "$dest/catch.hpp" ] && return 0
+  mkdir -p "$dest" && cp /usr/include/catch2/catch.hpp "$dest/"
+}
+
+npm_ci() { # npm_ci DIR: install DIR's locked packages when the lockfile changed
+  local dir=$1 stamp=$1/node_modules/.normlab-lock
+  [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp" && return 0
+  command -v npm >/dev/null 2>&1 || die "npm is missing: install Node.js 20 (with npm)"
+  say "installing npm packages in ${dir/#"$ROOT"/.}"
+  (cd "$dir" && run "npm-ci-$(basename "$dir")" npm ci --no-audit --no-fund)
+  cp "$dir/package-lock.json" "$stamp"
+}
+
+deps_build() { apt_install "${APT_BUILD[@]}"; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
+deps_all() { deps_build; apt_install "${APT_BROWSER[@]}"; }
+
+# ---------------------------------------------------------------- build
+cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
+
+build() {
+  run cmake-native cmake -S "$ROOT" -B "$BUILD/native" "${cmake_args[@]}"
+  run build-native cmake --build "$BUILD/native" -j "$JOBS"
+  [ -f "$BUILD/wasm/CMakeCache.txt" ] || run cmake-wasm emcmake cmake -S "$ROOT" -B "$BUILD/wasm" "${cmake_args[@]}"
+  run build-wasm cmake --build "$BUILD/wasm" -j "$JOBS"
+  run bundle node "$ROOT/wasm/bundle.mjs" "$BUILD/wasm" "$DIST"
+  run page node "$ROOT/web/build.mjs" "$DIST"
+  say "built dist/ ($(du -sh "$DIST" | cut -f1))"
+}
+
+# ---------------------------------------------------------------- commands
+cmd_test() {
+  deps_all; build
+  local failed=0
+  say "Catch2, native"
+  "$BUILD/native/normlab_tests" || failed=1
+  say "Catch2, wasm under Node"
+  node "$BUILD/wasm/normlab_tests_wasm.cjs" || failed=1
+  say "JS API and browser tests (node --test)"
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node --test --test-concurrency=1 "$ROOT"/tests/js/ "$ROOT"/tests/browser/ || failed=1
+  [ $failed -eq 0 ] || die "some tests failed"
+  say "all tests passed"
+}
+
+cmd_bench() {
+  deps_build; build
+  npm_ci "$ROOT/tests/bench"
+  say "native kernels (-O3 -march=native)"
+  "$BUILD/native/normlab_bench_native" --json "$BUILD/bench-native.json"
+  say "wasm and peers (Node $(node --version), single thread)"
+  node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
+}
+
+cmd_serve() {
+  deps_build; build
+  say "open http://127.0.0.1:${PORT:-8000}/  (dist/index.html also opens directly from disk)"
+  exec node "$ROOT/web/serve.mjs" "$DIST" "${PORT:-8000}"
+}
+
+case "${1:-}" in
+  deps) deps_all ;;
+  build) deps_build; build ;;
+  serve) cmd_serve ;;
+  test) cmd_test ;;
+  bench) cmd_bench ;;
+  *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
