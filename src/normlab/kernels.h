@@ -21,8 +21,9 @@
 
 namespace normlab {
 
-// Name of the instruction set the kernels were compiled for ("avx2", "wasm",
-// "emulated128", ...).
+// Name of the instruction set the kernels were compiled for, xsimd's
+// Arch::name(): "avx2", "avx512vnni+avx512vbmi", "wasm", "emulated" (the
+// scalar wasm fallback), ...
 const char* kernel_arch_name();
 
 // y = x / sqrt(mean(x^2) + eps) * g

@@ -1,0 +1,102 @@
+// One transformer layer (see layer.h). T = tokens, D = hidden size.
+#include "model/layer.h"
+
+#include <cstring>
+
+#include "model/norm.h"
+#include "model/vec.h"
+#include "model/weights.h"
+
+namespace normlab::model {
+
+void layer_forward(float* x_out, LayerCache* c, const float* x_in,
+                   const float* w, const RopeTables& rope,
+                   const ModelConfig& config, int T) {
+  const int D = config.hidden;
+  const int H = config.heads;
+  const int n = T * D;
+  const NormKind kind = config.norm;
+  const float eps = config.eps;
+  const float* g1 = w + kInputNormGain * D;
+  const float* b1 = w + kInputNormBias * D;
+  const float* g2 = w + kPostAttnNormGain * D;
+  const float* b2 = w + kPostAttnNormBias * D;
+
+  if (config.placement == Placement::pre) {
+    c->input_norm_in = x_in;
+    norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
+                 c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
+    attention_forward(c->attention_out, &c->attention, c->input_norm_out, w,
+                      rope, T, D, H);
+    add(c->post_attn_norm_in, x_in, c->attention_out, n);
+    norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
+                 c->post_attn_norm_mean, c->post_attn_norm_rstd,
+                 c->post_attn_norm_in, g2, b2, kind, T, D, eps);
+    mlp_forward(c->mlp_out, &c->mlp, c->post_attn_norm_out, w, T, D);
+    add(x_out, c->post_attn_norm_in, c->mlp_out, n);
+  } else {
+    attention_forward(c->attention_out, &c->attention, x_in, w, rope, T, D, H);
+    add(c->input_norm_sum, x_in, c->attention_out, n);
+    c->input_norm_in = c->input_norm_sum;
+    norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
+                 c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
+    mlp_forward(c->mlp_out, &c->mlp, c->input_norm_out, w, T, D);
+    add(c->post_attn_norm_in, c->input_norm_out, c->mlp_out, n);
+    norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
+                 c->post_attn_norm_mean, c->post_attn_norm_rstd,
+                 c->post_attn_norm_in, g2, b2, kind, T, D, eps);
+    std::memcpy(x_out, c->post_attn_norm_out, n * sizeof(float));
+  }
+}
+
+// Backward. The residual additions pass the gradient through unchanged to
+// both of their inputs, so:
+//   pre-norm,  h = x + A(N1(x)), x' = h + F(N2(h)):
+//     dh = dx' + N2'(F'(dx'));   dx = dh + N1'(A'(dh))
+//   post-norm, h = N1(x + A(x)), x' = N2(h + F(h)):
+//     db = N2'(dx');  dh = db + F'(db);  da = N1'(dh);  dx = da + A'(da)
+// where N', A', F' are the sub-blocks' vector-Jacobian products.
+void layer_backward(float* dx_in, float* dw, const float* dx_out,
+                    const LayerCache& c, const float* x_in, const float* w,
+                    const RopeTables& rope, LayerScratch* s,
+                    const ModelConfig& config, int T) {
+  const int D = config.hidden;
+  const int H = config.heads;
+  const int n = T * D;
+  const NormKind kind = config.norm;
+  const float* g1 = w + kInputNormGain * D;
+  const float* g2 = w + kPostAttnNormGain * D;
+  float* dg1 = dw + kInputNormGain * D;
+  float* db1 = dw + kInputNormBias * D;
+  float* dg2 = dw + kPostAttnNormGain * D;
+  float* db2 = dw + kPostAttnNormBias * D;
+
+  if (config.placement == Placement::pre) {
+    float* dh = s->d_a;
+    mlp_backward(s->d_b, dw, dx_out, c.mlp, c.post_attn_norm_out, w, s->mlp, T,
+                 D);
+    norm_backward(dh, dg2, db2, s->d_b, c.post_attn_norm_in, g2,
+                  c.post_attn_norm_mean, c.post_attn_norm_rstd, kind, T, D);
+    add(dh, dh, dx_out, n);
+    attention_backward(s->d_b, dw, dh, c.attention, c.input_norm_out, w, rope,
+                       &s->attention, T, D, H);
+    norm_backward(dx_in, dg1, db1, s->d_b, c.input_norm_in, g1,
+                  c.input_norm_mean, c.input_norm_rstd, kind, T, D);
+    add(dx_in, dx_in, dh, n);
+  } else {
+    float* db = s->d_a;
+    float* dh = s->d_b;
+    float* da = s->d_c;
+    norm_backward(db, dg2, db2, dx_out, c.post_attn_norm_in, g2,
+                  c.post_attn_norm_mean, c.post_attn_norm_rstd, kind, T, D);
+    mlp_backward(dh, dw, db, c.mlp, c.input_norm_out, w, s->mlp, T, D);
+    add(dh, dh, db, n);
+    norm_backward(da, dg1, db1, dh, c.input_norm_in, g1, c.input_norm_mean,
+                  c.input_norm_rstd, kind, T, D);
+    attention_backward(dx_in, dw, da, c.attention, x_in, w, rope,
+                       &s->attention, T, D, H);
+    add(dx_in, dx_in, da, n);
+  }
+}
+
+}  // namespace normlab::model

@@ -1,0 +1,125 @@
+// The synthetic residual-stream model behind the demo panel: a small,
+// deterministic transformer whose forward pass reproduces the shapes the
+// chapter shows for a real 24-layer, 1024-wide model, and whose backward pass
+// measures how gradients flow through pre-norm and post-norm stacks.
+//
+// L = layers, D = hidden size, H = heads, T = prompt tokens, V = 256
+//
+//   tokens = UTF-8 bytes of the prompt                     (tokenizer.h)
+//   x_0 = embedding rows of the tokens                     (T, D)
+//   x_(l+1) = layer_l(x_l), l = 0..L-1                     (layer.h)
+//   logits = lm_head_scale * finalNorm(x_L) E^T            (T, V), tied E
+//   p = softmax(logits); next token = argmax of the last row
+//
+// Weights come from the seed alone (weights.h). Their scales were set so the
+// default model (24 layers, D = 1024, RMSNorm, pre-norm) shows, on any prompt:
+//   - the residual stream's mean L2/token climbing about tenfold from layer
+//     0's input (below sqrt(D) = 32) to layer 23's output;
+//   - every norm output at L2 = sqrt(D) before its gain, ~sqrt(D) after it;
+//   - post-norm: the residual stream pinned near sqrt(D);
+//   - no norm: a residual stream that grows far faster and attention that
+//     saturates (near one-hot rows) in the deep layers, where the pre-norm
+//     model's attention stays spread out.
+// Nothing was tuned for the gradients; they are measured as they come.
+//
+// Errors never throw: invalid options leave the model empty with error()
+// set, and every call on it (or with an invalid prompt) returns a message.
+// Buffers are sized for the longest prompt seen so far and reused, so
+// repeated calls do not allocate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/layer.h"
+#include "model/options.h"
+#include "model/probes.h"
+#include "model/weights.h"
+
+namespace normlab::model {
+
+class Model {
+ public:
+  explicit Model(const ModelOptions& options);
+  // Holds pointers into its own buffers: not copyable.
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // Non-empty when the options were invalid (validate_model_options).
+  const std::string& error() const { return error_; }
+  const ModelConfig& config() const { return config_; }
+
+  // Runs the prompt and fills forward_result(). top_k in 1..256.
+  // Returns "" on success, else the reason (nothing is computed).
+  std::string forward(const std::string& prompt_utf8, int top_k = 5);
+  const ForwardResult& forward_result() const { return forward_; }
+
+  // Backward pass of the next-token loss; fills gradient_result() and
+  // parameter_gradients(). The prompt needs at least 2 tokens.
+  std::string gradients(const std::string& prompt_utf8);
+  const GradientResult& gradient_result() const { return gradients_; }
+
+  // The loss alone (the forward without probes), for finite-difference
+  // checks. NaN for an invalid prompt or one shorter than 2 tokens.
+  double loss(const std::string& prompt_utf8);
+
+  // A norm's gains: which = "inputNorm" or "postAttentionNorm" (layer in
+  // 0..L-1) or "finalNorm" (layer ignored). Empty message if valid.
+  std::string validate_gain_query(double layer, const std::string& which) const;
+  // Precondition: validate_gain_query(layer, which) is empty.
+  // Returns (D) floats owned by the model.
+  const float* gains(int layer, const std::string& which) const;
+
+  // All parameters, for tests and experiments (changing them changes the
+  // model); and the gradients of the last gradients() call, same layout.
+  ParameterSet& parameters() { return params_; }
+  const ParameterSet& parameter_gradients() const { return grads_; }
+
+  // Floats held by the parameters, their gradients and the workspace.
+  size_t memory_floats() const;
+
+ private:
+  // Pointers into workspace_ for a prompt of T tokens.
+  struct Buffers {
+    LayerCache cache;
+    LayerScratch scratch;
+    float* x_a;            // (T, D) residual stream, ping
+    float* x_b;            // (T, D) residual stream, pong
+    float* final_normed;   // (T, D)
+    float* final_out;      // (T, D)
+    float* final_mean;     // (T)
+    float* final_rstd;     // (T)
+    float* logits;         // (T, V)
+    float* probs;          // (T, V)
+    float* d_final_out;    // (T, D)
+    float* dx_a;           // (T, D) residual gradient, ping
+    float* dx_b;           // (T, D) residual gradient, pong
+  };
+
+  void prepare(int T);
+  void embed(float* x, const std::vector<int>& tokens) const;
+  // Runs the layers on x_0 = buffers_.x_a. With checkpoints, layer l's
+  // input is stored at checkpoints_ + l * T * D (and x_L after them);
+  // returns the pointer to x_L.
+  const float* run_layers(int T, float* checkpoints);
+  void final_norm(const float* x_L, int T);
+  // logits and probs rows 0..rows-1 from final_out.
+  void lm_head(int rows);
+  double next_token_loss(const std::vector<int>& tokens) const;
+
+  std::string error_;
+  ModelConfig config_;
+  ParameterSet params_;
+  ParameterSet grads_;
+  std::vector<float> rope_cos_;     // (kMaxPromptTokens, dh / 2)
+  std::vector<float> rope_sin_;     // (kMaxPromptTokens, dh / 2)
+  RopeTables rope_{};
+  std::vector<float> workspace_;    // grown to the longest prompt seen
+  std::vector<float> checkpoints_;  // (L + 1, T, D), gradients() only
+  int prepared_tokens_ = 0;
+  Buffers buffers_{};
+  ForwardResult forward_;
+  GradientResult gradients_;
+};
+
+}  // namespace normlab::model

@@ -1,0 +1,23 @@
+// The byte-level toy tokenizer (see tokenizer.h).
+#include "model/tokenizer.h"
+
+namespace normlab::model {
+
+std::string validate_prompt(const std::string& prompt_utf8) {
+  if (prompt_utf8.empty()) return "prompt is empty";
+  if (prompt_utf8.size() > static_cast<size_t>(kMaxPromptTokens)) {
+    return "prompt longer than " + std::to_string(kMaxPromptTokens) +
+           " tokens (" + std::to_string(prompt_utf8.size()) + " UTF-8 bytes)";
+  }
+  return "";
+}
+
+std::vector<int> tokenize(const std::string& prompt_utf8) {
+  std::vector<int> tokens(prompt_utf8.size());
+  for (size_t i = 0; i < prompt_utf8.size(); i++) {
+    tokens[i] = static_cast<unsigned char>(prompt_utf8[i]);
+  }
+  return tokens;
+}
+
+}  // namespace normlab::model

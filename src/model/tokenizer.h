@@ -1,0 +1,23 @@
+// The toy tokenizer: one token per UTF-8 byte.
+//
+// A prompt's tokens are the bytes of its UTF-8 encoding, as integers 0..255,
+// so the vocabulary has 256 entries and any text (English, Chinese, emoji)
+// tokenizes without an unknown token. An ASCII character is one token, a
+// Chinese character three, an emoji four. There is no BOS token.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace normlab::model {
+
+constexpr int kMaxPromptTokens = 64;
+
+// Empty if the prompt can be run, else "prompt is empty" or
+// "prompt longer than 64 tokens (N UTF-8 bytes)".
+std::string validate_prompt(const std::string& prompt_utf8);
+
+// Token ids of a UTF-8 string: its bytes. tokens: (prompt.size())
+std::vector<int> tokenize(const std::string& prompt_utf8);
+
+}  // namespace normlab::model

@@ -1,0 +1,133 @@
+// Deterministic initialization of the synthetic model's parameters (see
+// weights.h). D = hidden size, H = heads, dh = D / H, V = vocabulary.
+#include "model/weights.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/rng.h"
+
+namespace normlab::model {
+
+namespace {
+
+// Tensor ids for tensor_seed(); the layer tensors use their LayerTensor value.
+constexpr uint32_t kEmbeddingTensorId = 200;
+constexpr uint32_t kFinalGainTensorId = 201;
+constexpr uint32_t kHeadTemperatureTensorId = 202;
+
+// Random signs: the "randomized" part of a randomized Hadamard transform.
+void draw_signs(float* out, int n, SplitMix64* rng) {
+  for (int i = 0; i < n; i++) out[i] = static_cast<float>(rng->sign());
+}
+
+// +-scale times a jitter uniform in [0.75, 1.25].
+void draw_scaled_signs(float* out, int n, double scale, SplitMix64* rng) {
+  for (int i = 0; i < n; i++) {
+    const double jitter = 0.75 + 0.5 * rng->uniform();
+    out[i] = static_cast<float>(rng->sign() * scale * jitter);
+  }
+}
+
+// Norm gains the way trained norm layers look: most near 1, a few far.
+// 90% are 1 + 0.08 n (n ~ normal, bounded: 0.72..1.28); 10% are
+// (1 + w) / (1 - w) with w uniform in [-0.54, 0.33], spread from 0.30 to
+// 1.99 with as much room below 1 as above in ratio terms.
+void draw_gains(float* out, int n, SplitMix64* rng) {
+  for (int i = 0; i < n; i++) {
+    if (rng->uniform() < 0.9) {
+      out[i] = static_cast<float>(1.0 + 0.08 * rng->normal());
+    } else {
+      const double w = -0.54 + 0.87 * rng->uniform();
+      out[i] = static_cast<float>((1.0 + w) / (1.0 - w));
+    }
+  }
+}
+
+}  // namespace
+
+void ParameterSet::set_zero() { std::fill(data_.begin(), data_.end(), 0.0f); }
+
+const InitScales& init_scales() {
+  static const InitScales scales = {
+      /*embedding=*/0.3,
+      /*query=*/1.0, /*key=*/1.0,
+      /*value=*/0.5, /*attn_out=*/0.5,
+      /*mlp_in=*/1.2, /*mlp_out=*/0.8,
+      /*logit_scale=*/2.0,
+  };
+  return scales;
+}
+
+float lm_head_scale(int hidden) {
+  return static_cast<float>(init_scales().logit_scale /
+                            (init_scales().embedding * std::sqrt(hidden)));
+}
+
+void init_parameters(ParameterSet* params, const ModelConfig& config) {
+  const int D = config.hidden;
+  const int dh = config.head_dim();
+  const InitScales& s = init_scales();
+  params->set_zero();
+
+  for (int l = 0; l < config.layers; l++) {
+    auto rng_for = [&](LayerTensor k) {
+      return SplitMix64(tensor_seed(config.seed, static_cast<uint32_t>(l), k));
+    };
+    SplitMix64 r_mix = rng_for(kAttnMix);
+    draw_signs(params->tensor(l, kAttnMix), D, &r_mix);
+
+    // Each head gets its own logit temperature in [0.7, 1.3], carried by its
+    // query scales: some heads attend more sharply than others.
+    SplitMix64 r_temp(tensor_seed(config.seed, static_cast<uint32_t>(l),
+                                  kHeadTemperatureTensorId));
+    SplitMix64 r_query = rng_for(kAttnQuery);
+    float* query = params->tensor(l, kAttnQuery);
+    for (int h = 0; h < config.heads; h++) {
+      const double temperature = 0.7 + 0.6 * r_temp.uniform();
+      draw_scaled_signs(query + h * dh, dh, s.query * temperature, &r_query);
+    }
+    SplitMix64 r_key = rng_for(kAttnKey);
+    draw_scaled_signs(params->tensor(l, kAttnKey), D, s.key, &r_key);
+    SplitMix64 r_value = rng_for(kAttnValue);
+    draw_scaled_signs(params->tensor(l, kAttnValue), D, s.value, &r_value);
+    SplitMix64 r_out = rng_for(kAttnOut);
+    draw_scaled_signs(params->tensor(l, kAttnOut), D, s.attn_out, &r_out);
+
+    SplitMix64 r_in_mix = rng_for(kMlpInMix);
+    draw_signs(params->tensor(l, kMlpInMix), D, &r_in_mix);
+    SplitMix64 r_in_scale = rng_for(kMlpInScale);
+    draw_scaled_signs(params->tensor(l, kMlpInScale), D, s.mlp_in, &r_in_scale);
+    SplitMix64 r_out_mix = rng_for(kMlpOutMix);
+    draw_signs(params->tensor(l, kMlpOutMix), D, &r_out_mix);
+    SplitMix64 r_out_scale = rng_for(kMlpOutScale);
+    draw_scaled_signs(params->tensor(l, kMlpOutScale), D, s.mlp_out,
+                      &r_out_scale);
+
+    SplitMix64 r_g1 = rng_for(kInputNormGain);
+    draw_gains(params->tensor(l, kInputNormGain), D, &r_g1);
+    SplitMix64 r_g2 = rng_for(kPostAttnNormGain);
+    draw_gains(params->tensor(l, kPostAttnNormGain), D, &r_g2);
+  }
+
+  // Embedding rows: a normal direction scaled to L2 = embedding * sqrt(D).
+  SplitMix64 r_emb(tensor_seed(config.seed, 0, kEmbeddingTensorId));
+  float* embedding = params->embedding();
+  std::vector<double> row(D);
+  for (int v = 0; v < kVocab; v++) {
+    double sum_sq = 0.0;
+    for (int i = 0; i < D; i++) {
+      row[i] = r_emb.normal();
+      sum_sq += row[i] * row[i];
+    }
+    const double scale = s.embedding * std::sqrt(D) / std::sqrt(sum_sq);
+    for (int i = 0; i < D; i++) {
+      embedding[v * D + i] = static_cast<float>(row[i] * scale);
+    }
+  }
+
+  SplitMix64 r_final(tensor_seed(config.seed, 0, kFinalGainTensorId));
+  draw_gains(params->final_gain(), D, &r_final);
+}
+
+}  // namespace normlab::model

@@ -1,0 +1,130 @@
+// The synthetic model's parameters: one flat float arena with a fixed
+// layout (the gradients use the same layout), and their deterministic
+// initialization from the seed.
+//
+// L = layers, D = hidden size, H = heads, dh = D / H, V = vocabulary (256)
+//
+// Every parameter is a length-D vector: the projections are structured
+// (diagonal scalings around fast Walsh-Hadamard transforms, see blocks.h), so
+// a layer holds 13 vectors of D floats instead of dense D x D matrices.
+#pragma once
+
+#include <vector>
+
+#include "model/options.h"
+
+namespace normlab::model {
+
+// Vocabulary: one token per UTF-8 byte (see tokenizer.h).
+constexpr int kVocab = 256;
+
+// The D-vectors of one layer, in arena order. "mix" vectors are the random
+// signs of a randomized Hadamard transform (stored as learnable diagonals of
+// magnitude 1); "scale" vectors are the diagonal scalings after it.
+enum LayerTensor : int {
+  kAttnMix,        // attention: z = mix * x before the shared transform
+  kAttnQuery,      // q = query * u
+  kAttnKey,        // k = key * Hb(u) / sqrt(dh)
+  kAttnValue,      // v = value * u
+  kAttnOut,        // out = attn_out * H(y) / sqrt(D)
+  kMlpInMix,       // MLP: z1 = H(in_mix * x) / sqrt(D)
+  kMlpInScale,     // m = in_scale * z1
+  kMlpOutMix,      // z2 = H(out_mix * silu(m)) / sqrt(D)
+  kMlpOutScale,    // out = out_scale * z2
+  kInputNormGain,  // the attention sub-block's norm (chapter: input norm)
+  kInputNormBias,  // LayerNorm only; zero at initialization
+  kPostAttnNormGain,  // the MLP sub-block's norm (post-attention norm)
+  kPostAttnNormBias,  // LayerNorm only; zero at initialization
+  kLayerTensors
+};
+
+// Groups of a layer's tensors whose gradient norms are reported together:
+// [begin, end) in LayerTensor order.
+constexpr int kAttentionTensorsBegin = kAttnMix;
+constexpr int kAttentionTensorsEnd = kMlpInMix;
+constexpr int kMlpTensorsBegin = kMlpInMix;
+constexpr int kMlpTensorsEnd = kInputNormGain;
+constexpr int kNormTensorsBegin = kInputNormGain;
+constexpr int kNormTensorsEnd = kLayerTensors;
+
+// Arena layout: layer l's tensors (kLayerTensors, D) one after another, then
+// the embedding (V, D), then the final norm's gain (D) and bias (D).
+class ParameterSet {
+ public:
+  ParameterSet() = default;
+  ParameterSet(int layers, int hidden)
+      : layers_(layers), hidden_(hidden),
+        data_(static_cast<size_t>(layers * kLayerTensors + kVocab + 2) * hidden,
+              0.0f) {}
+
+  int layers() const { return layers_; }
+  int hidden() const { return hidden_; }
+  size_t size() const { return data_.size(); }
+  float* data() { return data_.data(); }
+  const float* data() const { return data_.data(); }
+
+  // One layer's tensors: (kLayerTensors, D)
+  float* layer(int l) { return data_.data() + layer_offset(l); }
+  const float* layer(int l) const { return data_.data() + layer_offset(l); }
+  // One tensor: (D)
+  float* tensor(int l, LayerTensor k) { return layer(l) + k * hidden_; }
+  const float* tensor(int l, LayerTensor k) const {
+    return layer(l) + k * hidden_;
+  }
+  // (V, D): row v is token v's embedding and, tied, its LM-head row.
+  float* embedding() { return data_.data() + layer_offset(layers_); }
+  const float* embedding() const {
+    return data_.data() + layer_offset(layers_);
+  }
+  float* final_gain() { return embedding() + kVocab * hidden_; }
+  const float* final_gain() const { return embedding() + kVocab * hidden_; }
+  float* final_bias() { return final_gain() + hidden_; }
+  const float* final_bias() const { return final_gain() + hidden_; }
+
+  void set_zero();
+
+ private:
+  size_t layer_offset(int l) const {
+    return static_cast<size_t>(l) * kLayerTensors * hidden_;
+  }
+
+  int layers_ = 0;
+  int hidden_ = 0;
+  std::vector<float> data_;  // (layers * kLayerTensors + V + 2, D)
+};
+
+// The initialization's scale constants. They were set by the forward-pass
+// shapes the teaching page shows (listed in model.h) and by nothing else;
+// every layer draws from the same distributions.
+struct InitScales {
+  // Every embedding row has L2 = embedding * sqrt(D): the residual stream
+  // starts below sqrt(D).
+  double embedding;
+  // Magnitudes of the diagonal scalings (each entry is +-scale times a
+  // jitter uniform in [0.75, 1.25]). With a normalized input (L2 ~ sqrt(D),
+  // so u has entries of size ~1) the query * key product sets the spread of
+  // the attention logits (~1: attention stays spread out), and value *
+  // attn_out and mlp_in, mlp_out set how much each sub-block adds to the
+  // residual stream relative to sqrt(D): ~0.2 and ~0.6. Adding ~0.65 sqrt(D)
+  // of mostly new directions per layer takes the stream from 0.3 sqrt(D) to
+  // ~3.3 sqrt(D) in 24 layers. mlp_in is large enough that SiLU works in its
+  // ReLU-like range: without a norm the MLP then grows with its input, by a
+  // factor ~1.2 per layer.
+  double query, key, value, attn_out;
+  double mlp_in, mlp_out;
+  // LM-head logits are logit_scale * <x_final, e_v> / (embedding * sqrt(D)),
+  // so logit_scale is their spread for a normalized final stream.
+  double logit_scale;
+};
+
+const InitScales& init_scales();
+
+// Draws every parameter from config.seed: same seed, same numbers, on every
+// build. Layer l's tensors depend only on (seed, l), so models that differ in
+// depth, norm or placement share their weights layer by layer.
+void init_parameters(ParameterSet* params, const ModelConfig& config);
+
+// The LM head's multiplier on <x_final, e_v> (see InitScales::logit_scale).
+float lm_head_scale(int hidden);
+
+}  // namespace normlab::model

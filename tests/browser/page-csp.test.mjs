@@ -1,0 +1,91 @@
+// The page under the strict Content-Security-Policy course pages embed it
+// with (sent as a header by the server, on top of the page's own <meta>
+// policy), and with the scalar fallback forced: every view still computes
+// and not one violation is reported while the reader uses every control.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { cspViolations, fileUrl, launchBrowser, openPage, settle, startServer } from './page-support.mjs';
+
+const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchBrowser();
+  server = await startServer();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+// Moves every control once, so code paths that only run on input (chart
+// redraws, tooltips, typesetting, notices) run under the policy too.
+async function exercise(page) {
+  await page.fill('#softmax-l2', '3');
+  await page.fill('#calc-vector', '1, oops');
+  await page.fill('#calc-vector', '5, -5, 1e3');
+  await page.selectOption('#calc-eps', '0.00001');
+  await page.fill('#playground-stretch', '-3.5');
+  await page.locator('[data-question="q3"] [data-option="b"]').click();
+  await page.hover('#intro .summary .term');
+  await page.locator('[data-widget="softmax"] summary').click();
+  await page.selectOption('#theme-select', 'dark');
+  await page.selectOption('#lang-select', 'zh-CN');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await settle(page);
+}
+
+test('served with the CSP header: no violation while every control is used', async () => {
+  const { page, problems, close } = await openPage(browser, `${server.url}index.html`, { csp: true });
+  try {
+    assert.equal(await page.textContent('#backend'), 'simd128');
+    assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
+    await exercise(page);
+    assert.equal(await page.textContent('[data-widget="softmax"] .zone-badge'), '饱和');
+    assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('from file://, under the page\'s own <meta> policy: no violation', async () => {
+  const { page, problems, close } = await openPage(browser, fileUrl);
+  try {
+    await exercise(page);
+    assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('with ?backend=scalar the fallback computes the same figures', async () => {
+  const { page, problems, close } = await openPage(browser, `${server.url}index.html?backend=scalar`, { csp: true });
+  try {
+    assert.equal(await page.textContent('#backend'), 'scalar');
+    assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
+    assert.equal(await page.textContent('[data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
+    assert.equal(await page.textContent('[data-widget="playground"] [data-readout="output-l2"]'), '16.0');
+    assert.deepEqual(await cspViolations(page), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('if the kernels cannot load, the page says so and keeps its text', async () => {
+  const { page, close } = await openPage(browser, `${server.url}index.html`, { csp: true, blockKernels: true });
+  try {
+    assert.equal(await page.textContent('#backend'), 'unavailable');
+    assert.match(await page.textContent('#notices'), /The WebAssembly module could not be loaded/);
+    assert.equal(await page.textContent('#softmax-title'), 'When magnitude drifts, softmax saturates');
+    assert.equal(await page.locator('#glossary dt').count(), 8);
+  } finally {
+    await close();
+  }
+});

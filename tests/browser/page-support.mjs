@@ -1,0 +1,98 @@
+// Shared set-up for the page-*.test.mjs browser tests: Debian's Chromium via
+// playwright-core, web/serve.mjs on a free port, and a page opener that
+// collects every console error, page error, failed request and CSP violation.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const root = new URL('../../', import.meta.url);
+export const distDir = fileURLToPath(new URL('dist/', root));
+export const screenshotDir = fileURLToPath(new URL('build/screenshots/', root));
+export const fileUrl = new URL('index.html', `file://${distDir}`).href;
+
+// The policy the page must run under when embedded (issue 5).
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+export async function launchBrowser() {
+  mkdirSync(screenshotDir, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+}
+
+// Serves dist/ with web/serve.mjs on a free port; resolves to its base URL.
+export async function startServer() {
+  const server = spawn(process.execPath, [fileURLToPath(new URL('web/serve.mjs', root)), distDir, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await Promise.race([
+    once(server.stdout, 'data'),
+    once(server, 'exit').then(([code]) => {
+      throw new Error(`web/serve.mjs exited with ${code}`);
+    }),
+  ]);
+  const url = String(line).match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0];
+  assert.ok(url, `no URL in the server's output: ${line}`);
+  return { url, stop: () => server.kill() };
+}
+
+// Opens url in a fresh context and waits until the kernels have loaded (the
+// backend badge leaves its loading state) and the first frame is painted.
+// options: viewport, colorScheme, locale, csp (send the CSP header on every
+// response), bypassCSP (for injecting test tooling), blockKernels.
+export async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    locale: options.locale ?? 'en-US',
+    bypassCSP: options.bypassCSP ?? false,
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  if (options.csp) {
+    await page.route('**/*', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
+    });
+  }
+  // Simulates a browser where the wasm backend cannot be fetched. Registered
+  // last so it runs first (Playwright tries routes newest first).
+  if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
+  await settle(page);
+  return { page, problems, close: () => context.close() };
+}
+
+// Waits for the render that the last input scheduled (one animation frame)
+// and for the frame after it to be painted.
+export async function settle(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+export async function cspViolations(page) {
+  return page.evaluate(() => window.cspViolations);
+}
+
+// The visible digits of a typeset formula: the <mn> and <mo> of its MathML,
+// without the TeX source KaTeX keeps in an <annotation>.
+export async function mathText(locator) {
+  return locator.evaluate((node) => [...node.querySelectorAll('mn, mo, mi')].map((n) => n.textContent).join(''));
+}

@@ -1,0 +1,173 @@
+// Softmax forward: worked example, normalization, shift invariance,
+// temperature, masking and the +inf / NaN rules, and the SIMD kernel
+// against the double reference on every tail length.
+//
+// T = rows, D = row length
+#include <catch2/catch.hpp>
+
+#include "normlab/kernels.h"
+#include "normlab/reference.h"
+#include "tensor_check.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+using namespace normlab;
+using namespace normlab::test;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+std::vector<float> softmax(const std::vector<float>& x, float temperature = 1.0f) {
+  std::vector<float> p(x.size());
+  softmax_forward(p.data(), x.data(), 1, static_cast<int>(x.size()), temperature);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("softmax worked example [1, 2, 3]", "[softmax]") {
+  const std::vector<float> p = softmax({1.0f, 2.0f, 3.0f});
+  const double s = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
+  CHECK(p[0] == Approx(std::exp(1.0) / s).epsilon(1e-6));
+  CHECK(p[1] == Approx(std::exp(2.0) / s).epsilon(1e-6));
+  CHECK(p[2] == Approx(std::exp(3.0) / s).epsilon(1e-6));
+  CHECK(p[0] == Approx(0.0900306).epsilon(1e-5));
+  CHECK(p[1] == Approx(0.2447285).epsilon(1e-5));
+  CHECK(p[2] == Approx(0.6652410).epsilon(1e-5));
+}
+
+TEST_CASE("softmax: every row sums to 1", "[softmax]") {
+  Rng rng(21);
+  const int T = 5, D = 1000;
+  const std::vector<float> x = rng.uniform_vec(T * D, -20.0f, 20.0f);
+  std::vector<float> p(T * D);
+  softmax_forward(p.data(), x.data(), T, D, 1.0f);
+  for (int t = 0; t < T; ++t) {
+    double s = 0.0;
+    for (int i = 0; i < D; ++i) {
+      s += p[t * D + i];
+      CHECK(p[t * D + i] >= 0.0f);
+    }
+    CHECK(s == Approx(1.0).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("softmax: adding a constant to a row changes nothing", "[softmax]") {
+  // x on a grid of 1/16 and a shift of 1024: x + 1024 is exact in float, so
+  // the max-subtracted exponents are identical.
+  Rng rng(22);
+  const int D = 67;
+  std::vector<float> x(D), x_shifted(D);
+  for (int i = 0; i < D; ++i) {
+    x[i] = std::round(rng.uniform(-160.0f, 160.0f)) / 16.0f;
+    x_shifted[i] = x[i] + 1024.0f;
+  }
+  CHECK(max_scaled_diff(softmax(x), softmax(x_shifted), 1, D) <= 1e-6);
+  // Without the max subtraction exp(1034) would overflow.
+  for (const float v : softmax(x_shifted)) CHECK(std::isfinite(v));
+}
+
+TEST_CASE("softmax: temperature divides the logits", "[softmax]") {
+  Rng rng(23);
+  const int D = 41;
+  std::vector<float> x(D), x_over_2(D);
+  for (int i = 0; i < D; ++i) {
+    x[i] = rng.uniform(-8.0f, 8.0f);
+    x_over_2[i] = x[i] / 2.0f;  // exact
+  }
+  CHECK(max_scaled_diff(softmax(x, 2.0f), softmax(x_over_2, 1.0f), 1, D) <= 1e-6);
+
+  // Low temperature -> one-hot at the argmax; high -> uniform.
+  const std::vector<float> logits = {0.5f, 2.0f, -1.0f, 1.9f};
+  const std::vector<float> cold = softmax(logits, 1e-4f);
+  CHECK(cold == std::vector<float>{0.0f, 1.0f, 0.0f, 0.0f});
+  for (const float v : softmax(logits, 1e6f)) CHECK(v == Approx(0.25).epsilon(1e-5));
+}
+
+TEST_CASE("softmax: -inf entries are masked out", "[softmax]") {
+  const std::vector<float> p = softmax({-kInf, 0.0f, 0.0f, -kInf});
+  CHECK(p == std::vector<float>{0.0f, 0.5f, 0.5f, 0.0f});
+
+  // A causal mask over a long row: masked entries are exactly 0, and the
+  // rest is the softmax of the unmasked entries alone.
+  Rng rng(24);
+  const int D = 70, visible = 45;
+  std::vector<float> x = rng.uniform_vec(D, -4.0f, 4.0f);
+  const std::vector<float> unmasked(x.begin(), x.begin() + visible);
+  for (int i = visible; i < D; ++i) x[i] = -kInf;
+  const std::vector<float> p_masked = softmax(x);
+  const std::vector<float> p_unmasked = softmax(unmasked);
+  for (int i = visible; i < D; ++i) CHECK(p_masked[i] == 0.0f);
+  CHECK(max_scaled_diff(p_masked.data(), p_unmasked.data(), 1, visible) <= 1e-6);
+}
+
+TEST_CASE("softmax: a fully masked row gives zeros", "[softmax]") {
+  for (const int D : {1, 5, 33}) {
+    const std::vector<float> p = softmax(std::vector<float>(D, -kInf));
+    INFO("D = " << D);
+    CHECK(p == std::vector<float>(D, 0.0f));
+  }
+}
+
+TEST_CASE("softmax: +inf entries share the mass evenly", "[softmax]") {
+  CHECK(softmax({kInf, 1.0f, kInf, -kInf}) == std::vector<float>{0.5f, 0.0f, 0.5f, 0.0f});
+  CHECK(softmax({3.0f, kInf, 1e30f}) == std::vector<float>{0.0f, 1.0f, 0.0f});
+  std::vector<float> x(20, 0.0f);
+  x[3] = x[7] = x[11] = x[19] = kInf;
+  const std::vector<float> p = softmax(x, 0.5f);
+  for (int i = 0; i < 20; ++i) CHECK(p[i] == (i == 3 || i == 7 || i == 11 || i == 19 ? 0.25f : 0.0f));
+}
+
+TEST_CASE("softmax: a NaN makes its whole row NaN", "[softmax]") {
+  // NaN first, last, in a SIMD lane and in the tail, and next to +inf.
+  for (const int pos : {0, 5, 16, 36}) {
+    std::vector<float> x(37, 1.0f);
+    x[pos] = kNaN;
+    INFO("NaN at " << pos);
+    for (const float v : softmax(x)) CHECK(std::isnan(v));
+    x[(pos + 1) % 37] = kInf;
+    for (const float v : softmax(x)) CHECK(std::isnan(v));
+  }
+}
+
+TEST_CASE("softmax: logits spanning the whole float range", "[softmax]") {
+  // x - max overflows float for -3e38 vs 3e38; exp(-inf) = 0 is the right
+  // answer at any ordinary temperature.
+  CHECK(softmax({-3e38f, 3e38f, 0.0f}) == std::vector<float>{0.0f, 1.0f, 0.0f});
+  CHECK(softmax({3e38f, 3e38f}) == std::vector<float>{0.5f, 0.5f});
+  // At temperature 1e38 the exponents are -6, 0, -3: finite, nonzero.
+  const std::vector<float> p = softmax({-3e38f, 3e38f, 0.0f}, 1e38f);
+  const double s = std::exp(-6.0) + 1.0 + std::exp(-3.0);
+  CHECK(p[0] == Approx(std::exp(-6.0) / s).epsilon(1e-5));
+  CHECK(p[1] == Approx(1.0 / s).epsilon(1e-5));
+  CHECK(p[2] == Approx(std::exp(-3.0) / s).epsilon(1e-5));
+}
+
+TEST_CASE("softmax forward: SIMD matches the reference on every tail length", "[softmax][sweep]") {
+  Rng rng(25);
+  double worst = 0.0;
+  int worst_D = 0;
+  for (const int D : sweep_sizes()) {
+    const int T = kSweepRows;
+    std::vector<float> x = sweep_input(rng, T, D);
+    // Mask every fifth entry of the last row (never all of it).
+    for (int i = 1; i < D; i += 5) x[static_cast<std::size_t>(T - 1) * D + i] = -kInf;
+    for (const float temperature : {1.0f, 0.3f, 7.0f}) {
+      std::vector<float> p(T * D), p_ref(T * D);
+      softmax_forward(p.data(), x.data(), T, D, temperature);
+      softmax_forward_ref(p_ref.data(), x.data(), T, D, temperature);
+      const double d = max_scaled_diff(p, p_ref, T, D);
+      if (d > worst) {
+        worst = d;
+        worst_D = D;
+      }
+    }
+  }
+  INFO("softmax forward: max |p - p_ref| / row scale = " << worst << " (D = " << worst_D << ")");
+  CHECK(worst <= kTol);
+}

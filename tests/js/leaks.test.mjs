@@ -1,0 +1,45 @@
+// 10,000 calls of every function leave nothing behind. The wasm memory never
+// shrinks, so a leak shows as memory growth after warm-up and, more directly,
+// as live allocations (Workspace buffers) or malloc'd bytes above the baseline.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadNormlab } from '../../dist/normlab.mjs';
+import { normals } from './reference.mjs';
+
+const CALLS = 10_000;
+
+test(`${CALLS} calls of every function, and of every error, leak nothing`, async () => {
+  const nl = await loadNormlab();
+  try {
+    // Row lengths vary so the workspace keeps resizing within its high-water size.
+    const inputs = [4, 37, 256].map((D) => ({ D, x: normals(3 * D, D), gain: normals(D, D + 1, 1, 1) }));
+    const calls = [
+      ({ D, x, gain }) => nl.rmsnorm(x, { dim: D, gain }),
+      ({ D, x, gain }) => nl.layernorm(x, { dim: D, gain, bias: gain }),
+      ({ D, x }) => nl.softmax(x, { dim: D, temperature: 0.5 }),
+      ({ x }) => nl.rmsnormSteps(x),
+      ({ x }) => nl.layernormSteps(x),
+      ({ D, x }) => nl.stats(x, { dim: D }),
+      ({ D, x }) => nl.distributionStats(nl.softmax(x, { dim: D }), { dim: D }),
+      ({ D, x }) => nl.copyRows(x, { dim: D }),
+      ({ D, x }) => assert.throws(() => nl.rmsnorm(x, { dim: D, gain: [1] })),
+      ({ D, x }) => assert.throws(() => nl.softmax(x.subarray(1), { dim: D })),
+    ];
+    const round = (i) => calls.forEach((call) => call(inputs[i % inputs.length]));
+
+    for (let i = 0; i < 2 * inputs.length; i++) round(i);
+    const heap = nl.heapBytes();
+    const live = nl.liveAllocations();
+    const bytes = nl.mallocBytes();
+
+    for (let i = 0; i < CALLS; i++) round(i);
+
+    assert.equal(nl.heapBytes(), heap, 'wasm memory grew after warm-up');
+    assert.equal(nl.liveAllocations(), live, 'live allocations above the baseline');
+    assert.equal(nl.mallocBytes(), bytes, "malloc'd bytes above the baseline");
+  } finally {
+    nl.dispose();
+  }
+  assert.equal(nl.liveAllocations(), 0, 'dispose() frees the workspace and its buffers');
+});

@@ -1,0 +1,98 @@
+// Turn the Emscripten modules into what dist/ ships (build.sh runs this):
+//
+//   node wasm/bundle.mjs BUILD_WASM_DIR DIST_DIR
+//
+//   normlab.mjs         ES module exporting loadNormlab (browsers, Node 20)
+//   normlab_simd.mjs    the SIMD128 backend, imported by normlab.mjs on demand
+//   normlab_scalar.mjs  the scalar backend, likewise
+//   normlab.js          classic script, global `normlab` (pages from file://)
+//   normlab_simd.js     classic-script backends, added to the page by
+//   normlab_scalar.js   normlab.js on demand as globalThis.normlabBackends[name]
+//   normlab.d.ts        types of the public API
+//
+// The backends are Emscripten's SINGLE_FILE output: the wasm is inline as a
+// base64 data: URI, which is what lets a page run from file://.
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [buildDir, distDir] = process.argv.slice(2).map((p) => p && resolve(p));
+if (!buildDir || !distDir) {
+  console.error('usage: node wasm/bundle.mjs BUILD_WASM_DIR DIST_DIR');
+  process.exit(2);
+}
+
+const BACKENDS = [
+  { name: 'simd128', file: 'normlab_simd' },
+  { name: 'scalar', file: 'normlab_scalar' },
+];
+
+// Shared by every output: modern engines only (WebAssembly SIMD era), and no
+// code built from strings, so pages can run under a strict CSP.
+const common = { bundle: true, target: 'es2022', platform: 'browser', logLevel: 'warning', charset: 'utf8' };
+
+// Emscripten 3.1.6 fetch()es its own inline data: URI when fetch exists, and
+// only decodes the base64 itself when that fails. Under a CSP without
+// `connect-src data:` the failed fetch is a console error, and it is a useless
+// round trip anyway: hiding fetch from the module makes it decode directly.
+const backendDefine = { fetch: 'undefined' };
+// Backends are generated code, already minified by Emscripten: keep them
+// small. The wrapper stays readable for anyone studying the page.
+const backendCommon = { ...common, minify: true };
+
+async function main() {
+  await mkdir(distDir, { recursive: true });
+
+  for (const { name, file } of BACKENDS) {
+    const source = join(buildDir, `${file}.mjs`);
+    await stat(source).catch(() => {
+      throw new Error(`${source} is missing: build the wasm targets first (cmake --build ${buildDir})`);
+    });
+    await esbuild.build({
+      ...backendCommon,
+      entryPoints: [source],
+      format: 'esm',
+      define: backendDefine,
+      outfile: join(distDir, `${file}.mjs`),
+    });
+    await esbuild.build({
+      ...backendCommon,
+      entryPoints: [source],
+      format: 'iife',
+      globalName: `normlabBackends.${name}`,
+      // The module reads import.meta.url only to locate a separate .wasm,
+      // which a SINGLE_FILE build does not have.
+      define: { ...backendDefine, 'import.meta.url': 'undefined' },
+      outfile: join(distDir, `${file}.js`),
+    });
+  }
+
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(here, 'entry.esm.js')],
+    format: 'esm',
+    // Backends stay separate files, imported at run time next to normlab.mjs.
+    external: BACKENDS.map(({ file }) => `./${file}.mjs`),
+    outfile: join(distDir, 'normlab.mjs'),
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: [join(here, 'entry.classic.js')],
+    format: 'iife',
+    globalName: 'normlab',
+    outfile: join(distDir, 'normlab.js'),
+  });
+  await copyFile(join(here, 'normlab.d.ts'), join(distDir, 'normlab.d.ts'));
+
+  for (const f of ['normlab.mjs', 'normlab.js', ...BACKENDS.flatMap(({ file }) => [`${file}.mjs`, `${file}.js`])]) {
+    const bytes = (await readFile(join(distDir, f))).length;
+    console.log(`${f.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(7)} KiB`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});

@@ -1,0 +1,8 @@
+// dist/normlab.mjs: the ES module build. Each backend is its own ES module next
+// to this file, imported the first time loadNormlab() picks it.
+import { makeLoadNormlab } from './normlab.js';
+
+export const loadNormlab = makeLoadNormlab({
+  simd128: () => import('./normlab_simd.mjs'),
+  scalar: () => import('./normlab_scalar.mjs'),
+});

@@ -1,0 +1,112 @@
+// Build the page into dist/, next to the normlab bundles (build.sh runs this
+// after wasm/bundle.mjs):  node web/build.mjs DIST_DIR
+//
+//   index.html, favicon.svg      copied
+//   main.js                      the page: web/main.js and everything it
+//                                imports (KaTeX, d3 modules), one classic
+//                                script, because Chromium runs no ES module
+//                                from file://
+//   style.css                    web/style.css with its imports
+//   THIRD_PARTY_NOTICES.txt      licences of every package bundled above
+//
+// It then reports dist/'s size and what a SIMD-capable browser downloads to
+// show the page, and fails if that exceeds the 1 MB budget.
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// Bundled packages' own files (licences, versions); not every package exports
+// its package.json, so read them from node_modules directly.
+const packageDir = (name) => join(here, '..', 'node_modules', name);
+const COPIED = ['index.html', 'favicon.svg'];
+// The files a browser with WebAssembly SIMD fetches for the page; the scalar
+// backend (normlab_scalar.js) is only fetched where SIMD is missing.
+const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
+const DOWNLOAD_BUDGET_BYTES = 1_000_000;
+
+const distDir = process.argv[2] && resolve(process.argv[2]);
+if (!distDir) {
+  console.error('usage: node web/build.mjs DIST_DIR');
+  process.exit(2);
+}
+
+try {
+  await stat(join(distDir, 'normlab.js'));
+} catch {
+  console.error(`${distDir}/normlab.js is missing: run wasm/bundle.mjs first`);
+  process.exit(1);
+}
+
+const packageVersion = (name) => JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')).version;
+
+const script = await esbuild.build({
+  entryPoints: [join(here, 'main.js')],
+  outfile: join(distDir, 'main.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  sourcemap: false,
+  charset: 'utf8',
+  metafile: true,
+  // Licences go to THIRD_PARTY_NOTICES.txt instead of the bundle.
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: {
+    NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
+      scale: packageVersion('d3-scale'),
+      axis: packageVersion('d3-axis'),
+      selection: packageVersion('d3-selection'),
+      shape: packageVersion('d3-shape'),
+    }),
+  },
+});
+
+await esbuild.build({
+  entryPoints: [join(here, 'style.css')],
+  outfile: join(distDir, 'style.css'),
+  bundle: true,
+  minify: true,
+  charset: 'utf8',
+  logLevel: 'warning',
+});
+
+for (const file of COPIED) await copyFile(join(here, file), join(distDir, file));
+await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile));
+
+// Every package under node_modules that ended up in the bundle, with its
+// licence text.
+async function thirdPartyNotices(metafile) {
+  const packages = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
+    if (match) packages.add(match[1]);
+  }
+  const sections = [];
+  for (const name of [...packages].sort()) {
+    const dir = packageDir(name);
+    const meta = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)/i.test(f));
+    const text = licenceFile ? await readFile(join(dir, licenceFile), 'utf8') : `License: ${meta.license}`;
+    sections.push(`${name} ${meta.version} (${meta.license})\n${'='.repeat(60)}\n${text.trim()}\n`);
+  }
+  return `normlab's page (main.js) bundles the following packages.\n\n${sections.join('\n')}`;
+}
+
+const size = (file) => statSync(join(distDir, file)).size;
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+const all = readdirSync(distDir).filter((f) => statSync(join(distDir, f)).isFile());
+for (const file of ['index.html', 'style.css', 'main.js', 'THIRD_PARTY_NOTICES.txt']) {
+  console.log(`${file.padEnd(24)} ${kib(size(file)).padStart(10)}`);
+}
+const download = SIMD_DOWNLOAD.reduce((sum, f) => sum + size(f), 0);
+console.log(`dist/ total              ${kib(all.reduce((sum, f) => sum + size(f), 0)).padStart(10)}`);
+console.log(`SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')})`);
+if (download > DOWNLOAD_BUDGET_BYTES) {
+  console.error(`the page's download is ${download} bytes, over the ${DOWNLOAD_BUDGET_BYTES}-byte budget`);
+  process.exit(1);
+}

@@ -1,0 +1,37 @@
+// A responsive SVG for one chart. The chart is drawn at the container's real
+// pixel width (not scaled through a viewBox), so its text stays readable from
+// a 375 px phone to a desktop; a ResizeObserver redraws it when that changes.
+import { select } from 'd3-selection'
+
+export function createChartFrame(container, { height, label }) {
+  const svg = select(container).append('svg').attr('class', 'chart').attr('role', 'img').attr('height', height)
+  const title = svg.append('title')
+  let draw = null
+  let width = 0
+
+  const redraw = () => {
+    if (!draw || width === 0) return
+    svg.attr('width', width).attr('viewBox', `0 0 ${width} ${height}`)
+    draw(svg, width, height)
+  }
+
+  const observer = new ResizeObserver((entries) => {
+    const next = Math.floor(entries[0].contentRect.width)
+    if (next !== width) {
+      width = next
+      redraw()
+    }
+  })
+  observer.observe(container)
+  width = Math.floor(container.getBoundingClientRect().width)
+
+  return {
+    // draw(svg, width, height) paints the whole chart from the latest data.
+    render(nextDraw, ariaLabel = label) {
+      draw = nextDraw
+      svg.attr('aria-label', ariaLabel)
+      title.text(ariaLabel)
+      redraw()
+    },
+  }
+}

@@ -1,0 +1,89 @@
+// Line chart with labelled series, horizontal reference lines, a shaded band
+// and a marker at the current x: the playground's L2 sweep, and the shape the
+// model's per-layer charts will reuse. Scales, axes and paths come from d3.
+import { axisBottom, axisLeft } from 'd3-axis'
+import { scaleLinear, scaleLog } from 'd3-scale'
+import { line } from 'd3-shape'
+
+const MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
+
+function makeScale(spec, range) {
+  return (spec.type === 'log' ? scaleLog() : scaleLinear()).domain(spec.domain).range(range)
+}
+
+// data: {
+//   x, y: { type: 'log' | 'linear', domain: [lo, hi], label, tickFormat }
+//   series: [{ id, label, points: [[x, y], ...] }]   (class series-<id>)
+//   rules: [{ id, value, label }]                     horizontal lines
+//   band: { from, to, label } | null                  shaded x range
+//   marker: { x, points: [{ id, y }] } | null         current position
+// }
+export function drawLineChart(svg, width, height, data) {
+  const x = makeScale(data.x, [MARGIN.left, width - MARGIN.right])
+  const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top])
+  const plotTop = MARGIN.top
+  const plotBottom = height - MARGIN.bottom
+
+  const band = svg.selectAll('g.band').data(data.band ? [data.band] : []).join((enter) => {
+    const g = enter.append('g').attr('class', 'band')
+    g.append('rect')
+    g.append('text')
+    return g
+  })
+  band.select('rect')
+    .attr('x', (b) => x(b.from)).attr('width', (b) => x(b.to) - x(b.from))
+    .attr('y', plotTop).attr('height', plotBottom - plotTop)
+  // A narrow band (a phone) has no room for its label next to the series
+  // labels; the table and the text around the chart name it anyway.
+  band.select('text').attr('x', (b) => (x(b.from) + x(b.to)) / 2).attr('y', plotTop + 12)
+    .attr('text-anchor', 'middle').text((b) => (x(b.to) - x(b.from) >= 110 ? b.label : ''))
+
+  const xTicks = Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 60))
+  svg.selectAll('g.axis-x').data([null]).join('g').attr('class', 'axis axis-x')
+    .attr('transform', `translate(0,${plotBottom})`)
+    .call(axisBottom(x).ticks(xTicks, data.x.tickFormat))
+  svg.selectAll('g.axis-y').data([null]).join('g').attr('class', 'axis axis-y')
+    .attr('transform', `translate(${MARGIN.left},0)`)
+    .call(axisLeft(y).ticks(5, data.y.tickFormat))
+  svg.selectAll('text.axis-title-x').data([data.x.label]).join('text').attr('class', 'axis-title axis-title-x')
+    .attr('x', (MARGIN.left + width - MARGIN.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text((d) => d)
+  svg.selectAll('text.axis-title-y').data([data.y.label]).join('text').attr('class', 'axis-title axis-title-y')
+    .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text((d) => d)
+
+  svg.selectAll('g.rule').data(data.rules ?? [], (r) => r.id).join((enter) => {
+    const g = enter.append('g')
+    g.append('line')
+    g.append('text')
+    return g
+  })
+    .attr('class', (r) => `rule rule-${r.id}`)
+    .call((g) => g.select('line').attr('x1', MARGIN.left).attr('x2', width - MARGIN.right)
+      .attr('y1', (r) => y(r.value)).attr('y2', (r) => y(r.value)))
+    // Rule labels sit just above their line at the left, leaving the right
+    // margin to the series labels (a series may end on the rule).
+    .call((g) => g.select('text').attr('x', MARGIN.left + 6).attr('y', (r) => y(r.value) - 5).text((r) => r.label))
+
+  const path = line().x((p) => x(p[0])).y((p) => y(p[1]))
+  svg.selectAll('g.series').data(data.series, (s) => s.id).join((enter) => {
+    const g = enter.append('g')
+    g.append('path')
+    g.append('text')
+    return g
+  })
+    .attr('class', (s) => `series series-${s.id}`)
+    .call((g) => g.select('path').attr('d', (s) => path(s.points)))
+    .call((g) => g.select('text')
+      .attr('x', (s) => x(s.points.at(-1)[0]) + 6)
+      .attr('y', (s) => y(s.points.at(-1)[1]))
+      .attr('dy', '0.35em').text((s) => s.label))
+
+  const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
+    const g = enter.append('g').attr('class', 'marker')
+    g.append('line')
+    return g
+  })
+  marker.select('line').attr('x1', (m) => x(m.x)).attr('x2', (m) => x(m.x)).attr('y1', plotTop).attr('y2', plotBottom)
+  marker.selectAll('circle').data((m) => m.points.map((p) => ({ ...p, x: m.x })), (p) => p.id).join('circle')
+    .attr('class', (p) => `marker-dot marker-${p.id}`)
+    .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
+}

@@ -1,0 +1,94 @@
+// Everything the widgets show that is a computed number comes from here, and
+// here every such number comes from the wasm kernels (nl). Widgets never call
+// the kernels themselves; they get these plain results through update().
+import {
+  CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
+  SOFTMAX_TOKENS, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
+  ZONE_DRIFT_FROM, ZONE_SATURATED_FROM,
+} from './constants.js'
+import { seededNormalVector } from './seeded-vector.js'
+import { parseVector } from './vector-parse.js'
+
+export function computeSoftmax(nl, l2) {
+  const scale = l2 / SOFTMAX_L2_UNIT
+  const logits = SOFTMAX_SCORES.map((s) => s * scale)
+  const probs = Array.from(nl.softmax(logits))
+  const { maxProb, entropy } = nl.distributionStats(probs)
+  const top = maxProb[0]
+  const zone = top >= ZONE_SATURATED_FROM ? 'saturated' : top >= ZONE_DRIFT_FROM ? 'drift' : 'informative'
+  return {
+    l2, scale, tokens: SOFTMAX_TOKENS, scores: SOFTMAX_SCORES, logits, probs,
+    maxProb: top, entropy: entropy[0],
+    // The entropy of the uniform distribution: the most there can be.
+    maxEntropy: Math.log(SOFTMAX_SCORES.length),
+    zone,
+  }
+}
+
+// The chapter's example is stated with eps = 1e-6 whatever the page's eps
+// setting, so the text around it stays true.
+export function computeWorkedExample(nl) {
+  const eps = EPS_CHOICES[0]
+  return { x: EXAMPLE_A, eps, ...nl.rmsnormSteps(EXAMPLE_A, { eps }) }
+}
+
+// The calculator keeps its last valid result so a typo does not blank it.
+export function createCalculatorModel() {
+  let lastGood = null
+  return function computeCalculator(nl, text, eps) {
+    const parsed = parseVector(text, { max: CALCULATOR_MAX_ENTRIES })
+    if (!parsed.ok) return { text, eps, error: parsed.error, result: lastGood }
+    try {
+      const x = parsed.values
+      const rms = nl.rmsnormSteps(x, { eps })
+      const ln = nl.layernormSteps(x, { eps })
+      const lengths = nl.stats([...rms.y, ...ln.y], { dim: x.length }).l2
+      lastGood = { x: Float32Array.from(x), rms, ln, rmsL2: lengths[0], lnL2: lengths[1] }
+      return { text, eps, error: null, result: lastGood }
+    } catch (error) {
+      return { text, eps, error: { code: 'errKernel', params: { message: error.message } }, result: lastGood }
+    }
+  }
+}
+
+// Output L2 further than this (relative) from sqrt(d) counts as "eps broke
+// the invariance": 0.5% is where a 3-significant-digit read-out first moves.
+const INVARIANCE_TOLERANCE = 0.005
+const SWEEP_POINTS = 81
+const TABLE_STRETCHES = [1e-4, 1e-3, 1e-2, 0.1, 1, 10]
+
+export function createPlaygroundModel() {
+  const base = seededNormalVector(PLAYGROUND_DIM, PLAYGROUND_SEED).map((v) => v * PLAYGROUND_SPREAD)
+  const sweeps = new Map()
+
+  // Input and output L2 for several stretch factors in one kernel call each:
+  // the rows are the stretched copies of the base vector.
+  function lengths(nl, stretches, eps) {
+    const x = new Float32Array(stretches.length * PLAYGROUND_DIM)
+    stretches.forEach((s, row) => {
+      for (let i = 0; i < PLAYGROUND_DIM; i++) x[row * PLAYGROUND_DIM + i] = base[i] * s
+    })
+    const y = nl.rmsnorm(x, { dim: PLAYGROUND_DIM, eps })
+    const inStats = nl.stats(x, { dim: PLAYGROUND_DIM })
+    const outL2 = nl.stats(y, { dim: PLAYGROUND_DIM }).l2
+    return stretches.map((stretch, row) => ({
+      stretch, inputL2: inStats.l2[row], outputL2: outL2[row], meanSquare: inStats.rms[row] ** 2,
+    }))
+  }
+
+  return function computePlayground(nl, stretch, eps) {
+    if (!sweeps.has(eps)) {
+      const span = STRETCH_LOG10_MAX - STRETCH_LOG10_MIN
+      const stretches = Array.from({ length: SWEEP_POINTS }, (_, i) => 10 ** (STRETCH_LOG10_MIN + (span * i) / (SWEEP_POINTS - 1)))
+      sweeps.set(eps, { sweep: lengths(nl, stretches, eps), tableRows: lengths(nl, TABLE_STRETCHES, eps) })
+    }
+    const [current] = lengths(nl, [stretch], eps)
+    const sqrtD = Math.sqrt(PLAYGROUND_DIM)
+    const holds = Math.abs(current.outputL2 - sqrtD) / sqrtD <= INVARIANCE_TOLERANCE
+    // Slider positions are powers of ten computed in floating point; allow
+    // for the last bit when comparing with the chapter's bounds.
+    const inside = stretch >= STRETCH_CHAPTER_MIN * (1 - 1e-9) && stretch <= STRETCH_CHAPTER_MAX * (1 + 1e-9)
+    const regime = inside ? 'inside' : stretch > STRETCH_CHAPTER_MAX ? 'above' : holds ? 'belowHolds' : 'belowBreaks'
+    return { ...current, eps, dim: PLAYGROUND_DIM, regime, ...sweeps.get(eps) }
+  }
+}

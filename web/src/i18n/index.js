@@ -1,0 +1,42 @@
+// Language selection and string lookup. The dictionaries are plain objects
+// (also imported by the parity test under Node), keyed by dotted paths.
+import en from './en.js'
+import zhCN from './zh-CN.js'
+
+export const DICTIONARIES = { en, 'zh-CN': zhCN }
+export const LANGUAGE_CODES = Object.keys(DICTIONARIES)
+export const FALLBACK_LANGUAGE = 'en'
+
+// The first of the browser's preferred languages that the page speaks; any
+// Chinese variant maps to zh-CN, the only Chinese the page has.
+export function detectLanguage(preferred) {
+  for (const tag of preferred ?? []) {
+    const lower = String(tag).toLowerCase()
+    if (lower.startsWith('zh')) return 'zh-CN'
+    if (lower.startsWith('en')) return 'en'
+  }
+  return FALLBACK_LANGUAGE
+}
+
+export function lookup(lang, key) {
+  let node = DICTIONARIES[lang]
+  for (const part of key.split('.')) node = node?.[part]
+  if (typeof node !== 'string') throw new Error(`missing string "${key}" for ${lang}`)
+  return node
+}
+
+// Replaces {name} placeholders with params[name]; unknown names stay visible
+// so a missing parameter shows up on the page rather than silently vanishing.
+export function fill(text, params = {}) {
+  return text.replace(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+}
+
+// Plain text for attributes (aria-label, title, document.title): inline
+// markup is reduced to its visible text.
+export function plain(text, params) {
+  return fill(text, params)
+    .replace(/\[\[[a-z0-9]+\|([^\]]+)\]\]/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/\*([^*]+)\*/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+}

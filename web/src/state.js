@@ -1,0 +1,98 @@
+// The page's one state object: defaults, validation, and its URL form.
+// Input handlers change the state and call render(); widgets only read it.
+// Every field that belongs to a shareable view is written to the URL (only
+// when it differs from its default), so any view can be linked or embedded.
+import {
+  EPS_CHOICES, EXAMPLE_A, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN,
+  STRETCH_LOG10_MAX, STRETCH_LOG10_MIN, REFERENCE_MODEL,
+} from './constants.js'
+import { LANGUAGE_CODES } from './i18n/index.js'
+
+const THEMES = ['auto', 'light', 'dark']
+const BACKENDS = ['auto', 'simd128', 'scalar']
+const QUIZ_ANSWERS = ['a', 'b', 'c']
+export const QUIZ_IDS = ['q1', 'q2', 'q3']
+const VECTOR_TEXT_MAX = 2000
+
+function oneOf(values) {
+  return (raw) => (values.includes(raw) ? raw : undefined)
+}
+
+function numberIn(min, max) {
+  return (raw) => {
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw)) return undefined
+    const v = Number(raw)
+    return v >= min && v <= max ? v : undefined
+  }
+}
+
+function integerIn(min, max) {
+  return (raw) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined)
+}
+
+// URL parameter name, default, and a parser returning undefined for values
+// that must fall back to the default (with a visible note).
+const FIELDS = {
+  lang: { param: 'lang', parse: oneOf(LANGUAGE_CODES) },
+  theme: { param: 'theme', def: 'auto', parse: oneOf(THEMES) },
+  backend: { param: 'backend', def: 'auto', parse: oneOf(BACKENDS) },
+  l2: {
+    param: 'l2',
+    def: SOFTMAX_L2_UNIT,
+    parse: numberIn(SOFTMAX_L2_UNIT * 2 ** SOFTMAX_LOG2_MIN, SOFTMAX_L2_UNIT * 2 ** SOFTMAX_LOG2_MAX),
+  },
+  vector: {
+    param: 'x',
+    def: EXAMPLE_A.join(', '),
+    // The text is kept verbatim (it is only ever shown as text); the
+    // calculator reports what is wrong with it.
+    parse: (raw) => (raw.length <= VECTOR_TEXT_MAX ? raw : undefined),
+  },
+  eps: { param: 'eps', def: EPS_CHOICES[0], parse: (raw) => EPS_CHOICES.find((e) => e === Number(raw)) },
+  stretch: { param: 'stretch', def: 1, parse: numberIn(10 ** STRETCH_LOG10_MIN, 10 ** STRETCH_LOG10_MAX) },
+  depth: { param: 'depth', def: REFERENCE_MODEL.layers, parse: integerIn(1, 96) },
+  layer: { param: 'layer', def: 0, parse: integerIn(0, 95) },
+}
+
+export function defaultState(lang) {
+  const state = { quiz: Object.fromEntries(QUIZ_IDS.map((id) => [id, null])) }
+  for (const [key, field] of Object.entries(FIELDS)) state[key] = field.def
+  state.lang = lang
+  return state
+}
+
+// Reads the state from a query string. Returns the state and a list of the
+// parameters that were rejected, so the page can say so instead of failing.
+export function stateFromSearch(search, detectedLang) {
+  const params = new URLSearchParams(search)
+  const state = defaultState(detectedLang)
+  const rejected = []
+  for (const [key, field] of Object.entries(FIELDS)) {
+    if (!params.has(field.param)) continue
+    const raw = params.get(field.param)
+    const value = field.parse(raw)
+    if (value === undefined) rejected.push({ param: field.param, value: raw })
+    else state[key] = value
+  }
+  if (state.layer >= state.depth) {
+    rejected.push({ param: 'layer', value: String(state.layer) })
+    state.layer = FIELDS.layer.def
+  }
+  return { state, rejected }
+}
+
+// The query string for a state: language always (a shared link should open
+// in the language it was shared in), everything else only when not default.
+export function searchFromState(state) {
+  const params = new URLSearchParams()
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const value = state[key]
+    if (key !== 'lang' && value === field.def) continue
+    params.set(field.param, String(value))
+  }
+  return `?${params}`
+}
+
+export function isQuizAnswer(value) {
+  return QUIZ_ANSWERS.includes(value)
+}

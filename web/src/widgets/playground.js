@@ -1,0 +1,93 @@
+// Scale-invariance playground: a fixed synthetic vector, stretched, then
+// normalized. The sweep behind the chart and the read-outs at the current
+// stretch arrive computed (nl.rmsnorm, then nl.stats for the lengths).
+import { drawLineChart } from '../charts/line-chart.js'
+import { createChartFrame } from '../charts/chart-frame.js'
+import { EPS_CHOICES, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN } from '../constants.js'
+import { significant } from '../format.js'
+import { createDataTable } from './data-table.js'
+import { el, labelledControl, readout, setOptions } from './dom.js'
+
+export const STRETCH_STEP = 0.05
+export const stretchFromSlider = (position) => 10 ** position
+export const sliderFromStretch = (stretch) => Math.log10(stretch)
+
+// onStretch(stretch), onEps(eps)
+export function createPlayground(root, { onStretch, onEps }) {
+  const controls = el('div', { className: 'control-row' })
+  const { wrap: stretchWrap, input: slider, label: sliderLabel } = labelledControl('playground-stretch', 'input', {
+    type: 'range', min: STRETCH_LOG10_MIN, max: STRETCH_LOG10_MAX, step: STRETCH_STEP,
+  })
+  stretchWrap.classList.add('control-grow')
+  const valueOut = el('output', { className: 'control-value', htmlFor: slider.id })
+  stretchWrap.append(valueOut)
+  slider.addEventListener('input', () => onStretch(stretchFromSlider(Number(slider.value))))
+  const { wrap: epsWrap, input: epsSelect, label: epsLabel } = labelledControl('playground-eps', 'select')
+  epsSelect.addEventListener('change', () => onEps(Number(epsSelect.value)))
+  controls.append(stretchWrap, epsWrap)
+
+  const inL2 = readout()
+  const outL2 = readout()
+  const meanSquare = readout()
+  outL2.value.dataset.readout = 'output-l2'
+  inL2.value.dataset.readout = 'input-l2'
+  const readouts = el('dl', { className: 'readouts' })
+  readouts.append(inL2.wrap, outL2.wrap, meanSquare.wrap)
+  const status = el('p', { className: 'zone-text', role: 'status' })
+
+  const figure = el('figure', { className: 'chart-figure' })
+  const chartBox = el('div', { className: 'chart-box' })
+  figure.append(chartBox)
+  const chart = createChartFrame(chartBox, { height: 260 })
+  root.append(controls, readouts, status, figure)
+  const table = createDataTable(root)
+
+  return {
+    // data: null while loading, else { stretch, eps, dim, inputL2, outputL2,
+    //   meanSquare, regime: 'inside'|'above'|'belowHolds'|'belowBreaks',
+    //   sweep: [{ stretch, inputL2, outputL2 }], tableRows: same shape }
+    update(data, { t, rich }) {
+      sliderLabel.textContent = t('playground.slider')
+      epsLabel.textContent = t('playground.eps')
+      inL2.label.textContent = t('playground.inL2')
+      outL2.label.textContent = t('playground.outL2')
+      meanSquare.label.textContent = t('playground.meanSquare')
+      if (!data) return
+
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
+      const position = sliderFromStretch(data.stretch)
+      if (Math.abs(Number(slider.value) - position) > 1e-9) slider.value = String(position)
+      const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3) })
+      valueOut.textContent = valueText
+      slider.setAttribute('aria-valuetext', valueText)
+
+      inL2.value.textContent = significant(data.inputL2)
+      outL2.value.textContent = significant(data.outputL2)
+      meanSquare.value.textContent = significant(data.meanSquare)
+      const regimeKey = { inside: 'inRange', above: 'outRangeHigh', belowHolds: 'outRangeLowHolds', belowBreaks: 'outRangeLowBreaks' }[data.regime]
+      rich(status, `playground.${regimeKey}`)
+      status.dataset.regime = data.regime
+
+      const sqrtD = Math.sqrt(data.dim)
+      const ys = data.sweep.flatMap((p) => [p.inputL2, p.outputL2])
+      chart.render((svg, width, height) => drawLineChart(svg, width, height, {
+        x: { type: 'log', domain: [data.sweep[0].stretch, data.sweep.at(-1).stretch], label: t('playground.axisStretch'), tickFormat: '~g' },
+        y: { type: 'log', domain: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5], label: t('playground.axisL2'), tickFormat: '~g' },
+        band: { from: STRETCH_CHAPTER_MIN, to: STRETCH_CHAPTER_MAX, label: t('playground.chapterBand') },
+        rules: [{ id: 'sqrt-d', value: sqrtD, label: t('playground.reference') }],
+        series: [
+          { id: 'input', label: t('playground.seriesIn'), points: data.sweep.map((p) => [p.stretch, p.inputL2]) },
+          { id: 'output', label: t('playground.seriesOut'), points: data.sweep.map((p) => [p.stretch, p.outputL2]) },
+        ],
+        marker: { x: data.stretch, points: [{ id: 'input', y: data.inputL2 }, { id: 'output', y: data.outputL2 }] },
+      }), `${t('playground.chartLabel')}. ${t('playground.inL2')} ${significant(data.inputL2)}, ${t('playground.outL2')} ${significant(data.outputL2)}`)
+
+      table.update({
+        summaryText: t('table.show'),
+        captionText: t('playground.tableCaption'),
+        columns: [t('playground.stretchCol'), t('playground.inL2'), t('playground.outL2')],
+        rows: data.tableRows.map((p) => [`${significant(p.stretch, 3)}×`, significant(p.inputL2), significant(p.outputL2)]),
+      })
+    },
+  }
+}
