@@ -5,7 +5,8 @@
 #   ./build.sh build   native library + tests, wasm modules, dist/
 #   ./build.sh serve   build, then serve dist/ on http://127.0.0.1:8000
 #   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
-#   ./build.sh bench   build, then benchmark against peers (installs them)
+#   ./build.sh bench   build, then benchmark against peers (installs them) and the model
+#   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -32,7 +33,11 @@ run() {
 
 # ---------------------------------------------------------------- deps
 APT_BUILD=(cmake make g++ emscripten binaryen catch2)
-APT_BROWSER=(chromium)
+# The CJK font lets screenshots of the zh-CN page show its text.
+APT_BROWSER=(chromium fonts-wqy-microhei)
+# clang builds the sanitized tests and the fuzzers; libFuzzer and the
+# sanitizer runtimes are in libclang-rt-dev.
+APT_CHECK=(clang libclang-rt-dev)
 
 apt_install() {
   local missing=() p
@@ -91,7 +96,7 @@ npm_ci() { # npm_ci DIR: install DIR's locked packages when the lockfile changed
 }
 
 deps_build() { apt_install "${APT_BUILD[@]}"; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
-deps_all() { deps_build; apt_install "${APT_BROWSER[@]}"; }
+deps_all() { deps_build; apt_install "${APT_BROWSER[@]}" "${APT_CHECK[@]}"; }
 
 # ---------------------------------------------------------------- build
 cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
@@ -106,16 +111,51 @@ build() {
   say "built dist/ ($(du -sh "$DIST" | cut -f1))"
 }
 
+# The native library, Catch2 tests and fuzzers under AddressSanitizer +
+# UBSan (NORMLAB_FUZZ implies NORMLAB_SANITIZE), in build/sanitize. clang,
+# because libFuzzer needs it (g++ builds the shipped native library, so the
+# tests also meet a second compiler). Debug keeps the kernels' asserts on;
+# the library itself still builds at -O3 -march=native, like build/native.
+build_checked() { # build_checked TARGET...
+  run cmake-sanitize cmake -S "$ROOT" -B "$BUILD/sanitize" "${cmake_args[@]}" \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DNORMLAB_FUZZ=ON
+  run build-sanitize cmake --build "$BUILD/sanitize" -j "$JOBS" --target "$@"
+}
+
+fuzzers() { local f; for f in "$ROOT"/tests/fuzz/fuzz_*.cpp; do basename "$f" .cpp; done; }
+
+# Runs every saved input of every fuzzer once (-runs=0: no mutation).
+fuzz_replay() {
+  local name failed=0
+  for name in $(fuzzers); do
+    local corpus=$ROOT/tests/fuzz/corpus/$name
+    if "$BUILD/sanitize/$name" -runs=0 "$corpus" >"$LOGS/replay-$name.log" 2>&1; then
+      say "  $name: $(find "$corpus" -type f | wc -l) saved inputs pass"
+    else
+      tail -n 40 "$LOGS/replay-$name.log" >&2
+      say "  $name: a saved input fails (log: build/logs/replay-$name.log)"
+      failed=1
+    fi
+  done
+  return $failed
+}
+
 # ---------------------------------------------------------------- commands
 cmd_test() {
   deps_all; build
   local failed=0
   say "Catch2, native"
   "$BUILD/native/normlab_tests" || failed=1
-  say "Catch2, wasm under Node"
-  # Emscripten 3.1.6's loader would fetch() the .wasm by file path, which
-  # Node 20's fetch cannot do; without fetch it reads the file directly.
-  node --no-experimental-fetch "$BUILD/wasm/normlab_tests_wasm.cjs" || failed=1
+  say "Catch2, native, under AddressSanitizer + UBSan (clang)"
+  build_checked normlab_tests normlab_fuzzers
+  "$BUILD/sanitize/normlab_tests" || failed=1
+  say "fuzz targets, replaying tests/fuzz/corpus"
+  fuzz_replay || failed=1
+  local flavour
+  for flavour in simd scalar; do
+    say "Catch2, wasm ($flavour) under Node"
+    node "$BUILD/wasm/normlab_tests_wasm_$flavour.cjs" || failed=1
+  done
   say "JS API and browser tests (node --test)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node --test --test-concurrency=1 "$ROOT"/tests/js/ "$ROOT"/tests/browser/ || failed=1
   [ $failed -eq 0 ] || die "some tests failed"
@@ -129,6 +169,39 @@ cmd_bench() {
   "$BUILD/native/normlab_bench_native" --json "$BUILD/bench-native.json"
   say "wasm and peers (Node $(node --version), single thread)"
   node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
+  say "synthetic model: creation, forward, gradients, memory, gradient flow"
+  node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
+}
+
+# Each fuzzer starts from its saved corpus and writes what it finds to
+# build/fuzz/<target> (the saved corpus is left alone), crashes to
+# build/fuzz/artifacts. FUZZ_MERGE=1 then adds to tests/fuzz/corpus the new
+# inputs that reach new coverage.
+cmd_fuzz() {
+  deps_build; apt_install "${APT_CHECK[@]}"
+  build_checked normlab_fuzzers
+  local seconds=${FUZZ_SECONDS:-60} name failed=0
+  mkdir -p "$BUILD/fuzz/artifacts"
+  for name in $(fuzzers); do
+    local work=$BUILD/fuzz/$name saved=$ROOT/tests/fuzz/corpus/$name log=$LOGS/fuzz-$name.log
+    local dict=()
+    if [ -f "$ROOT/tests/fuzz/$name.dict" ]; then dict=(-dict="$ROOT/tests/fuzz/$name.dict"); fi
+    mkdir -p "$work"
+    say "fuzzing $name for ${seconds}s"
+    if ! "$BUILD/sanitize/$name" "$work" "$saved" "${dict[@]}" -max_total_time="$seconds" -timeout=30 \
+      -print_final_stats=1 -artifact_prefix="$BUILD/fuzz/artifacts/$name-" >"$log" 2>&1; then
+      tail -n 40 "$log" >&2
+      say "  $name found a failure (log: build/logs/fuzz-$name.log)"
+      failed=1
+    fi
+    say "  $(grep -E 'number_of_executed_units|average_exec_per_sec' "$log" | awk '{printf "%s %s  ", $1, $2}')"
+    if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+      run "merge-$name" "$BUILD/sanitize/$name" -merge=1 "$saved" "$work"
+      say "  $name: saved corpus now $(find "$saved" -type f | wc -l) inputs, $(du -sh "$saved" | cut -f1)"
+    fi
+  done
+  [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts)"
+  say "no failures"
 }
 
 cmd_serve() {
@@ -143,5 +216,6 @@ case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
   bench) cmd_bench ;;
+  fuzz) cmd_fuzz ;;
   *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -19,21 +19,31 @@
 //   a C++ exception would reach JS as a bare number. The JS wrapper checks every
 //   argument before it gets here; resize() reports an allocation failure (the
 //   512 MiB memory limit) by returning false.
-// - Leak accounting: every buffer and every Workspace is counted
+// - Leak accounting: every buffer, Workspace and Model is counted
 //   (liveAllocations), and memoryInfo() also reports the bytes malloc has handed
 //   out and not yet had back, which covers allocations made anywhere in the
 //   module (Embind's included), so tests can prove that calls leak nothing.
+// - The synthetic model (src/model) is one long-lived Model object per JS
+//   model. Its results are many small arrays; building them as Embind objects
+//   would cost milliseconds, so each call packs them into one float and one
+//   int buffer the Model owns (layouts below), JS takes a view of each right
+//   after the call and .slice()s it at once, then shapes the public objects
+//   from subarrays of that one copy. Model errors come back as strings.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 
+#include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "model/model.h"
 #include "normlab/kernels.h"
 
 namespace {
@@ -195,6 +205,147 @@ MemoryInfo memory_info() {
 
 std::string kernel_arch_name() { return normlab::kernel_arch_name(); }
 
+// ---------------------------------------------------------------- model
+//
+// L = layers, T = prompt tokens, H = heads, K = top-k, P = probes (10),
+// S = statistics (6), F = final-norm probes (3); probe, statistic and norm
+// orders as in src/model/probes.h.
+//
+// forward() packs ForwardResult, regrouped so that every array the JS object
+// exposes is one contiguous run (a subarray, no copying in JS):
+//
+//   ints:   L, T, H, K, post (1 if the norm-rescale arrays are present, else 0),
+//           next token, tokens (T), top tokens (K)
+//   floats: per-token stats   (P, S, L, T)   ForwardResult::stats is (L, P, T, S)
+//           mean stats        (P, S, L)      from stats_mean (L, P, S)
+//           final per-token   (F, S, T)      from final_stats (F, T, S)
+//           final mean        (F, S)
+//           entropy, maxProb  (L, T, H) each
+//           their layer means (L) each
+//           post only: rescale, product (L, 2, T) each; their means (L, 2) each
+//           top probabilities (K)
+//
+// gradients() packs GradientResult:
+//
+//   ints:   L, T
+//   floats: loss, embedding, finalNorm, residual (L + 1),
+//           residual per token (L + 1, T), attention, mlp, norm, layer (L) each
+class ModelHandle {
+ public:
+  explicit ModelHandle(const normlab::model::ModelOptions& options) : model_(options) {
+    ++g_live_allocations;
+  }
+  ModelHandle(const ModelHandle&) = delete;
+  ModelHandle& operator=(const ModelHandle&) = delete;
+  ~ModelHandle() { --g_live_allocations; }
+
+  std::string error() const { return model_.error(); }
+
+  struct Config {
+    int layers, hidden, heads;
+    std::string norm, placement;
+    float eps;
+    double seed;  // uint32 as a JS number
+  };
+  Config config() const {
+    const normlab::model::ModelConfig& c = model_.config();
+    return {c.layers, c.hidden, c.heads, normlab::model::norm_kind_name(c.norm),
+            normlab::model::placement_name(c.placement), c.eps, static_cast<double>(c.seed)};
+  }
+
+  // The prompt arrives as UTF-8 bytes (JS encodes it). "" on success.
+  std::string forward(const std::string& prompt_utf8, int top_k) {
+    std::string message = model_.forward(prompt_utf8, top_k);
+    if (message.empty()) pack_forward();
+    return message;
+  }
+
+  std::string gradients(const std::string& prompt_utf8) {
+    std::string message = model_.gradients(prompt_utf8);
+    if (message.empty()) pack_gradients();
+    return message;
+  }
+
+  std::string gain_error(double layer, const std::string& which) const {
+    return model_.validate_gain_query(layer, which);
+  }
+
+  // Views of the last successful call's packed results, and of a norm's
+  // gains (D) owned by the model. See the view rule at the top of this file.
+  val floats() const { return val(typed_memory_view(floats_.size(), floats_.data())); }
+  val ints() const { return val(typed_memory_view(ints_.size(), ints_.data())); }
+  val gains(int layer, const std::string& which) const {
+    return val(typed_memory_view(std::size_t(model_.config().hidden), model_.gains(layer, which)));
+  }
+
+ private:
+  void pack_forward() {
+    using namespace normlab::model;
+    const ForwardResult& r = model_.forward_result();
+    const std::size_t L = r.layers, T = r.tokens, H = r.heads, K = r.top_k;
+    const bool post = !r.norm_rescale.empty();
+    ints_.clear();
+    for (const std::size_t v : {L, T, H, K, std::size_t(post)}) ints_.push_back(static_cast<int32_t>(v));
+    ints_.push_back(r.next_token);
+    ints_.insert(ints_.end(), r.token_ids.begin(), r.token_ids.end());
+    ints_.insert(ints_.end(), r.top_tokens.begin(), r.top_tokens.end());
+
+    floats_.resize((kProbes * kStats * L * (T + 1)) + kFinalProbes * kStats * (T + 1) + 2 * L * (T * H + 1) +
+                   (post ? 4 * L * (T + 1) : 0) + K);
+    float* out = floats_.data();
+    for (std::size_t p = 0; p < kProbes; ++p) {
+      for (std::size_t s = 0; s < kStats; ++s) {
+        for (std::size_t l = 0; l < L; ++l) {
+          const float* stats_lp = r.stats.data() + (l * kProbes + p) * T * kStats;  // (T, S)
+          for (std::size_t t = 0; t < T; ++t) *out++ = stats_lp[t * kStats + s];
+        }
+      }
+    }
+    for (std::size_t p = 0; p < kProbes; ++p) {
+      for (std::size_t s = 0; s < kStats; ++s) {
+        for (std::size_t l = 0; l < L; ++l) *out++ = r.stats_mean[(l * kProbes + p) * kStats + s];
+      }
+    }
+    for (std::size_t f = 0; f < kFinalProbes; ++f) {
+      for (std::size_t s = 0; s < kStats; ++s) {
+        for (std::size_t t = 0; t < T; ++t) *out++ = r.final_stats[(f * T + t) * kStats + s];
+      }
+    }
+    out = append(out, r.final_stats_mean);
+    out = append(out, r.attention_entropy);
+    out = append(out, r.attention_max_prob);
+    out = append(out, r.attention_entropy_mean);
+    out = append(out, r.attention_max_prob_mean);
+    if (post) {
+      out = append(out, r.norm_rescale);
+      out = append(out, r.norm_rescale_product);
+      out = append(out, r.norm_rescale_mean);
+      out = append(out, r.norm_rescale_product_mean);
+    }
+    out = append(out, r.top_probs);
+    assert(out == floats_.data() + floats_.size());
+  }
+
+  void pack_gradients() {
+    const normlab::model::GradientResult& r = model_.gradient_result();
+    ints_.assign({r.layers, r.tokens});
+    floats_.clear();
+    floats_.insert(floats_.end(), {r.loss, r.embedding_grad_l2, r.final_norm_grad_l2});
+    for (const auto* v : {&r.residual_grad_l2, &r.residual_grad_l2_per_token, &r.attention_grad_l2,
+                          &r.mlp_grad_l2, &r.norm_grad_l2, &r.layer_grad_l2}) {
+      floats_.insert(floats_.end(), v->begin(), v->end());
+    }
+  }
+
+  static float* append(float* out, const std::vector<float>& v) { return std::copy(v.begin(), v.end(), out); }
+
+  normlab::model::Model model_;
+  // Packed results of the last forward() or gradients(); they keep their
+  // capacity, so repeated calls do not allocate.
+  std::vector<float> floats_;
+  std::vector<int32_t> ints_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(normlab) {
@@ -229,6 +380,33 @@ EMSCRIPTEN_BINDINGS(normlab) {
       .function("copyRows", &Workspace::copy_rows);
 
   // ---- synthetic model
-  // The synthetic model's bindings (its createModel factory and class) go
-  // here, in this same block, so both wasm modules carry them.
+  // JS fills every field (eps NaN = the norm's default).
+  value_object<normlab::model::ModelOptions>("ModelOptions")
+      .field("layers", &normlab::model::ModelOptions::layers)
+      .field("hidden", &normlab::model::ModelOptions::hidden)
+      .field("heads", &normlab::model::ModelOptions::heads)
+      .field("norm", &normlab::model::ModelOptions::norm)
+      .field("placement", &normlab::model::ModelOptions::placement)
+      .field("eps", &normlab::model::ModelOptions::eps)
+      .field("seed", &normlab::model::ModelOptions::seed);
+
+  value_object<ModelHandle::Config>("ModelConfig")
+      .field("layers", &ModelHandle::Config::layers)
+      .field("hidden", &ModelHandle::Config::hidden)
+      .field("heads", &ModelHandle::Config::heads)
+      .field("norm", &ModelHandle::Config::norm)
+      .field("placement", &ModelHandle::Config::placement)
+      .field("eps", &ModelHandle::Config::eps)
+      .field("seed", &ModelHandle::Config::seed);
+
+  class_<ModelHandle>("Model")
+      .constructor<const normlab::model::ModelOptions&>()
+      .function("error", &ModelHandle::error)
+      .function("config", &ModelHandle::config)
+      .function("forward", &ModelHandle::forward)
+      .function("gradients", &ModelHandle::gradients)
+      .function("gainError", &ModelHandle::gain_error)
+      .function("gains", &ModelHandle::gains)
+      .function("floats", &ModelHandle::floats)
+      .function("ints", &ModelHandle::ints);
 }

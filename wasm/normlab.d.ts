@@ -96,6 +96,239 @@ export interface DistributionStats {
   maxProb: Float32Array;
 }
 
+// ---------------------------------------------------------------- model
+//
+// The synthetic residual-stream model (src/model): a small deterministic
+// transformer whose numbers behave like the chapter's 24-layer, 1024-wide
+// model. Dimension letters below: L = layers, D = hidden, H = heads,
+// T = prompt tokens, K = top-k.
+//
+// Tokens are the prompt's UTF-8 bytes (vocabulary 256, no BOS token): an
+// ASCII character is one token, a Chinese character three, an emoji four.
+// Prompts hold 1..64 tokens. (A lone surrogate in a JS string is encoded as
+// U+FFFD, as TextEncoder does.)
+//
+// Errors: TypeError for a wrong type, RangeError for a wrong value, with the
+// model's own message, e.g. "layers must be an integer in 1..64",
+// "hidden must be a power of two in 64..1024",
+// "heads must be a power of two in 1..64 for hidden 1024",
+// "norm must be 'rmsnorm', 'layernorm' or 'none'",
+// "placement must be 'pre' or 'post'", "eps must be a number in 0..1",
+// "seed must be an integer in 0..4294967295", "options must be an object",
+// "unknown model option 'x'", "prompt must be a string", "prompt is empty",
+// "prompt longer than 64 tokens (65 UTF-8 bytes)",
+// "topK must be an integer in 1..256",
+// "gradients need a prompt of at least 2 tokens",
+// "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'",
+// "layer must be an integer in 0..23". Any call on a deleted model throws
+// Error("model was deleted").
+
+export type NormKind = 'rmsnorm' | 'layernorm' | 'none';
+export type Placement = 'pre' | 'post';
+export type GainName = 'inputNorm' | 'postAttentionNorm' | 'finalNorm';
+
+export interface ModelOptions {
+  /** Integer in 1..64. Default 24. */
+  layers?: number;
+  /** Power of two in 64..1024. Default 1024. */
+  hidden?: number;
+  /** Power of two in 1..min(64, hidden / 4). Default 16. */
+  heads?: number;
+  /** Default 'rmsnorm'. With 'none' every norm is the identity. */
+  norm?: NormKind;
+  /** Where the two norms of a layer sit. Default 'pre'. */
+  placement?: Placement;
+  /** Number in 0..1. Default 1e-6 for RMSNorm (and 'none'), 1e-5 for LayerNorm. */
+  eps?: number;
+  /** Integer in 0..4294967295: all weights are drawn from it. Default 1. */
+  seed?: number;
+}
+
+/** The resolved options (defaults filled in). */
+export interface ModelConfig {
+  readonly layers: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly norm: NormKind;
+  readonly placement: Placement;
+  /** As given or the norm's default; the model computes with it rounded to float32. */
+  readonly eps: number;
+  readonly seed: number;
+}
+
+/**
+ * The probes of every layer, in order (the same names for both placements;
+ * N1 = inputNorm, N2 = postAttentionNorm, A = attention, F = MLP):
+ *
+ *   name                       pre-norm           post-norm
+ *   residual.in                x                  x
+ *   inputNorm.in               x                  x + A(x)
+ *   inputNorm.normed           N1(x), no gain     N1(x + A(x)), no gain
+ *   inputNorm.out              N1(x)              h = N1(x + A(x))
+ *   attention.out              A(N1(x))           A(x)
+ *   postAttentionNorm.in       h = x + A(N1(x))   h + F(h)
+ *   postAttentionNorm.normed   N2(h), no gain     N2(h + F(h)), no gain
+ *   postAttentionNorm.out      N2(h)              N2(h + F(h)) = x'
+ *   mlp.out                    F(N2(h))           F(h)
+ *   residual.out               x' = h + F(N2(h))  x'
+ *
+ * "normed" is before the gain (L2 = sqrt(D) per token), "out" after it. With
+ * norm 'none' a norm's in, normed and out are the same vector.
+ */
+export type ProbeName =
+  | 'residual.in'
+  | 'inputNorm.in'
+  | 'inputNorm.normed'
+  | 'inputNorm.out'
+  | 'attention.out'
+  | 'postAttentionNorm.in'
+  | 'postAttentionNorm.normed'
+  | 'postAttentionNorm.out'
+  | 'mlp.out'
+  | 'residual.out';
+
+/** The final norm's input (the last layer's residual.out), its output before and after the gain. */
+export type FinalProbeName = 'finalNorm.in' | 'finalNorm.normed' | 'finalNorm.out';
+
+/**
+ * Statistics of token vectors: l2 = sqrt(sum x^2), mean, variance =
+ * mean((x - mean)^2), std = sqrt(variance), rms = sqrt(mean(x^2)) (no eps),
+ * maxAbs = max |x|.
+ */
+export interface StatSet<T> {
+  l2: T;
+  mean: T;
+  variance: T;
+  std: T;
+  rms: T;
+  maxAbs: T;
+}
+
+export interface ProbeStats {
+  /** Each Float32Array(L): layer l's value averaged over the tokens. */
+  mean: StatSet<Float32Array>;
+  /** Each Float32Array(L * T): layer l, token t at index l * T + t. */
+  perToken: StatSet<Float32Array>;
+}
+
+export interface FinalProbeStats {
+  /** Averaged over the tokens. */
+  mean: StatSet<number>;
+  /** Each Float32Array(T). */
+  perToken: StatSet<Float32Array>;
+}
+
+/**
+ * One forward pass. A plain object with no handles to free; every typed
+ * array is a view of one buffer owned by this result (copy a view before
+ * mutating it if the result is shared).
+ */
+export interface ForwardRun {
+  layers: number; // L
+  hidden: number; // D
+  heads: number; // H
+  /** Int32Array(T): the token ids, i.e. the prompt's UTF-8 bytes 0..255. */
+  tokens: Int32Array;
+  /**
+   * A readable label per token: printable ASCII as itself; space '␣',
+   * newline '↵', tab '⇥'; other control bytes as two hex digits ('1B');
+   * a multi-byte character as itself on its first byte and '·' on each
+   * further byte (你 is '你', '·', '·'); a byte that is part of no valid
+   * character as two hex digits ('E4').
+   */
+  tokenLabels: string[];
+  /** The 10 probe names, in layer order (see ProbeName). */
+  probeNames: readonly ProbeName[];
+  probes: Record<ProbeName, ProbeStats>;
+  final: Record<FinalProbeName, FinalProbeStats>;
+  attention: {
+    /** Float32Array(L * T * H), index (l * T + t) * H + h: entropy (nats) of head h's softmax row for query token t; 0 = one-hot, log(t + 1) = uniform. */
+    entropy: Float32Array;
+    /** Float32Array(L * T * H), same index: that row's largest probability. */
+    maxProb: Float32Array;
+    /** Float32Array(L): entropy averaged over tokens and heads. */
+    meanEntropy: Float32Array;
+    /** Float32Array(L): maxProb averaged over tokens and heads. */
+    meanMaxProb: Float32Array;
+  };
+  /**
+   * Post-norm only (null for pre-norm and for norm 'none'): each norm's
+   * rescaling of the residual stream, sqrt(D) * rms(g) / ||x + F(x)||
+   * (LayerNorm: of x + F(x) minus its mean), and the running product of all
+   * factors from layer 0's inputNorm up to and including this one.
+   * Index (l * 2 + n) * T + t; n = 0 inputNorm (after attention),
+   * n = 1 postAttentionNorm (after the MLP).
+   */
+  postNorm: null | {
+    /** Float32Array(L * 2 * T) */
+    rescale: Float32Array;
+    /** Float32Array(L * 2 * T) */
+    product: Float32Array;
+    /** Float32Array(L * 2), index l * 2 + n: averaged over tokens. */
+    meanRescale: Float32Array;
+    /** Float32Array(L * 2), index l * 2 + n: averaged over tokens. */
+    meanProduct: Float32Array;
+  };
+  /** The next-token distribution after the last prompt token. */
+  next: {
+    /** Int32Array(K): the K most likely tokens (bytes), most likely first (ties: lower id first). */
+    tokens: Int32Array;
+    /** Float32Array(K): their probabilities. */
+    probs: Float32Array;
+    /** The greedy choice: tokens[0]. */
+    token: number;
+  };
+}
+
+/**
+ * One backward pass of the next-token loss
+ *   loss = mean over t = 0..T-2 of -log p(token_(t+1) | tokens_0..t)
+ * through the LM head, the final norm, every layer and the embedding.
+ * All values are L2 norms of gradients.
+ */
+export interface GradientRun {
+  layers: number; // L
+  tokens: number; // T
+  loss: number;
+  /** Float32Array(L + 1): ||dloss/dx_l|| of the residual stream entering layer l; index L: leaving the last layer. */
+  residual: Float32Array;
+  /** Float32Array((L + 1) * T), index l * T + t: the same per token. */
+  residualPerToken: Float32Array;
+  /** Float32Array(L): the attention weights' gradient per layer. */
+  attention: Float32Array;
+  /** Float32Array(L): the MLP weights'. */
+  mlp: Float32Array;
+  /** Float32Array(L): both norms' gains (and LayerNorm biases). */
+  norm: Float32Array;
+  /** Float32Array(L): all of the layer's parameters together. */
+  layer: Float32Array;
+  /** The tied embedding / LM head (256 x D). */
+  embedding: number;
+  /** The final norm's gain (and bias). */
+  finalNorm: number;
+}
+
+export interface ForwardOptions {
+  /** How many of the most likely next tokens to report: integer in 1..256. Default 5. */
+  topK?: number;
+}
+
+export interface Model {
+  readonly config: ModelConfig;
+  /**
+   * A copy of a norm's gains, Float32Array(D). layerIndex in 0..L-1
+   * (ignored for 'finalNorm'). Drawn around 1: most near it, a few as far as
+   * ~0.3 or ~2.
+   */
+  gains(layerIndex: number, which: GainName): Float32Array;
+  /** Runs the prompt with every probe (~3.5 ms for 16 tokens at the default size, SIMD128). */
+  forward(prompt: string, options?: ForwardOptions): ForwardRun;
+  /** Gradient norms of the next-token loss; the prompt needs >= 2 tokens. */
+  gradients(prompt: string): GradientRun;
+  /** Frees the model's wasm memory; later calls throw. Safe to call twice. */
+  delete(): void;
+}
+
 export interface Normlab {
   /** The backend in use. */
   readonly backend: Backend;
@@ -127,13 +360,19 @@ export interface Normlab {
    */
   copyRows(x: Vector, options?: RowOptions): Float32Array;
 
+  /**
+   * A synthetic model with weights drawn from options.seed. Lives in wasm
+   * memory until model.delete() (or this instance's dispose()).
+   */
+  createModel(options?: ModelOptions): Model;
+
   /** Size of the wasm memory in bytes. It grows as needed and never shrinks. */
   heapBytes(): number;
   /** Bytes malloc has handed out and not had back, anywhere in the module. */
   mallocBytes(): number;
-  /** Workspace buffers and objects alive; back to its old value when nothing leaks. */
+  /** Workspace buffers and objects and models alive; back to its old value when nothing leaks. */
   liveAllocations(): number;
-  /** Free the wasm-side workspace; any later call throws. Safe to call twice. */
+  /** Free the wasm-side workspace and every model not yet deleted; any later call throws. Safe to call twice. */
   dispose(): void;
 }
 

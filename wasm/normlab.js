@@ -16,6 +16,8 @@
 
 import { simd } from 'wasm-feature-detect';
 
+import { makeCreateModel } from './model.js';
+
 const BACKENDS = ['simd128', 'scalar'];
 
 // Row-major float32 fields of one RowStats (bindings.cpp asserts the layout).
@@ -54,6 +56,14 @@ function createApi(module, backend) {
     if (workspace === null) throw new Error('this normlab instance has been disposed');
     return workspace;
   }
+
+  // Models are freed by their own delete(), or all at once by dispose().
+  const models = new Set();
+  const createModel = makeCreateModel(module, {
+    checkLive: ws,
+    onCreate: (model) => models.add(model),
+    onDelete: (model) => models.delete(model),
+  });
 
   // Shape the workspace for rows x dim; may grow memory, so views come after.
   function resize(rows, dim, name) {
@@ -198,11 +208,13 @@ function createApi(module, backend) {
     stats,
     distributionStats,
     copyRows,
+    createModel,
     heapBytes: () => memory().heapBytes,
     mallocBytes: () => memory().mallocBytes,
     liveAllocations: () => memory().liveAllocations,
     dispose() {
       if (workspace === null) return;
+      for (const model of [...models]) model.delete();
       workspace.delete();
       workspace = null;
     },

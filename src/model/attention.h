@@ -1,33 +1,38 @@
 // Causal multi-head softmax attention with structured projections.
 //
 // T = tokens, D = hidden size, H = heads, dh = D / H (head dim)
-// Hd = the D x D Walsh-Hadamard matrix, Hb = block-diagonal with H blocks of
-// the dh x dh one (each head's slice is transformed on its own).
+// Hd = the D x D Walsh-Hadamard matrix; R_t = token t's rotary rotation.
 //
-//   u = Hd (mix * x) / sqrt(D)         one shared O(D log D) rotation
-//   q = R(query * u)                   per-feature scalings: three cheap
-//   k = R(key * Hb(u) / sqrt(dh))      projections of one rotation, the key
-//   v = value * u                      seen in a second, per-head basis
-//   p_h = softmax(q_h k_h^T / sqrt(dh) + causal mask)   per head h: (T, T)
+//   u = Hd(mix * x) / sqrt(D)          one shared O(D log D) rotation
+//   q_t = R_t(query * u_t)             per-feature scalings of the rotated
+//   k_t = R_t(key * u_t)               input: three cheap projections
+//   v = value * u
+//   p_h = softmax(q_h k_h^T / sqrt(dh) + causal mask)   per head h
 //   y_h = p_h v_h
-//   out = attn_out * Hd(y) / sqrt(D)    mixes the heads back together
+//   out = attn_out * y                 diagonal output scaling
 //
-// R is the rotary position embedding: in each head, token t's coordinate
-// pair (j, j + dh/2) turns by the angle t * 10000^(-2j/dh), so a logit
-// depends on the two tokens and on their distance. Without it, a prompt that
-// repeats one character would give every key the same value and attention
-// could never single one out.
+// As a matrix, each projection is diag * Hd * diag: a randomized Hadamard
+// transform with learnable scalings. The output projection is diagonal only:
+// every head writes its own slice of features, and the next sub-block's
+// transform mixes them with everything else, so a second O(D log D) pass
+// here would buy nothing the model needs.
+//
+// R rotates, in each head, token t's coordinate pair (j, j + dh/2) by the
+// angle t * 10000^(-2j/dh) (rotary position embedding), so a logit depends on
+// the two tokens and on their distance. Without it, a prompt that repeats one
+// character would give every key the same value and attention could never
+// single one out.
 //
 // The logits q_h k_h^T / sqrt(dh) grow with the square of the input's size:
 // with a normalized input their spread is set by the query/key scales; with
 // an unnormalized, growing input they grow without bound and every softmax
 // row saturates towards one-hot.
 //
-// Cost per token: 2 D log2 D + D log2 dh additions for the transforms, about
-// 8 D multiplies for the scalings, and T dh multiply-adds per head for the
-// logits and again for y. Each token's chain of transforms runs on its own
-// row while it is in L1, and causality lets token t's attention run as soon
-// as its key exists.
+// Cost per token: D log2 D additions for the transform, about 5 D
+// multiplies for the scalings and rotations, and T dh multiply-adds per head
+// for the logits and again for y. Each token's chain runs on its own row
+// while it is in L1, and causality lets token t's attention run as soon as
+// its key exists.
 #pragma once
 
 namespace normlab::model {
@@ -48,17 +53,19 @@ struct RopeTables {
 inline int causal_offset(int t, int H) { return H * t * (t + 1) / 2; }
 inline int causal_size(int T, int H) { return causal_offset(T, H); }
 
-// What the forward keeps for the backward and the probes.
+// What the forward keeps for the backward and the probes. u, q and y are
+// per-token intermediates: with row_stride = D every token keeps its row
+// (the backward needs them); with row_stride = 0 (a forward that will not
+// be differentiated) all tokens reuse row 0, which stays in L1.
 struct AttentionCache {
+  int row_stride;  // D or 0, for u, q and y
   float* u;       // (T, D) Hd(mix * x) / sqrt(D)
-  float* ub;      // (T, D) Hb(u) / sqrt(dh)
   float* q;       // (T, D) rotated
   float* k;       // (T, D) rotated
   float* v;       // (T, D)
   float* logits;  // packed (T, H, t + 1): scaled q.k of query t, key s <= t
   float* p;       // packed (T, H, t + 1): softmax rows
   float* y;       // (T, D) per-head weighted values, heads side by side
-  float* yh;      // (T, D) Hd(y) / sqrt(D)
 };
 
 // Scratch the backward needs besides the cache.
@@ -67,18 +74,19 @@ struct AttentionScratch {
   float* dq;       // (T, D)
   float* dk;       // (T, D)
   float* dv;       // (T, D)
-  float* du;       // (T, D)
+  float* du;       // (D) one token's du
   float* dp;       // packed (T, H, t + 1)
   float* dlogits;  // packed (T, H, t + 1)
   float* alpha;    // (H) one pair's per-head coefficients
 };
 
-// out: (T, D); cache: filled; inp: (T, D) the sub-block's input;
-// w: (kLayerTensors, D) the layer's parameters (weights.h order);
-// rope: tables for at least T positions.
-void attention_forward(float* out, AttentionCache* cache, const float* inp,
-                       const float* w, const RopeTables& rope, int T, int D,
-                       int H);
+// out: (T, D); sum: (T, D) = residual + out, the residual addition that
+// always follows the sub-block, done in the same pass; cache: filled;
+// inp: (T, D) the sub-block's input; residual: (T, D); w: (kLayerTensors, D)
+// the layer's parameters (weights.h order); rope: tables for >= T positions.
+void attention_forward(float* out, float* sum, AttentionCache* cache,
+                       const float* inp, const float* residual, const float* w,
+                       const RopeTables& rope, int T, int D, int H);
 
 // dinp: (T, D) written; dw: (kLayerTensors, D) the attention rows
 // accumulated (+=); dout: (T, D); cache, inp, w: as in the forward.

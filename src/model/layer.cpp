@@ -26,22 +26,21 @@ void layer_forward(float* x_out, LayerCache* c, const float* x_in,
     c->input_norm_in = x_in;
     norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
                  c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
-    attention_forward(c->attention_out, &c->attention, c->input_norm_out, w,
-                      rope, T, D, H);
-    add(c->post_attn_norm_in, x_in, c->attention_out, n);
+    attention_forward(c->attention_out, c->post_attn_norm_in, &c->attention,
+                      c->input_norm_out, x_in, w, rope, T, D, H);
     norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
                  c->post_attn_norm_mean, c->post_attn_norm_rstd,
                  c->post_attn_norm_in, g2, b2, kind, T, D, eps);
-    mlp_forward(c->mlp_out, &c->mlp, c->post_attn_norm_out, w, T, D);
-    add(x_out, c->post_attn_norm_in, c->mlp_out, n);
+    mlp_forward(c->mlp_out, x_out, &c->mlp, c->post_attn_norm_out,
+                c->post_attn_norm_in, w, T, D);
   } else {
-    attention_forward(c->attention_out, &c->attention, x_in, w, rope, T, D, H);
-    add(c->input_norm_sum, x_in, c->attention_out, n);
+    attention_forward(c->attention_out, c->input_norm_sum, &c->attention, x_in,
+                      x_in, w, rope, T, D, H);
     c->input_norm_in = c->input_norm_sum;
     norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
                  c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
-    mlp_forward(c->mlp_out, &c->mlp, c->input_norm_out, w, T, D);
-    add(c->post_attn_norm_in, c->input_norm_out, c->mlp_out, n);
+    mlp_forward(c->mlp_out, c->post_attn_norm_in, &c->mlp, c->input_norm_out,
+                c->input_norm_out, w, T, D);
     norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
                  c->post_attn_norm_mean, c->post_attn_norm_rstd,
                  c->post_attn_norm_in, g2, b2, kind, T, D, eps);

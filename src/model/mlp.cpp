@@ -9,8 +9,8 @@
 namespace normlab::model {
 
 // Token by token, so each row's chain of passes stays in L1.
-void mlp_forward(float* out, MlpCache* c, const float* inp, const float* w,
-                 int T, int D) {
+void mlp_forward(float* out, float* sum, MlpCache* c, const float* inp,
+                 const float* residual, const float* w, int T, int D) {
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
   const float* in_mix = w + kMlpInMix * D;
   const float* in_scale = w + kMlpInScale * D;
@@ -19,11 +19,11 @@ void mlp_forward(float* out, MlpCache* c, const float* inp, const float* w,
 
   for (int t = 0; t < T; t++) {
     const int o = t * D;
-    hadamard_project(c->z1 + o, inp + o, in_mix, inv_sqrt_d, D, D);
-    mul(c->m + o, c->z1 + o, in_scale, 1.0f, D);
-    silu_forward(c->r + o, c->m + o, D);
-    hadamard_project(c->z2 + o, c->r + o, out_mix, inv_sqrt_d, D, D);
-    mul(out + o, c->z2 + o, out_scale, 1.0f, D);
+    const int r = t * c->row_stride;
+    hadamard_project(c->z1 + r, inp + o, in_mix, inv_sqrt_d, D, D);
+    mul_silu_forward(c->m + r, c->r + r, c->z1 + r, in_scale, D);
+    hadamard_project(c->z2 + r, c->r + r, out_mix, inv_sqrt_d, D, D);
+    mul_add(out + o, sum + o, c->z2 + r, out_scale, residual + o, D);
   }
 }
 

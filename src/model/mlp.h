@@ -21,17 +21,22 @@
 
 namespace normlab::model {
 
+// All four are per-token intermediates: with row_stride = D every token
+// keeps its rows (the backward needs them); with row_stride = 0 (a forward
+// that will not be differentiated) all tokens reuse row 0, which stays in L1.
 struct MlpCache {
+  int row_stride;  // D or 0
   float* z1;  // (T, D)
   float* m;   // (T, D) pre-activation
   float* r;   // (T, D) silu(m)
   float* z2;  // (T, D)
 };
 
-// out: (T, D); cache: filled; inp: (T, D); w: (kLayerTensors, D) the layer's
-// parameters (weights.h order).
-void mlp_forward(float* out, MlpCache* cache, const float* inp, const float* w,
-                 int T, int D);
+// out: (T, D); sum: (T, D) = residual + out, the residual addition that
+// always follows the sub-block, in the same pass; cache: filled; inp: (T, D);
+// residual: (T, D); w: (kLayerTensors, D) the layer's parameters.
+void mlp_forward(float* out, float* sum, MlpCache* cache, const float* inp,
+                 const float* residual, const float* w, int T, int D);
 
 // dinp: (T, D) written; dw: (kLayerTensors, D) the MLP rows accumulated;
 // dout: (T, D); scratch: (T, D); cache, inp, w: as in the forward.

@@ -44,6 +44,35 @@ float rms_of(const float* x, int n) {
   return static_cast<float>(std::sqrt(sum_squares(x, n) / n));
 }
 
+// Statistics of rows x_t * k_t from those of x_t: every statistic scales by
+// k_t, the variance by k_t^2. out, in: (T); k: (T)
+void scaled_stats(RowStats* out, const RowStats* in, const float* k, int T) {
+  for (int t = 0; t < T; t++) {
+    const float s = k[t];
+    out[t] = RowStats{in[t].l2 * s,  in[t].mean * s, in[t].variance * s * s,
+                      in[t].std * s, in[t].rms * s,  in[t].max_abs * s};
+  }
+}
+
+// Mean of n values, summed in double.
+float mean_of(const float* v, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; i++) sum += v[i];
+  return static_cast<float>(sum / n);
+}
+
+// Mean over tokens of each (probe, stat): stats (P, T, S) -> mean (P, S),
+// summed in double.
+void token_means(float* mean, const float* stats, int probes, int T) {
+  for (int p = 0; p < probes; p++) {
+    for (int s = 0; s < kStats; s++) {
+      double sum = 0.0;
+      for (int t = 0; t < T; t++) sum += stats[(p * T + t) * kStats + s];
+      mean[p * kStats + s] = static_cast<float>(sum / T);
+    }
+  }
+}
+
 }  // namespace
 
 Model::Model(const ModelOptions& options)
@@ -80,14 +109,12 @@ void Model::prepare(int T) {
     c.input_norm_mean = k->take(T);
     c.input_norm_rstd = k->take(T);
     c.attention.u = k->take(td);
-    c.attention.ub = k->take(td);
     c.attention.q = k->take(td);
     c.attention.k = k->take(td);
     c.attention.v = k->take(td);
     c.attention.logits = k->take(htt);
     c.attention.p = k->take(htt);
     c.attention.y = k->take(td);
-    c.attention.yh = k->take(td);
     c.attention_out = k->take(td);
     c.post_attn_norm_in = k->take(td);
     c.post_attn_norm_normed = k->take(td);
@@ -104,7 +131,7 @@ void Model::prepare(int T) {
     s.attention.dq = k->take(td);
     s.attention.dk = k->take(td);
     s.attention.dv = k->take(td);
-    s.attention.du = k->take(td);
+    s.attention.du = k->take(D);
     s.attention.dp = k->take(htt);
     s.attention.dlogits = k->take(htt);
     s.attention.alpha = k->take(H);
@@ -130,7 +157,6 @@ void Model::prepare(int T) {
   if (workspace_.size() < counter.used()) workspace_.resize(counter.used());
   Carver carver(workspace_.data());
   carve(&carver, &buffers_);
-  prepared_tokens_ = T;
 }
 
 void Model::embed(float* x, const std::vector<int>& tokens) const {
@@ -187,7 +213,6 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k) {
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
   const int L = config_.layers;
-  const int D = config_.hidden;
   const int H = config_.heads;
   const bool post = config_.placement == Placement::post &&
                     config_.norm != NormKind::none;
@@ -201,148 +226,176 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k) {
   r.token_ids.assign(tokens.begin(), tokens.end());
   r.stats.resize(static_cast<size_t>(L) * kProbes * T * kStats);
   r.stats_mean.resize(static_cast<size_t>(L) * kProbes * kStats);
-  r.attention_entropy.resize(static_cast<size_t>(L) * H * T);
-  r.attention_max_prob.resize(static_cast<size_t>(L) * H * T);
+  r.attention_entropy.resize(static_cast<size_t>(L) * T * H);
+  r.attention_max_prob.resize(static_cast<size_t>(L) * T * H);
   r.final_stats.resize(static_cast<size_t>(kFinalProbes) * T * kStats);
   r.final_stats_mean.resize(static_cast<size_t>(kFinalProbes) * kStats);
+  r.attention_entropy_mean.resize(L);
+  r.attention_max_prob_mean.resize(L);
   r.norm_rescale.resize(post ? static_cast<size_t>(L) * 2 * T : 0);
   r.norm_rescale_product.resize(post ? static_cast<size_t>(L) * 2 * T : 0);
+  r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
+  r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
   r.top_tokens.resize(top_k);
   r.top_probs.resize(top_k);
 
-  // Mean over tokens of each (probe, stat): stats (P, T, S) -> mean (P, S).
-  auto token_means = [T](float* mean, const float* stats, int probes) {
-    for (int p = 0; p < probes; p++) {
-      for (int s = 0; s < kStats; s++) {
-        double sum = 0.0;
-        for (int t = 0; t < T; t++) sum += stats[(p * T + t) * kStats + s];
-        mean[p * kStats + s] = static_cast<float>(sum / T);
-      }
-    }
-  };
-
+  // Nothing is differentiated: per-token intermediates reuse one row.
+  buffers_.cache.attention.row_stride = 0;
+  buffers_.cache.mlp.row_stride = 0;
   float* x = buffers_.x_a;
   float* x_next = buffers_.x_b;
   embed(x, tokens);
-  const LayerCache& c = buffers_.cache;
   for (int l = 0; l < L; l++) {
-    const float* w = params_.layer(l);
-    layer_forward(x_next, &buffers_.cache, x, w, rope_, config_, T);
-
-    // Statistics of each probe. Probes that are the same vector share one
-    // pass: layer l's residual.in is layer l-1's residual.out; pre-norm's
-    // inputNorm.in is residual.in; post-norm's residual.out is
-    // postAttentionNorm.out; without a norm, normed = out = in. RMSNorm's
-    // normed row is its input row times one number, rstd, so its
-    // statistics are the input's scaled by rstd (variance by rstd^2).
-    float* stats_l = r.stats.data() + static_cast<size_t>(l) * kProbes * T * kStats;
-    auto probe_stats = [&](int p) { return stats_l + p * T * kStats; };
-    auto measure = [&](int p, const float* rows) {
-      row_stats(reinterpret_cast<RowStats*>(probe_stats(p)), rows, T, D);
-    };
-    auto same_as = [&](int p, const float* stats) {
-      std::memcpy(probe_stats(p), stats, T * kStats * sizeof(float));
-    };
-    auto scaled = [&](int p, int from, const float* rstd) {
-      const RowStats* in = reinterpret_cast<const RowStats*>(probe_stats(from));
-      RowStats* out = reinterpret_cast<RowStats*>(probe_stats(p));
-      for (int t = 0; t < T; t++) {
-        const float k = rstd[t];
-        out[t] = RowStats{in[t].l2 * k,   in[t].mean * k, in[t].variance * k * k,
-                          in[t].std * k,  in[t].rms * k,  in[t].max_abs * k};
-      }
-    };
-    auto normed_stats = [&](int p, int from, const float* normed,
-                            const float* rstd) {
-      if (config_.norm == NormKind::rmsnorm) {
-        scaled(p, from, rstd);
-      } else {
-        measure(p, normed);
-      }
-    };
-    const bool normless = config_.norm == NormKind::none;
-    if (l == 0) {
-      measure(kResidualIn, x);
-    } else {
-      same_as(kResidualIn, stats_l - (kProbes - kResidualOut) * T * kStats);
-    }
-    if (config_.placement == Placement::pre) {
-      same_as(kInputNormIn, probe_stats(kResidualIn));
-    } else {
-      measure(kInputNormIn, c.input_norm_in);
-    }
-    if (normless) {
-      same_as(kInputNormNormed, probe_stats(kInputNormIn));
-      same_as(kInputNormOut, probe_stats(kInputNormIn));
-    } else {
-      normed_stats(kInputNormNormed, kInputNormIn, c.input_norm_normed,
-                   c.input_norm_rstd);
-      measure(kInputNormOut, c.input_norm_out);
-    }
-    measure(kAttentionOut, c.attention_out);
-    measure(kPostAttnNormIn, c.post_attn_norm_in);
-    if (normless) {
-      same_as(kPostAttnNormNormed, probe_stats(kPostAttnNormIn));
-      same_as(kPostAttnNormOut, probe_stats(kPostAttnNormIn));
-    } else {
-      normed_stats(kPostAttnNormNormed, kPostAttnNormIn,
-                   c.post_attn_norm_normed, c.post_attn_norm_rstd);
-      measure(kPostAttnNormOut, c.post_attn_norm_out);
-    }
-    measure(kMlpOut, c.mlp_out);
-    if (post) {
-      same_as(kResidualOut, probe_stats(kPostAttnNormOut));
-    } else {
-      measure(kResidualOut, x_next);
-    }
-    token_means(r.stats_mean.data() + l * kProbes * kStats, stats_l, kProbes);
-    for (int t = 0; t < T; t++) {
-      const size_t o = (static_cast<size_t>(l) * T + t) * H;
-      distribution_stats(r.attention_entropy.data() + o,
-                         r.attention_max_prob.data() + o,
-                         c.attention.p + causal_offset(t, H), H, t + 1);
-    }
-
-    if (post) {
-      // Each norm's factor sqrt(D) rms(g) / ||in|| (LayerNorm: the centred
-      // input, whose L2 is sqrt(D) * std).
-      const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
-      const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
-      for (int k = 0; k < 2; k++) {
-        const float rms_g = rms_of(params_.tensor(l, gains[k]), D);
-        const float* in_stats = stats_l + norm_inputs[k] * T * kStats;
-        for (int t = 0; t < T; t++) {
-          const RowStats& st =
-              *reinterpret_cast<const RowStats*>(in_stats + t * kStats);
-          const float size = config_.norm == NormKind::layernorm
-                                 ? std::sqrt(static_cast<float>(D)) * st.std
-                                 : st.l2;
-          const float factor = std::sqrt(static_cast<float>(D)) * rms_g / size;
-          const size_t i = (static_cast<size_t>(l) * 2 + k) * T + t;
-          r.norm_rescale[i] = factor;
-          const float before = (l == 0 && k == 0)
-                                   ? 1.0f
-                                   : r.norm_rescale_product[i - T];
-          r.norm_rescale_product[i] = before * factor;
-        }
-      }
-    }
+    layer_forward(x_next, &buffers_.cache, x, params_.layer(l), rope_, config_,
+                  T);
+    record_layer_probes(l, x, x_next, T);
+    if (post) record_norm_rescale(l, T);
     std::swap(x, x_next);
   }
-
   final_norm(x, T);
-  const float* final_probes[kFinalProbes] = {x, buffers_.final_normed,
-                                             buffers_.final_out};
-  for (int p = 0; p < kFinalProbes; p++) {
-    row_stats(reinterpret_cast<RowStats*>(r.final_stats.data() + p * T * kStats),
-              final_probes[p], T, D);
-  }
-  token_means(r.final_stats_mean.data(), r.final_stats.data(), kFinalProbes);
+  record_final_probes(x, T);
+  record_next_token(T, top_k);
+  return "";
+}
 
-  // Next-token distribution of the last position only.
-  const int last = T - 1;
+// Statistics of each probe of layer l (see probes.h). Probes that are the
+// same vector share one pass: layer l's residual.in is layer l-1's
+// residual.out; pre-norm's inputNorm.in is residual.in; post-norm's
+// residual.out is postAttentionNorm.out; without a norm, normed = out = in.
+// RMSNorm's normed row is its input row times one number, rstd, so its
+// statistics are the input's scaled (scaled_stats).
+void Model::record_layer_probes(int l, const float* x, const float* x_next,
+                                int T) {
+  ForwardResult& r = forward_;
+  const int D = config_.hidden;
+  const int H = config_.heads;
+  const LayerCache& c = buffers_.cache;
+  const bool normless = config_.norm == NormKind::none;
+  const bool post = config_.placement == Placement::post;
+  float* stats_l = r.stats.data() + static_cast<size_t>(l) * kProbes * T * kStats;
+  auto probe = [&](int p) {
+    return reinterpret_cast<RowStats*>(stats_l + p * T * kStats);
+  };
+  auto measure = [&](int p, const float* rows) { row_stats(probe(p), rows, T, D); };
+  auto same_as = [&](int p, int from) { std::copy(probe(from), probe(from) + T, probe(p)); };
+  auto normed = [&](int p, int from, const float* rows, const float* rstd) {
+    if (config_.norm == NormKind::rmsnorm) {
+      scaled_stats(probe(p), probe(from), rstd, T);
+    } else {
+      measure(p, rows);
+    }
+  };
+
+  if (l == 0) {
+    measure(kResidualIn, x);
+  } else {
+    const RowStats* previous_out = probe(kResidualOut) - kProbes * T;
+    std::copy(previous_out, previous_out + T, probe(kResidualIn));
+  }
+  if (post) {
+    measure(kInputNormIn, c.input_norm_in);
+  } else {
+    same_as(kInputNormIn, kResidualIn);
+  }
+  if (normless) {
+    same_as(kInputNormNormed, kInputNormIn);
+    same_as(kInputNormOut, kInputNormIn);
+  } else {
+    normed(kInputNormNormed, kInputNormIn, c.input_norm_normed,
+           c.input_norm_rstd);
+    measure(kInputNormOut, c.input_norm_out);
+  }
+  measure(kAttentionOut, c.attention_out);
+  measure(kPostAttnNormIn, c.post_attn_norm_in);
+  if (normless) {
+    same_as(kPostAttnNormNormed, kPostAttnNormIn);
+    same_as(kPostAttnNormOut, kPostAttnNormIn);
+  } else {
+    normed(kPostAttnNormNormed, kPostAttnNormIn, c.post_attn_norm_normed,
+           c.post_attn_norm_rstd);
+    measure(kPostAttnNormOut, c.post_attn_norm_out);
+  }
+  measure(kMlpOut, c.mlp_out);
+  if (post && !normless) {
+    same_as(kResidualOut, kPostAttnNormOut);
+  } else {
+    measure(kResidualOut, x_next);
+  }
+  token_means(r.stats_mean.data() + l * kProbes * kStats, stats_l, kProbes, T);
+
+  float* entropy_l = r.attention_entropy.data() + static_cast<size_t>(l) * T * H;
+  float* max_prob_l = r.attention_max_prob.data() + static_cast<size_t>(l) * T * H;
+  for (int t = 0; t < T; t++) {
+    distribution_stats(entropy_l + t * H, max_prob_l + t * H,
+                       c.attention.p + causal_offset(t, H), H, t + 1);
+  }
+  r.attention_entropy_mean[l] = mean_of(entropy_l, T * H);
+  r.attention_max_prob_mean[l] = mean_of(max_prob_l, T * H);
+}
+
+// Post-norm: each of layer l's norms rescales x + F(x) by
+// sqrt(D) rms(g) / ||x + F(x)|| (LayerNorm: of the centred x + F(x), whose
+// L2 is sqrt(D) std), read off its input's statistics; the running product
+// starts at layer 0's first norm.
+void Model::record_norm_rescale(int l, int T) {
+  ForwardResult& r = forward_;
+  const int D = config_.hidden;
+  const float sqrt_d = std::sqrt(static_cast<float>(D));
+  const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
+  const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
+  for (int k = 0; k < 2; k++) {
+    const float rms_g = rms_of(params_.tensor(l, gains[k]), D);
+    const RowStats* in = reinterpret_cast<const RowStats*>(
+        r.stats.data() +
+        (static_cast<size_t>(l) * kProbes + norm_inputs[k]) * T * kStats);
+    for (int t = 0; t < T; t++) {
+      const float size = config_.norm == NormKind::layernorm
+                             ? sqrt_d * in[t].std
+                             : in[t].l2;
+      const size_t i = (static_cast<size_t>(l) * 2 + k) * T + t;
+      r.norm_rescale[i] = sqrt_d * rms_g / size;
+      const float before =
+          (l == 0 && k == 0) ? 1.0f : r.norm_rescale_product[i - T];
+      r.norm_rescale_product[i] = before * r.norm_rescale[i];
+    }
+    const size_t row = (static_cast<size_t>(l) * 2 + k) * T;
+    r.norm_rescale_mean[l * 2 + k] = mean_of(r.norm_rescale.data() + row, T);
+    r.norm_rescale_product_mean[l * 2 + k] =
+        mean_of(r.norm_rescale_product.data() + row, T);
+  }
+}
+
+// The final norm's probes, shared or derived as the layers' are.
+void Model::record_final_probes(const float* x_L, int T) {
+  ForwardResult& r = forward_;
+  const int D = config_.hidden;
+  RowStats* in = reinterpret_cast<RowStats*>(r.final_stats.data());
+  RowStats* normed = in + T;
+  RowStats* out = in + 2 * T;
+  row_stats(in, x_L, T, D);
+  switch (config_.norm) {
+    case NormKind::rmsnorm:
+      scaled_stats(normed, in, buffers_.final_rstd, T);
+      row_stats(out, buffers_.final_out, T, D);
+      break;
+    case NormKind::layernorm:
+      row_stats(normed, buffers_.final_normed, T, D);
+      row_stats(out, buffers_.final_out, T, D);
+      break;
+    case NormKind::none:
+      std::copy(in, in + T, normed);
+      std::copy(in, in + T, out);
+      break;
+  }
+  token_means(r.final_stats_mean.data(), r.final_stats.data(), kFinalProbes, T);
+}
+
+// The next-token distribution after the last prompt token, its top k.
+void Model::record_next_token(int T, int top_k) {
+  ForwardResult& r = forward_;
+  const int D = config_.hidden;
   const float kappa = lm_head_scale(D);
-  const float* f_last = buffers_.final_out + last * D;
+  const float* f_last = buffers_.final_out + static_cast<size_t>(T - 1) * D;
   float* logits = buffers_.logits;
   for (int v = 0; v < kVocab; v++) {
     logits[v] = kappa * dot(f_last, params_.embedding() + v * D, D);
@@ -361,7 +414,6 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k) {
     r.top_probs[k] = probs[order[k]];
   }
   r.next_token = order[0];
-  return "";
 }
 
 double Model::loss(const std::string& prompt_utf8) {
@@ -371,6 +423,8 @@ double Model::loss(const std::string& prompt_utf8) {
   const int T = static_cast<int>(tokens.size());
   if (T < 2) return nan;
   prepare(T);
+  buffers_.cache.attention.row_stride = 0;
+  buffers_.cache.mlp.row_stride = 0;
   float* x = buffers_.x_a;
   float* x_next = buffers_.x_b;
   embed(x, tokens);
@@ -407,6 +461,8 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   if (checkpoints_.size() < (L + 1) * td) checkpoints_.resize((L + 1) * td);
   float* ckpt = checkpoints_.data();  // x_l at ckpt + l * td
   grads_.set_zero();
+  buffers_.cache.attention.row_stride = D;
+  buffers_.cache.mlp.row_stride = D;
 
   embed(ckpt, tokens);
   for (int l = 0; l < L; l++) {

@@ -75,7 +75,8 @@ class Model {
   ParameterSet& parameters() { return params_; }
   const ParameterSet& parameter_gradients() const { return grads_; }
 
-  // Floats held by the parameters, their gradients and the workspace.
+  // Floats held by the parameters, their gradients, the rotary tables and
+  // the workspace (a wasm build's heap use is ~4 bytes times this).
   size_t memory_floats() const;
 
  private:
@@ -98,11 +99,13 @@ class Model {
 
   void prepare(int T);
   void embed(float* x, const std::vector<int>& tokens) const;
-  // Runs the layers on x_0 = buffers_.x_a. With checkpoints, layer l's
-  // input is stored at checkpoints_ + l * T * D (and x_L after them);
-  // returns the pointer to x_L.
-  const float* run_layers(int T, float* checkpoints);
   void final_norm(const float* x_L, int T);
+  // forward()'s results, filled step by step. x, x_next: (T, D) layer l's
+  // input and output; x_L: (T, D) the last layer's output.
+  void record_layer_probes(int l, const float* x, const float* x_next, int T);
+  void record_norm_rescale(int l, int T);
+  void record_final_probes(const float* x_L, int T);
+  void record_next_token(int T, int top_k);
   // logits and probs rows 0..rows-1 from final_out.
   void lm_head(int rows);
   double next_token_loss(const std::vector<int>& tokens) const;
@@ -116,7 +119,6 @@ class Model {
   RopeTables rope_{};
   std::vector<float> workspace_;    // grown to the longest prompt seen
   std::vector<float> checkpoints_;  // (L + 1, T, D), gradients() only
-  int prepared_tokens_ = 0;
   Buffers buffers_{};
   ForwardResult forward_;
   GradientResult gradients_;

@@ -23,11 +23,17 @@
 //
 // "normed" is the norm's output before its gain (and LayerNorm's bias):
 // L2 = sqrt(D) for every token. "out" is after the gain: L2 ~ sqrt(D) * rms(g).
-// With norm "none" the norms are identities: in = normed = out.
+// With norm "none" the norms are identities: in = normed = out (and the two
+// placements compute the same stream; only where the norm probes sit moves).
 //
 // Statistics of each row (token vector), in order: l2, mean, variance, std,
 // rms, maxAbs (see normlab::RowStats: variance = mean((x - mean)^2),
-// rms = sqrt(mean(x^2)) without eps).
+// rms = sqrt(mean(x^2)) without eps), measured by normlab::row_stats. Two
+// kinds are not measured again: probes that are the same vector share their
+// numbers (residual.in of layer l = residual.out of layer l-1, and those the
+// table above shows equal), and RMSNorm's "normed" row, being its input
+// times the one number rstd = 1 / sqrt(mean(x^2) + eps), has the input's
+// statistics times rstd (the variance times rstd^2).
 #pragma once
 
 #include <cstdint>
@@ -81,6 +87,9 @@ struct ForwardResult {
   // tokens) and its largest probability.
   std::vector<float> attention_entropy;   // (L, T, H)
   std::vector<float> attention_max_prob;  // (L, T, H)
+  // Both averaged over the layer's tokens and heads.
+  std::vector<float> attention_entropy_mean;   // (L)
+  std::vector<float> attention_max_prob_mean;  // (L)
   std::vector<float> final_stats;       // (kFinalProbes, T, S)
   std::vector<float> final_stats_mean;  // (kFinalProbes, S)
   // Post-norm only (empty for pre-norm or norm "none"): each norm's
@@ -92,6 +101,9 @@ struct ForwardResult {
   // including that norm, from layer 0's first norm on (2L factors in all).
   std::vector<float> norm_rescale;          // (L, 2, T)
   std::vector<float> norm_rescale_product;  // (L, 2, T)
+  // Both averaged over tokens (empty when the above are).
+  std::vector<float> norm_rescale_mean;          // (L, 2)
+  std::vector<float> norm_rescale_product_mean;  // (L, 2)
   // Next-token distribution after the last prompt token: the K most likely
   // tokens (ties: lower id first) and their probabilities; next_token is
   // the greedy choice, top_tokens[0].

@@ -55,12 +55,6 @@ xsimd::batch<float, Arch> butterflies_in_register(
   }
 }
 
-// One block of length m >= W: out = H(diag * inp) * scale. The first pass
-// loads the input, applies diag and scale, runs the stages shorter than W
-// in registers and (for m >= 4W) the next two stages across four adjacent
-// registers, and stores; the remaining stages run two at a time (radix 4:
-// four loads, eight add/sub, four stores per W-wide column) in place,
-// halving the passes over memory.
 // The sign batches of the in-register stages, built once per architecture:
 // stage L = 2^k has -1 on the lanes with bit L set.
 template <class Arch>
@@ -78,6 +72,14 @@ struct StageSigns {
   }
 };
 
+// One block of length m >= W: out = H(diag * inp) * scale. The first pass
+// loads the input, applies diag and scale, runs the stages shorter than W
+// in registers and (for m >= 4W) the next two stages across four adjacent
+// registers, and stores; the remaining stages run in place three at a time
+// (radix 8), then two, then one, so a 1024-point transform on 4-lane SIMD
+// takes three passes over memory instead of ten. Every output is the same
+// sum, in the same order, as the stage-by-stage reference: the results are
+// bit-identical to fwht_ref.
 template <class Arch>
 void project_block(float* out, const float* inp, const float* diag,
                    float scale, int m) {
@@ -109,20 +111,38 @@ void project_block(float* out, const float* inp, const float* diag,
     for (int j = 0; j < m; j += W) load_in(j).store_unaligned(out + j);
     len = W;
   }
-  for (; 4 * len <= m; len *= 4) {
-    for (int i = 0; i < m; i += 4 * len) {
+  // Radix 8: eight loads, 24 add/sub, eight stores per W-wide column.
+  for (; 8 * len <= m; len *= 8) {
+    for (int i = 0; i < m; i += 8 * len) {
       for (int j = i; j < i + len; j += W) {
-        const batch a0 = batch::load_unaligned(out + j);
-        const batch a1 = batch::load_unaligned(out + j + len);
-        const batch a2 = batch::load_unaligned(out + j + 2 * len);
-        const batch a3 = batch::load_unaligned(out + j + 3 * len);
-        const batch b0 = a0 + a1, b1 = a0 - a1, b2 = a2 + a3, b3 = a2 - a3;
-        (b0 + b2).store_unaligned(out + j);
-        (b1 + b3).store_unaligned(out + j + len);
-        (b0 - b2).store_unaligned(out + j + 2 * len);
-        (b1 - b3).store_unaligned(out + j + 3 * len);
+        batch a[8];
+        for (int k = 0; k < 8; k++) a[k] = batch::load_unaligned(out + j + k * len);
+        for (int half = 1; half < 8; half *= 2) {
+          for (int k = 0; k < 8; k += 2 * half) {
+            for (int q = k; q < k + half; q++) {
+              const batch x = a[q], y = a[q + half];
+              a[q] = x + y;
+              a[q + half] = x - y;
+            }
+          }
+        }
+        for (int k = 0; k < 8; k++) a[k].store_unaligned(out + j + k * len);
       }
     }
+  }
+  if (4 * len <= m) {
+    for (int j = 0; j < len; j += W) {
+      const batch a0 = batch::load_unaligned(out + j);
+      const batch a1 = batch::load_unaligned(out + j + len);
+      const batch a2 = batch::load_unaligned(out + j + 2 * len);
+      const batch a3 = batch::load_unaligned(out + j + 3 * len);
+      const batch b0 = a0 + a1, b1 = a0 - a1, b2 = a2 + a3, b3 = a2 - a3;
+      (b0 + b2).store_unaligned(out + j);
+      (b1 + b3).store_unaligned(out + j + len);
+      (b0 - b2).store_unaligned(out + j + 2 * len);
+      (b1 - b3).store_unaligned(out + j + 3 * len);
+    }
+    len *= 4;
   }
   if (2 * len <= m) {
     for (int j = 0; j < len; j += W) {
@@ -160,6 +180,23 @@ void mul_simd(float* out, const float* a, const float* b, float scale, int n) {
         .store_unaligned(out + i);
   }
   for (int i = n_vec; i < n; i++) out[i] = a[i] * b[i] * scale;
+}
+
+template <class Arch>
+void mul_add_simd(float* out, float* sum, const float* a, const float* b,
+                  const float* c, int n) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const int n_vec = n - n % W;
+  for (int i = 0; i < n_vec; i += W) {
+    const batch o = batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
+    o.store_unaligned(out + i);
+    (batch::load_unaligned(c + i) + o).store_unaligned(sum + i);
+  }
+  for (int i = n_vec; i < n; i++) {
+    out[i] = a[i] * b[i];
+    sum[i] = c[i] + out[i];
+  }
 }
 
 template <class Arch>
@@ -254,6 +291,58 @@ void segment_dots_simd(float* out, const float* a, const float* b, int n,
   }
 }
 
+// Segments shorter than one SIMD width (heads of 4 features on wider
+// machines) take the scalar reference, here and in segment_axpy4.
+template <class Arch>
+void segment_dots4_simd(float* out, const float* a, const float* const b[4],
+                        int n, int seg) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const int n_seg = n / seg;
+  if (seg < W || seg % W != 0) {
+    segment_dots4_ref(out, a, b, n, seg);
+    return;
+  }
+  for (int j = 0, o = 0; o < n; j++, o += seg) {
+    batch s0(0.0f), s1(0.0f), s2(0.0f), s3(0.0f);
+    for (int i = o; i < o + seg; i += W) {
+      const batch x = batch::load_unaligned(a + i);
+      s0 = xsimd::fma(x, batch::load_unaligned(b[0] + i), s0);
+      s1 = xsimd::fma(x, batch::load_unaligned(b[1] + i), s1);
+      s2 = xsimd::fma(x, batch::load_unaligned(b[2] + i), s2);
+      s3 = xsimd::fma(x, batch::load_unaligned(b[3] + i), s3);
+    }
+    out[j] = xsimd::reduce_add(s0);
+    out[n_seg + j] = xsimd::reduce_add(s1);
+    out[2 * n_seg + j] = xsimd::reduce_add(s2);
+    out[3 * n_seg + j] = xsimd::reduce_add(s3);
+  }
+}
+
+template <class Arch>
+void segment_axpy4_simd(float* y, const float* alpha, const float* const x[4],
+                        int n, int seg) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const int n_seg = n / seg;
+  if (seg < W || seg % W != 0) {
+    segment_axpy4_ref(y, alpha, x, n, seg);
+    return;
+  }
+  for (int j = 0, o = 0; o < n; j++, o += seg) {
+    const batch a0(alpha[j]), a1(alpha[n_seg + j]);
+    const batch a2(alpha[2 * n_seg + j]), a3(alpha[3 * n_seg + j]);
+    for (int i = o; i < o + seg; i += W) {
+      batch acc = batch::load_unaligned(y + i);
+      acc = xsimd::fma(a0, batch::load_unaligned(x[0] + i), acc);
+      acc = xsimd::fma(a1, batch::load_unaligned(x[1] + i), acc);
+      acc = xsimd::fma(a2, batch::load_unaligned(x[2] + i), acc);
+      acc = xsimd::fma(a3, batch::load_unaligned(x[3] + i), acc);
+      acc.store_unaligned(y + i);
+    }
+  }
+}
+
 template <class Arch>
 void segment_axpy_simd(float* y, const float* alpha, const float* x, int n,
                        int seg) {
@@ -297,26 +386,45 @@ void rotate_pairs_simd(float* lo, float* hi, const float* cos_a,
 // exp(x) = 2^(x log2 e) = 2^k 2^f with k = round(x log2 e), |f| <= 1/2;
 // 2^f = e^(f ln 2) by its Taylor polynomial to degree 6 (error
 // (ln2 / 2)^7 / 7! ~ 1.2e-7), 2^k by writing k + 127 into the exponent bits.
+// The rounding is the magic-number trick: for |y| < 2^22, t = y + 1.5 * 2^23
+// rounds y to the nearest integer k in float arithmetic, t - 1.5 * 2^23 = k
+// exactly, and t's bit pattern is 0x4B400000 + k, so k's exponent field is
+// (bits(t) - 0x4B400000 + 127) << 23. Two adds and two integer ops instead
+// of a rounding and a float-to-int conversion, both slow in SIMD128.
+// y is clamped to [-126, 126], so 2^k is a normal float and exp(x) is
+// finite: below x ~ -87 the result is ~2^-126 rather than e^x (both ~0).
 constexpr float kExpPoly[7] = {1.0f,          0.693147181f,  0.240226507f,
                                0.0555041087f, 0.00961812911f, 0.00133335581f,
                                0.000154035304f};
+constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
+constexpr int32_t kRoundMagicBits = 0x4B400000;
 
+// The constants live in registers set up once per call, outside the loops.
 template <class Arch>
-xsimd::batch<float, Arch> exp_fast(xsimd::batch<float, Arch> x) {
+struct ExpFast {
   using batch = xsimd::batch<float, Arch>;
-  const batch y = xsimd::clip(x * batch(1.44269504f), batch(-126.0f),
-                              batch(126.0f));
-  const batch k = xsimd::nearbyint(y);
-  const batch f = y - k;
-  batch p(kExpPoly[6]);
-  for (int i = 5; i >= 0; i--) p = xsimd::fma(p, f, batch(kExpPoly[i]));
-  const auto bits = (xsimd::to_int(k) + 127) << 23;
-  return p * xsimd::bitwise_cast<float>(bits);
-}
+  using ibatch = xsimd::batch<int32_t, Arch>;
+  batch log2e{1.44269504f}, lo{-126.0f}, hi{126.0f}, magic{kRoundMagic};
+  batch c[7] = {batch(kExpPoly[0]), batch(kExpPoly[1]), batch(kExpPoly[2]),
+                batch(kExpPoly[3]), batch(kExpPoly[4]), batch(kExpPoly[5]),
+                batch(kExpPoly[6])};
+  ibatch exponent_offset{kRoundMagicBits - 127};
+
+  batch operator()(batch x) const {
+    const batch y = xsimd::clip(x * log2e, lo, hi);
+    const batch t = y + magic;
+    const batch f = y - (t - magic);
+    batch p = c[6];
+    for (int i = 5; i >= 0; i--) p = xsimd::fma(p, f, c[i]);
+    const ibatch bits =
+        (xsimd::bitwise_cast<int32_t>(t) - exponent_offset) << 23;
+    return p * xsimd::bitwise_cast<float>(bits);
+  }
+};
 
 float exp_fast_scalar(float x) {
   const float y = std::fmin(std::fmax(x * 1.44269504f, -126.0f), 126.0f);
-  const float k = std::nearbyint(y);
+  const float k = (y + kRoundMagic) - kRoundMagic;
   const float f = y - k;
   float p = kExpPoly[6];
   for (int i = 5; i >= 0; i--) p = p * f + kExpPoly[i];
@@ -329,11 +437,31 @@ void silu_forward_simd(float* out, const float* inp, int n) {
   constexpr int W = static_cast<int>(batch::size);
   const int n_vec = n - n % W;
   const batch one(1.0f);
+  const ExpFast<Arch> exp_fast;
   for (int i = 0; i < n_vec; i += W) {
     const batch x = batch::load_unaligned(inp + i);
-    (x / (one + exp_fast<Arch>(-x))).store_unaligned(out + i);
+    (x / (one + exp_fast(-x))).store_unaligned(out + i);
   }
   for (int i = n_vec; i < n; i++) out[i] = inp[i] / (1.0f + exp_fast_scalar(-inp[i]));
+}
+
+template <class Arch>
+void mul_silu_forward_simd(float* m, float* out, const float* a,
+                           const float* b, int n) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const int n_vec = n - n % W;
+  const batch one(1.0f);
+  const ExpFast<Arch> exp_fast;
+  for (int i = 0; i < n_vec; i += W) {
+    const batch x = batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
+    x.store_unaligned(m + i);
+    (x / (one + exp_fast(-x))).store_unaligned(out + i);
+  }
+  for (int i = n_vec; i < n; i++) {
+    m[i] = a[i] * b[i];
+    out[i] = m[i] / (1.0f + exp_fast_scalar(-m[i]));
+  }
 }
 
 template <class Arch>
@@ -343,9 +471,10 @@ void silu_backward_simd(float* dinp, const float* dout, const float* inp,
   constexpr int W = static_cast<int>(batch::size);
   const int n_vec = n - n % W;
   const batch one(1.0f);
+  const ExpFast<Arch> exp_fast;
   for (int i = 0; i < n_vec; i += W) {
     const batch x = batch::load_unaligned(inp + i);
-    const batch s = one / (one + exp_fast<Arch>(-x));
+    const batch s = one / (one + exp_fast(-x));
     const batch slope = s * xsimd::fma(x, one - s, one);
     (batch::load_unaligned(dout + i) * slope).store_unaligned(dinp + i);
   }
@@ -419,6 +548,19 @@ void mul_ref(float* out, const float* a, const float* b, float scale, int n) {
   for (int i = 0; i < n; i++) out[i] = a[i] * b[i] * scale;
 }
 
+void mul_add(float* out, float* sum, const float* a, const float* b,
+             const float* c, int n) {
+  mul_add_simd<BuildArch>(out, sum, a, b, c, n);
+}
+
+void mul_add_ref(float* out, float* sum, const float* a, const float* b,
+                 const float* c, int n) {
+  for (int i = 0; i < n; i++) {
+    out[i] = a[i] * b[i];
+    sum[i] = c[i] + out[i];
+  }
+}
+
 void scale(float* out, const float* inp, float s, int n) {
   scale_simd<BuildArch>(out, inp, s, n);
 }
@@ -486,6 +628,26 @@ void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
   }
 }
 
+void segment_dots4(float* out, const float* a, const float* const b[4], int n,
+                   int seg) {
+  segment_dots4_simd<BuildArch>(out, a, b, n, seg);
+}
+
+void segment_axpy4(float* y, const float* alpha, const float* const x[4],
+                   int n, int seg) {
+  segment_axpy4_simd<BuildArch>(y, alpha, x, n, seg);
+}
+
+void segment_dots4_ref(float* out, const float* a, const float* const b[4],
+                       int n, int seg) {
+  for (int k = 0; k < 4; k++) segment_dots_ref(out + k * (n / seg), a, b[k], n, seg);
+}
+
+void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
+                       int n, int seg) {
+  for (int k = 0; k < 4; k++) segment_axpy_ref(y, alpha + k * (n / seg), x[k], n, seg);
+}
+
 double sum_squares(const float* x, int n) {
   constexpr int chunk = 1024;
   double sum = 0.0;
@@ -524,6 +686,17 @@ void silu_forward_ref(float* out, const float* inp, int n) {
   for (int i = 0; i < n; i++) {
     out[i] = static_cast<float>(inp[i] / (1.0 + std::exp(-double{inp[i]})));
   }
+}
+
+void mul_silu_forward(float* m, float* out, const float* a, const float* b,
+                      int n) {
+  mul_silu_forward_simd<BuildArch>(m, out, a, b, n);
+}
+
+void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
+                          int n) {
+  mul_ref(m, a, b, 1.0f, n);
+  silu_forward_ref(out, m, n);
 }
 
 void silu_backward(float* dinp, const float* dout, const float* inp, int n) {

@@ -1,7 +1,9 @@
 // Vector primitives of the synthetic model: the fast Walsh-Hadamard transform
-// its structured projections are built from, and the elementwise ops around it.
+// its structured projections are built from, the per-head segment products
+// of attention, rotary rotations, SiLU, and the elementwise ops around them.
 //
-// n = vector length, block = Hadamard block length (a power of two dividing n)
+// n = vector length, block = Hadamard block length (a power of two dividing
+// n), seg = segment length (a head: dh)
 //
 // Each op has a SIMD implementation built for this target (the same xsimd
 // architecture as the normlab kernels: native x86, WebAssembly SIMD128, or
@@ -37,6 +39,13 @@ void mul_ref(float* out, const float* a, const float* b, float scale, int n);
 void scale(float* out, const float* inp, float s, int n);
 void scale_ref(float* out, const float* inp, float s, int n);
 
+// out = a * b and sum = c + out in one pass: a sub-block's last scaling and
+// the residual addition after it. out, sum, a, b, c: (n)
+void mul_add(float* out, float* sum, const float* a, const float* b,
+             const float* c, int n);
+void mul_add_ref(float* out, float* sum, const float* a, const float* b,
+                 const float* c, int n);
+
 // acc += a * b, elementwise. acc, a, b: (n)
 void mul_acc(float* acc, const float* a, const float* b, int n);
 void mul_acc_ref(float* acc, const float* a, const float* b, int n);
@@ -62,12 +71,27 @@ void segment_dots(float* out, const float* a, const float* b, int n, int seg);
 void segment_dots_ref(float* out, const float* a, const float* b, int n,
                       int seg);
 
+// segment_dots for four right-hand vectors at once, so a is read once per
+// four (four keys against one query):
+// out_kj = sum over segment j of a * b_k, k = 0..3. out: (4, n / seg)
+void segment_dots4(float* out, const float* a, const float* const b[4], int n,
+                   int seg);
+void segment_dots4_ref(float* out, const float* a, const float* const b[4],
+                       int n, int seg);
+
 // y += alpha_j * x on segment j: all heads' p * v of one pair in one call.
 // y, x: (n), alpha: (n / seg)
 void segment_axpy(float* y, const float* alpha, const float* x, int n,
                   int seg);
 void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
                       int seg);
+
+// y += sum_k alpha_kj * x_k on segment j, for four vectors x_k at once, so y
+// is read and written once per four. y: (n), alpha: (4, n / seg)
+void segment_axpy4(float* y, const float* alpha, const float* const x[4],
+                   int n, int seg);
+void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
+                       int n, int seg);
 
 // sum x^2 in double: float partial sums over 1024-element chunks, added in
 // double, so parameter and gradient norms over up to 10^6 numbers keep float
@@ -102,10 +126,17 @@ void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
 // +, * and exponent-bit arithmetic only: cheap in SIMD128, which has no exp
 // instruction. The exponent is clamped to [-126, 126], so exp(-x) stays
 // finite (<= 2^126) and huge inputs (an unnormalized model's) give
-// x / 2^126 ~ 0 for x << 0 and x for x >> 0, never NaN.
+// ~x / 2^126 ~ 0 for x << 0 and x for x >> 0, never NaN.
 // out may alias inp. out, inp: (n)
 void silu_forward(float* out, const float* inp, int n);
 void silu_forward_ref(float* out, const float* inp, int n);
+
+// m = a * b and out = silu(m) in one pass (the MLP's scaling and its
+// activation). m, out, a, b: (n)
+void mul_silu_forward(float* m, float* out, const float* a, const float* b,
+                      int n);
+void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
+                          int n);
 
 // dinp = dout * silu'(inp), silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x)
 // (same exp as silu_forward). dinp may alias dout. dinp, dout, inp: (n)

@@ -31,14 +31,14 @@ void draw_scaled_signs(float* out, int n, double scale, SplitMix64* rng) {
 
 // Norm gains the way trained norm layers look: most near 1, a few far.
 // 90% are 1 + 0.08 n (n ~ normal, bounded: 0.72..1.28); 10% are
-// (1 + w) / (1 - w) with w uniform in [-0.54, 0.33], spread from 0.30 to
-// 1.99 with as much room below 1 as above in ratio terms.
+// (1 + w) / (1 - w) with w uniform in [-0.538, 0.33], spread from 0.30 to
+// 1.99, denser near 1 than far from it.
 void draw_gains(float* out, int n, SplitMix64* rng) {
   for (int i = 0; i < n; i++) {
     if (rng->uniform() < 0.9) {
       out[i] = static_cast<float>(1.0 + 0.08 * rng->normal());
     } else {
-      const double w = -0.54 + 0.87 * rng->uniform();
+      const double w = -0.538 + 0.868 * rng->uniform();
       out[i] = static_cast<float>((1.0 + w) / (1.0 - w));
     }
   }

@@ -5,8 +5,9 @@
 // L = layers, D = hidden size, H = heads, dh = D / H, V = vocabulary (256)
 //
 // Every parameter is a length-D vector: the projections are structured
-// (diagonal scalings around fast Walsh-Hadamard transforms, see blocks.h), so
-// a layer holds 13 vectors of D floats instead of dense D x D matrices.
+// (diagonal scalings around fast Walsh-Hadamard transforms, see attention.h
+// and mlp.h), so a layer holds 13 vectors of D floats instead of dense
+// D x D matrices.
 #pragma once
 
 #include <vector>
@@ -22,11 +23,11 @@ constexpr int kVocab = 256;
 // signs of a randomized Hadamard transform (stored as learnable diagonals of
 // magnitude 1); "scale" vectors are the diagonal scalings after it.
 enum LayerTensor : int {
-  kAttnMix,        // attention: z = mix * x before the shared transform
-  kAttnQuery,      // q = query * u
-  kAttnKey,        // k = key * Hb(u) / sqrt(dh)
+  kAttnMix,        // attention: u = H(mix * x) / sqrt(D), the shared transform
+  kAttnQuery,      // q = R(query * u)  (R: rotary position embedding)
+  kAttnKey,        // k = R(key * u)
   kAttnValue,      // v = value * u
-  kAttnOut,        // out = attn_out * H(y) / sqrt(D)
+  kAttnOut,        // out = attn_out * y
   kMlpInMix,       // MLP: z1 = H(in_mix * x) / sqrt(D)
   kMlpInScale,     // m = in_scale * z1
   kMlpOutMix,      // z2 = H(out_mix * silu(m)) / sqrt(D)
@@ -101,15 +102,19 @@ struct InitScales {
   // starts below sqrt(D).
   double embedding;
   // Magnitudes of the diagonal scalings (each entry is +-scale times a
-  // jitter uniform in [0.75, 1.25]). With a normalized input (L2 ~ sqrt(D),
-  // so u has entries of size ~1) the query * key product sets the spread of
-  // the attention logits (~1: attention stays spread out), and value *
-  // attn_out and mlp_in, mlp_out set how much each sub-block adds to the
-  // residual stream relative to sqrt(D): ~0.2 and ~0.6. Adding ~0.65 sqrt(D)
-  // of mostly new directions per layer takes the stream from 0.3 sqrt(D) to
-  // ~3.3 sqrt(D) in 24 layers. mlp_in is large enough that SiLU works in its
-  // ReLU-like range: without a norm the MLP then grows with its input, by a
-  // factor ~1.2 per layer.
+  // jitter uniform in [0.75, 1.25]; query also times a per-head temperature
+  // in [0.7, 1.3]). With a normalized input (L2 ~ sqrt(D), so u has entries
+  // of size ~1):
+  //   - query * key sets the spread of the attention logits, ~1: attention
+  //     stays spread out (mean max probability ~0.2 over 16+ tokens);
+  //   - value * attn_out and mlp_in * mlp_out set how much the sub-blocks add
+  //     to the residual stream, ~0.15 sqrt(D) and ~0.6 sqrt(D) per layer, in
+  //     mostly new directions: from 0.3 sqrt(D) the stream reaches
+  //     ~3.2 sqrt(D) after 24 layers (ratio ~10.5);
+  //   - mlp_in puts SiLU's input at ~1.2, where it is already ReLU-like:
+  //     without a norm the MLP grows with the stream, which then grows by
+  //     ~1.2 per layer (ratio 100..160 over 24 layers) and saturates
+  //     attention from layer ~16 on.
   double query, key, value, attn_out;
   double mlp_in, mlp_out;
   // LM-head logits are logit_scale * <x_final, e_v> / (embedding * sqrt(D)),

@@ -99,9 +99,11 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
 // dx_j = r (u_j - mean(u) - xhat_j mean(u * xhat))
 //   (d mean / dx_j = 1/D, d r / dx_j = -r^3 (x_j - mean) / D)
 // dg_j += dy_j xhat_j, db_j += dy_j
-// A row whose float sums are not finite (NaN/inf input, or x - mean
-// overflowing in float for rows near +-3e38) is recomputed by the double
-// reference.
+// A row whose float sums or dx are not finite (NaN/inf input, x - mean
+// overflowing in float for rows near +-3e38, or gradients near FLT_MAX,
+// where u - mean(u) - xhat c can overflow before r < 1 brings it back) is
+// recomputed by the double reference; dx is checked through its sum, taken
+// in the same pass, before dgain and dbias are touched.
 //
 // dinp: (T, D) written; dgain, dbias: (D) accumulated (+=) or nullptr;
 // dout, inp: (T, D); gain: (D) or nullptr; mean, rstd: (T) from the forward
@@ -132,16 +134,18 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias,
     }
     const float mean_u = static_cast<float>(sum_u / D);
     const float c = static_cast<float>(dot_u_xhat / D);
-    if (gain) {
-      vec_map<Arch>(dx_t, D, [=](auto load, int i) {
-        const auto xhat = (load(x_t + i) - mu) * r;
-        return ((load(gain + i) * load(dy_t + i) - mean_u) - xhat * c) * r;
-      });
-    } else {
-      vec_map<Arch>(dx_t, D, [=](auto load, int i) {
-        const auto xhat = (load(x_t + i) - mu) * r;
-        return ((load(dy_t + i) - mean_u) - xhat * c) * r;
-      });
+    const double sum_dx =
+        gain ? vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
+                 const auto xhat = (load(x_t + i) - mu) * r;
+                 return ((load(gain + i) * load(dy_t + i) - mean_u) - xhat * c) * r;
+               })
+             : vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
+                 const auto xhat = (load(x_t + i) - mu) * r;
+                 return ((load(dy_t + i) - mean_u) - xhat * c) * r;
+               });
+    if (!std::isfinite(sum_dx)) {
+      layernorm_backward_ref(dx_t, dgain, dbias, dy_t, x_t, gain, mean + t, rstd + t, 1, D);
+      continue;
     }
     if (dgain) {
       vec_map<Arch>(dgain, D, [=](auto load, int i) {

@@ -67,8 +67,10 @@ void rmsnorm_forward(float* out, float* rstd, const float* inp,
 // dg_j += dy_j xhat_j
 // Working with xhat rather than x keeps every product O(|u|) even for rows
 // of 3e38 (where dot(u, x) would overflow) or 1e-38 (where r^3 would). A row
-// whose float dot product is still not finite (NaN/inf input, or gradients
-// near FLT_MAX) is recomputed by the double reference.
+// whose float dot product or dx is still not finite (NaN/inf input, or
+// gradients near FLT_MAX, where u - xhat c can overflow before r < 1 brings
+// it back) is recomputed by the double reference; dx is checked through its
+// sum, taken in the same pass, before dgain is touched.
 //
 // dinp: (T, D) written; dgain: (D) accumulated (+=) or nullptr;
 // dout, inp: (T, D); gain: (D) or nullptr; rstd: (T) from the forward
@@ -95,14 +97,16 @@ void rmsnorm_backward(float* dinp, float* dgain, const float* dout,
       continue;
     }
     const float c = static_cast<float>(dot_u_xhat / D);
-    if (gain) {
-      vec_map<Arch>(dx_t, D, [=](auto load, int i) {
-        return (load(gain + i) * load(dy_t + i) - (load(x_t + i) * r) * c) * r;
-      });
-    } else {
-      vec_map<Arch>(dx_t, D, [=](auto load, int i) {
-        return (load(dy_t + i) - (load(x_t + i) * r) * c) * r;
-      });
+    const double sum_dx =
+        gain ? vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
+                 return (load(gain + i) * load(dy_t + i) - (load(x_t + i) * r) * c) * r;
+               })
+             : vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
+                 return (load(dy_t + i) - (load(x_t + i) * r) * c) * r;
+               });
+    if (!std::isfinite(sum_dx)) {
+      rmsnorm_backward_ref(dx_t, dgain, dy_t, x_t, gain, rstd + t, 1, D);
+      continue;
     }
     if (dgain) {
       vec_map<Arch>(dgain, D, [=](auto load, int i) {

@@ -26,6 +26,7 @@
 #include "normlab/vec.hpp"
 
 #include <cassert>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 
@@ -70,8 +71,12 @@ void softmax_forward(float* out, const float* inp, int T, int D,
 
 // p = softmax(z), z = x / temperature
 // dz_j = p_j (dy_j - dot(p, dy)),  dx_j = dz_j / temperature
-// A row whose float dot(p, dy) is not finite (NaN in p or dy, or dy near
-// FLT_MAX) is recomputed by the double reference.
+// A row whose dot(p, dy) is not a finite float (NaN in p or dy, or dy near
+// FLT_MAX rounding it past FLT_MAX) is recomputed by the double reference.
+// dz_j is evaluated as p_j dy_j - p_j dot: for a distribution p both
+// products are at most max |dy|, and dz_j = p_j sum_k p_k (dy_j - dy_k) is at
+// most max |dy| / 2, so nothing overflows where dy_j - dot would (dy_j =
+// -3e38 while dot ~ 3e38).
 //
 // dinp: (T, D) written; dout: (T, D); out: (T, D) = p from the forward
 template <class Arch>
@@ -87,13 +92,15 @@ void softmax_backward(float* dinp, const float* dout, const float* out, int T,
     const double dot = vec_sum_of<Arch>(D, [=](auto load, int i) {
       return load(p_t + i) * load(dy_t + i);
     });
-    if (!std::isfinite(dot)) {
+    // Written so that NaN fails it too.
+    if (!(std::fabs(dot) <= FLT_MAX)) {
       softmax_backward_ref(dx_t, dy_t, p_t, 1, D, temperature);
       continue;
     }
     const float dot_t = static_cast<float>(dot);
     vec_map<Arch>(dx_t, D, [=](auto load, int i) {
-      return load(p_t + i) * (load(dy_t + i) - dot_t) / temperature;
+      const auto p = load(p_t + i);
+      return (p * load(dy_t + i) - p * dot_t) / temperature;
     });
   }
 }

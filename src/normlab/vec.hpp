@@ -156,8 +156,8 @@ XSIMD_INLINE void vec_map(float* y, int n, F&& f) {
 }
 
 // y_i = f(load, i) for i < n, and returns sum_i y_i, blocked as
-// vec_sum_of. One accumulator: the callers' f is an exp, whose ~20
-// instructions per batch already hide the add latency.
+// vec_sum_of. One accumulator: the callers' f (an exp, or a backward pass's
+// three loads and four arithmetic ops) already hides the add latency.
 // y: (n)
 template <class Arch, class F>
 XSIMD_INLINE double vec_map_sum(float* y, int n, F&& f) {

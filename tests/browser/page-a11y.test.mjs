@@ -1,7 +1,7 @@
 // Accessibility audit with axe-core (injected from node_modules) in both
 // languages and both themes, on a phone and a desktop, with the dynamic
-// parts shown (quiz feedback, an open data table, an error message): no
-// serious or critical violation.
+// parts shown (quiz feedback, open data tables, an error message, the model's
+// views filled in): no serious or critical violation.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,6 +42,8 @@ for (const c of CASES) {
       await page.locator('[data-question="q2"] [data-option="a"]').click();
       await page.locator('[data-widget="playground"] summary').click();
       await page.fill('#calc-vector', '1, x');
+      await page.locator('[data-widget="layer-chart"] summary').click();
+      await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
       await settle(page);
       await page.addScriptTag({ content: axeSource });
       const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));

@@ -30,6 +30,16 @@ async function exercise(page) {
   await page.fill('#calc-vector', '5, -5, 1e3');
   await page.selectOption('#calc-eps', '0.00001');
   await page.fill('#playground-stretch', '-3.5');
+  await page.fill('#model-prompt', '残差流 stream');
+  await page.selectOption('#model-norm', 'layernorm');
+  await page.selectOption('#model-placement', 'post');
+  await page.fill('#model-depth', '30');
+  await page.selectOption('#layer-chart-scale', 'linear');
+  await page.click('#autorun-play');
+  await page.fill('#layer-select', '12');
+  await page.hover('[data-widget="layer-chart"] .hover-overlay');
+  await page.fill('#grad-depth', '10');
+  await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
   await page.locator('[data-question="q3"] [data-option="b"]').click();
   await page.hover('#intro .summary .term');
   await page.locator('[data-widget="softmax"] summary').click();
@@ -71,6 +81,9 @@ test('with ?backend=scalar the fallback computes the same figures', async () => 
     assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
     assert.equal(await page.textContent('[data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
     assert.equal(await page.textContent('[data-widget="playground"] [data-readout="output-l2"]'), '16.0');
+    // The model runs on the scalar build too: its norm outputs sit near 32.
+    const normOut = Number(await page.textContent('[data-box="inputNormOut"] [data-stat="l2"] dd'));
+    assert.ok(Math.abs(normOut - 32) < 3.2, `scalar model's norm output ${normOut}`);
     assert.deepEqual(await cspViolations(page), []);
     assert.deepEqual(problems, []);
   } finally {

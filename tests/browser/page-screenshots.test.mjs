@@ -15,12 +15,18 @@ after(async () => {
   await browser?.close();
 });
 
+// layer=22 shows the hands-on exercise's layer (and, naming a layer, keeps
+// the auto-run from moving it while the picture is taken).
 const SHOTS = [
-  { file: 'page-desktop-en.png', query: '?lang=en', width: 1280, colorScheme: 'light' },
-  { file: 'page-desktop-zh-CN-dark.png', query: '?lang=zh-CN', width: 1280, colorScheme: 'dark' },
-  { file: 'page-phone-en-dark.png', query: '?lang=en&theme=dark', width: 375, colorScheme: 'light' },
-  { file: 'page-phone-zh-CN.png', query: '?lang=zh-CN', width: 375, colorScheme: 'light' },
+  { file: 'page-desktop-en.png', query: '?lang=en&layer=22', width: 1280, colorScheme: 'light' },
+  { file: 'page-desktop-zh-CN-dark.png', query: '?lang=zh-CN&layer=22', width: 1280, colorScheme: 'dark' },
+  { file: 'page-phone-en-dark.png', query: '?lang=en&theme=dark&layer=22', width: 375, colorScheme: 'light' },
+  { file: 'page-phone-zh-CN.png', query: '?lang=zh-CN&layer=22', width: 375, colorScheme: 'light' },
 ];
+
+// The gradient views fill in shortly after the others (they wait for the
+// input to settle).
+const gradientsDone = (page) => page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
 
 for (const shot of SHOTS) {
   test(`${shot.file}: ${shot.width} px wide, nothing overflows`, async () => {
@@ -30,6 +36,7 @@ for (const shot of SHOTS) {
     try {
       // Show the interactive states too: an answered quiz question.
       await page.locator('[data-question="q1"] [data-option="b"]').click();
+      await gradientsDone(page);
       await settle(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the viewport`);
@@ -44,12 +51,17 @@ for (const shot of SHOTS) {
 test('every chart has a table beside it and an accessible name', async () => {
   const { page, problems, close } = await openPage(browser, fileUrl);
   try {
-    const charts = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((svg) => ({
+    await gradientsDone(page);
+    await settle(page);
+    // Every figure: the legends' little line keys are decoration, hidden from
+    // assistive technology.
+    const charts = await page.locator('svg.chart:not(.legend-key)').evaluateAll((svgs) => svgs.map((svg) => ({
       role: svg.getAttribute('role'),
       label: svg.getAttribute('aria-label'),
       table: Boolean(svg.closest('.widget')?.querySelector('details.data-table table tbody tr')),
     })));
-    assert.equal(charts.length, 2);
+    // softmax, gain, layer chart, playground, attention (2), gradients (3)
+    assert.equal(charts.length, 9);
     for (const chart of charts) {
       assert.equal(chart.role, 'img');
       assert.ok(chart.label.length > 20, chart.label);

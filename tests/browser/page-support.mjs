@@ -44,13 +44,15 @@ export async function startServer() {
 
 // Opens url in a fresh context and waits until the kernels have loaded (the
 // backend badge leaves its loading state) and the first frame is painted.
-// options: viewport, colorScheme, locale, csp (send the CSP header on every
-// response), bypassCSP (for injecting test tooling), blockKernels.
+// options: viewport, colorScheme, locale, reducedMotion, csp (send the CSP
+// header on every response), bypassCSP (for injecting test tooling),
+// blockKernels, initScript (run in the page before its own scripts).
 export async function openPage(browser, url, options = {}) {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
     locale: options.locale ?? 'en-US',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
     bypassCSP: options.bypassCSP ?? false,
   });
   const page = await context.newPage();
@@ -66,6 +68,7 @@ export async function openPage(browser, url, options = {}) {
       window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
     });
   });
+  if (options.initScript) await page.addInitScript(options.initScript);
   if (options.csp) {
     await page.route('**/*', async (route) => {
       const response = await route.fetch();

@@ -402,6 +402,40 @@ TEST_CASE("backward on rows across the float range (eps = 0)", "[backward][numer
   }
 }
 
+TEST_CASE("backward with gradients near FLT_MAX stays finite where the exact dx is", "[backward][numerics]") {
+  // Found by fuzzing: u - xhat c (and softmax's dy - dot) can overflow float
+  // while r < 1 (resp. p < 1) brings the exact dx back into range.
+  // rmsnorm, x = [4, 4, 4, -4]: r = 1/4, xhat = [1, 1, 1, -1],
+  // c = mean(u xhat) = -0.75e38, dx = r (u - xhat c).
+  const std::vector<float> x = {4.0f, 4.0f, 4.0f, -4.0f};
+  const std::vector<float> dy = {3e38f, -3e38f, -3e38f, 0.0f};
+  std::vector<float> y(4), dx(4), dx_ref(4), mean(1), rstd(1);
+  rmsnorm_forward(y.data(), rstd.data(), x.data(), nullptr, 1, 4, 0.0f);
+  rmsnorm_backward(dx.data(), nullptr, dy.data(), x.data(), nullptr, rstd.data(), 1, 4);
+  CHECK(dx[0] == Approx(9.375e37).epsilon(1e-6));
+  CHECK(dx[1] == Approx(-5.625e37).epsilon(1e-6));
+  CHECK(dx[2] == Approx(-5.625e37).epsilon(1e-6));
+  CHECK(dx[3] == Approx(-1.875e37).epsilon(1e-6));
+
+  // layernorm on the same row: mean 2, var 12; u - mean(u) = 3.75e38 alone
+  // would overflow.
+  layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), nullptr, nullptr, 1, 4, 0.0f);
+  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(), rstd.data(), 1, 4);
+  layernorm_backward_ref(dx_ref.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(), rstd.data(), 1, 4);
+  CHECK(std::all_of(dx.begin(), dx.end(), [](float v) { return std::isfinite(v); }));
+  CHECK(max_scaled_diff(dx, dx_ref, 1, 4) <= kTol);
+
+  // softmax, p = [0.9, 0.1]: dot(p, dy) = 2.4e38, dx = p (dy - dot) =
+  // [5.4e37, -5.4e37], where dy_1 - dot = -5.4e38 overflows.
+  const std::vector<float> logits = {std::log(9.0f), 0.0f};
+  const std::vector<float> dy2 = {3e38f, -3e38f};
+  std::vector<float> p(2), dx2(2);
+  softmax_forward(p.data(), logits.data(), 1, 2, 1.0f);
+  softmax_backward(dx2.data(), dy2.data(), p.data(), 1, 2, 1.0f);
+  CHECK(dx2[0] == Approx(5.4e37).epsilon(1e-5));
+  CHECK(dx2[1] == Approx(-5.4e37).epsilon(1e-5));
+}
+
 TEST_CASE("backward: SIMD matches the reference on every tail length", "[backward][sweep]") {
   Rng rng(57);
   double worst_rms = 0.0, worst_ln = 0.0, worst_sm = 0.0, worst_sm_row = 0.0;

@@ -175,6 +175,22 @@ TEST_CASE("row_stats: SIMD matches the reference on every tail length", "[stats]
   CHECK(worst <= kTol);
 }
 
+TEST_CASE("row_stats: one-pass and two-pass variance both match the reference", "[stats]") {
+  // Rows N(offset, 1): |mean| / rms runs from 0 through the one-pass limit
+  // (1/8) to mostly offset, where only the two-pass algorithm is accurate.
+  Rng rng(34);
+  for (const int D : {7, 64, 1000, 1024, 4099}) {
+    for (const float offset : {0.0f, 0.01f, 0.1f, 0.124f, 0.126f, 0.2f, 1.0f, 30.0f, 1000.0f}) {
+      std::vector<float> x = rng.uniform_vec(D, -1.7f, 1.7f);
+      for (float& v : x) v += offset;
+      RowStats ref;
+      row_stats_ref(&ref, x.data(), 1, D);
+      INFO("D " << D << ", offset " << offset << ", |mean| / rms " << std::fabs(ref.mean) / ref.rms);
+      CHECK(stats_diff(stats_of(x), ref) <= kTol);
+    }
+  }
+}
+
 TEST_CASE("distribution_stats worked examples", "[stats]") {
   // Uniform over D: entropy log D, max 1/D.
   for (const int D : {1, 4, 50, 1024}) {

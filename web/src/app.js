@@ -1,8 +1,13 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
-import { PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from './constants.js'
+import { createAutorun } from './autorun.js'
+import {
+  computeSoftmax, computeWorkedExample, createCalculatorModel, createModelLab, createPlaygroundModel, modelConfig,
+} from './compute.js'
+import {
+  AUTORUN_STEP_MS, GRADIENT_SETTLE_MS, MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL,
+} from './constants.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage, lookup, plain } from './i18n/index.js'
 import { KATEX_VERSION, mathNode, typeset } from './math.js'
 import { estimateReadingMinutes } from './reading-time.js'
@@ -12,7 +17,13 @@ import { createCalculator } from './widgets/calculator.js'
 import { el, setOptions } from './widgets/dom.js'
 import { createForwardStrip } from './widgets/forward-strip.js'
 import { createGlossary, createTerm, installTermTooltips } from './widgets/glossary.js'
-import { createModelSlot } from './widgets/model-slot.js'
+import { createAttentionWidget } from './widgets/attention.js'
+import { createAutorunWidget } from './widgets/autorun.js'
+import { createGainWidget } from './widgets/gain.js'
+import { createGradientFlow } from './widgets/gradient-flow.js'
+import { createLayerBreakdown } from './widgets/layer-breakdown.js'
+import { createLayerChart } from './widgets/layer-chart.js'
+import { createModelControls } from './widgets/model-controls.js'
 import { createPlayground } from './widgets/playground.js'
 import { createQuiz } from './widgets/quiz.js'
 import { createSoftmaxWidget } from './widgets/softmax.js'
@@ -28,20 +39,33 @@ const STATIC_PARAMS = {
   'references.katex': { version: KATEX_VERSION },
   'references.d3': LIBRARY_VERSIONS,
   'playground.intro': { d: PLAYGROUND_DIM, seed: PLAYGROUND_SEED },
+  'demo.settingsIntro': { ...MODEL_SHAPE, maxTokens: MAX_PROMPT_TOKENS },
 }
 
 const URL_WRITE_DELAY_MS = 250
+// Gradient results kept (see scheduleGradients): a few dozen small arrays.
+const GRADIENT_CACHE_SIZE = 32
 
 export function startPage({ loadNormlab, doc = document, win = window }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])
-  const { state, rejected } = stateFromSearch(win.location.search, detected)
-  // What is not part of a shareable view: the loaded kernels and the notes.
+  const { state, rejected, given } = stateFromSearch(win.location.search, detected)
+  const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
+  // What is not part of a shareable view: the loaded kernels, the notes, the
+  // auto-run's position and the gradient views' pending work.
   const runtime = {
     nl: null,
     backend: 'loading',
     notices: rejected.map((r) => ({ key: 'notice.paramRejected', params: r })),
     paintedLang: null,
+    demoSeen: false,
+    autorunStep: null,
+    lastInputAt: 0,
   }
+  // The gradient views recompute after the input settles (see
+  // scheduleGradients); key names the settings their result is for.
+  const gradients = { key: null, timer: null, busy: false, result: null, inputAt: 0, paintedResult: null, cache: new Map() }
+  // Opt-in User Timing marks for tests/bench/page-perf.mjs.
+  const timing = win.NORMLAB_TIMING === true
 
   const context = makeContext(() => state.lang)
   const widget = (name) => doc.querySelector(`[data-widget="${name}"]`)
@@ -64,9 +88,67 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
       if (isQuizAnswer(option)) set({ quiz: { ...state.quiz, [id]: option } })
     },
   })
-  const modelSlots = [...doc.querySelectorAll('.model-slot')].map((root) => createModelSlot(root, { whatKey: root.dataset.what }))
+  const gain = createGainWidget(widget('gain'))
+  const modelControls = createModelControls(widget('model-controls'), {
+    prompt: (prompt) => set({ prompt }),
+    resetPrompt: () => set({ prompt: null }),
+    norm: (norm) => set({ norm }),
+    placement: (placement) => set({ placement }),
+    depth: (depth) => set({ depth, layer: Math.min(state.layer, depth - 1) }),
+    eps: (eps) => set({ eps }),
+  })
+  const autorun = createAutorun({
+    win,
+    stepMs: AUTORUN_STEP_MS,
+    // A link that chose a layer shows that layer; a reader who asked for
+    // reduced motion starts the walk themselves.
+    startsOff: reducedMotion || given.includes('layer'),
+    depth: () => state.depth,
+    onStep: (step) => {
+      runtime.autorunStep = step
+      strip.setStage(step.stage)
+      set({ layer: step.layer })
+    },
+    onEnd: () => {
+      strip.setStage(null)
+      render()
+    },
+  })
+  const autorunWidget = createAutorunWidget(widget('autorun'), {
+    play: () => autorun.play(),
+    pause: () => {
+      autorun.pause()
+      render()
+    },
+    resume: () => {
+      autorun.resume()
+      render()
+    },
+  })
+  const layerChart = createLayerChart(widget('layer-chart'), { scale: (layerScale) => set({ layerScale }) })
+  const breakdown = createLayerBreakdown(widget('layer-breakdown'), {
+    layer: (layer) => {
+      autorun.handOver()
+      set({ layer })
+    },
+  })
+  const attention = createAttentionWidget(widget('attention'))
+  const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) })
   const computeCalculator = createCalculatorModel()
   const computePlayground = createPlaygroundModel()
+  const lab = createModelLab()
+
+  // The walk starts the first time the chart comes into view, once the model
+  // can fill it.
+  if ('IntersectionObserver' in win) {
+    const observer = new win.IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return
+      observer.disconnect()
+      runtime.demoSeen = true
+      if (runtime.nl) autorun.firstView()
+    }, { threshold: 0.25 })
+    observer.observe(widget('layer-chart'))
+  }
 
   const langSelect = doc.getElementById('lang-select')
   const themeSelect = doc.getElementById('theme-select')
@@ -80,6 +162,7 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
 
   function set(changes) {
     Object.assign(state, changes)
+    runtime.lastInputAt = win.performance.now()
     render()
   }
 
@@ -94,48 +177,145 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
     })
   }
 
+  // A view is repainted only when what it shows changed: most inputs touch
+  // one widget, and rewriting the others' text would cost a page-wide style
+  // and layout pass on every slider move.
+  const paintedInputs = new Map()
+  function changed(name, inputs) {
+    const signature = JSON.stringify(inputs)
+    if (paintedInputs.get(name) === signature) return false
+    paintedInputs.set(name, signature)
+    return true
+  }
+
   function paint() {
+    const paintStart = win.performance.now()
     const ctx = context()
     const root = doc.documentElement
-    root.lang = state.lang
-    root.dataset.theme = state.theme
     const languageChanged = runtime.paintedLang !== state.lang
+    if (root.lang !== state.lang) root.lang = state.lang
+    if (root.dataset.theme !== state.theme) root.dataset.theme = state.theme
     if (languageChanged) paintStaticText(doc, ctx)
 
-    setOptions(langSelect, LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]), state.lang)
-    for (const option of langSelect.options) option.lang = option.value
-    setOptions(themeSelect, [['auto', ctx.t('toolbar.themeAuto')], ['light', ctx.t('toolbar.themeLight')], ['dark', ctx.t('toolbar.themeDark')]], state.theme)
-    backendOut.dataset.backend = runtime.backend
-    backendOut.textContent = runtime.backend === 'loading' ? ctx.t('toolbar.backendLoading')
-      : runtime.backend === 'failed' ? ctx.t('toolbar.backendFailed') : runtime.backend
-    paintNotices(ctx)
-
     const nl = runtime.nl
-    guarded('strip', () => strip.update({ t: ctx.t, layers: REFERENCE_MODEL.layers }))
-    guarded('glossary', () => glossary.update(ctx))
-    guarded('softmax', () => softmax.update(nl && computeSoftmax(nl, state.l2), ctx))
-    guarded('worked example', () => worked.update(nl && computeWorkedExample(nl), ctx))
-    guarded('calculator', () => calculator.update(nl ? computeCalculator(nl, state.vector, state.eps)
-      : { text: state.vector, eps: state.eps, error: null, result: null }, ctx))
-    guarded('playground', () => playground.update(nl && computePlayground(nl, state.stretch, state.eps), ctx))
-    guarded('quiz', () => quiz.update(state.quiz, ctx))
-    for (const slot of modelSlots) guarded('model view', () => slot.update(null, ctx))
+    const loaded = runtime.backend
+    if (changed('toolbar', [state.lang, state.theme, loaded])) {
+      setOptions(langSelect, LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]), state.lang)
+      for (const option of langSelect.options) option.lang = option.value
+      setOptions(themeSelect, [['auto', ctx.t('toolbar.themeAuto')], ['light', ctx.t('toolbar.themeLight')], ['dark', ctx.t('toolbar.themeDark')]], state.theme)
+      backendOut.dataset.backend = runtime.backend
+      backendOut.textContent = runtime.backend === 'loading' ? ctx.t('toolbar.backendLoading')
+        : runtime.backend === 'failed' ? ctx.t('toolbar.backendFailed') : runtime.backend
+    }
+    if (changed('notices', [state.lang, runtime.notices])) paintNotices(ctx)
+
+    if (changed('strip', [state.lang])) guarded('strip', () => strip.update({ t: ctx.t, layers: REFERENCE_MODEL.layers }))
+    if (changed('glossary', [state.lang])) guarded('glossary', () => glossary.update(ctx))
+    if (changed('softmax', [state.lang, loaded, state.l2])) guarded('softmax', () => softmax.update(nl && computeSoftmax(nl, state.l2), ctx))
+    if (changed('worked example', [state.lang, loaded])) guarded('worked example', () => worked.update(nl && computeWorkedExample(nl), ctx))
+    if (changed('calculator', [state.lang, loaded, state.vector, state.eps])) {
+      guarded('calculator', () => calculator.update(nl ? computeCalculator(nl, state.vector, state.eps)
+        : { text: state.vector, eps: state.eps, error: null, result: null }, ctx))
+    }
+    if (changed('playground', [state.lang, loaded, state.stretch, state.eps])) {
+      guarded('playground', () => playground.update(nl && computePlayground(nl, state.stretch, state.eps), ctx))
+    }
+    if (changed('quiz', [state.lang, state.quiz])) guarded('quiz', () => quiz.update(state.quiz, ctx))
+    paintModelViews(nl, ctx)
 
     if (languageChanged) {
       runtime.paintedLang = state.lang
       readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(doc.getElementById('content'), state.lang) })
     }
     scheduleUrlWrite()
+    if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() })
+  }
+
+  // The demo panel's settings as the model takes them; the prompt's default
+  // is the page language's example prompt.
+  function modelSettings() {
+    const prompt = state.prompt ?? ctxPrompt()
+    return { prompt, norm: state.norm, placement: state.placement, depth: state.depth, eps: state.eps }
+  }
+  function ctxPrompt() {
+    return context().t('model.defaultPrompt')
+  }
+  function gradientSettings(settings) {
+    return { prompt: settings.prompt, norm: settings.norm, eps: settings.eps, depth: state.gradDepth }
+  }
+
+  function paintModelViews(nl, ctx) {
+    const settings = modelSettings()
+    let forward = null
+    if (nl) {
+      const gradient = gradientSettings(settings)
+      guarded('model', () => {
+        forward = lab.forward(nl, settings)
+        // One instance per configuration in use; the rest are deleted.
+        lab.keep([modelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })])
+      })
+      scheduleGradients(nl, gradient)
+    }
+    const view = forward?.view ?? null
+    const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
+    guarded('model settings', () => modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
+    guarded('learned gain', () => gain.update(nl && view ? lab.gains(nl, settings) : null, ctx))
+    const step = runtime.autorunStep
+    guarded('auto-run', () => autorunWidget.update({
+      status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
+      layer, depth: state.depth, reducedMotion, view,
+    }, ctx))
+    guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale }, ctx))
+    guarded('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
+    guarded('attention', () => attention.update({ view, layer }, ctx))
+    guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, busy: gradients.busy, result: gradients.result }, ctx))
+    if (timing && gradients.result && gradients.paintedResult !== gradients.result) {
+      win.performance.measure('normlab:gradient-views', { start: gradients.inputAt, end: win.performance.now() })
+    }
+    gradients.paintedResult = gradients.result
+  }
+
+  // Backward passes are heavier than a repaint: they run once the input has
+  // been still for GRADIENT_SETTLE_MS, one stack per task, so a dragged
+  // slider is never held up by them.
+  // Results are kept for the last few settings, so dragging back over
+  // depths already measured shows them at once.
+  function scheduleGradients(nl, settings) {
+    const key = JSON.stringify(settings)
+    if (key === gradients.key) return
+    gradients.key = key
+    gradients.inputAt = runtime.lastInputAt
+    win.clearTimeout(gradients.timer)
+    if (gradients.cache.has(key)) {
+      gradients.result = gradients.cache.get(key)
+      gradients.busy = false
+      return
+    }
+    gradients.busy = true
+    gradients.timer = win.setTimeout(() => {
+      const pre = lab.gradients(nl, { ...settings, placement: 'pre' })
+      gradients.timer = win.setTimeout(() => {
+        if (gradients.key !== key) return
+        const post = lab.gradients(nl, { ...settings, placement: 'post' })
+        gradients.result = { depth: settings.depth, norm: settings.norm, pre, post, error: pre.error ?? post.error ?? null }
+        gradients.cache.set(key, gradients.result)
+        if (gradients.cache.size > GRADIENT_CACHE_SIZE) gradients.cache.delete(gradients.cache.keys().next().value)
+        gradients.busy = false
+        render()
+      }, 0)
+    }, GRADIENT_SETTLE_MS)
   }
 
   // One failing view must not take the others down; the error still
   // reaches the console, where the browser tests look for it.
   function guarded(name, fn) {
+    const start = timing ? win.performance.now() : 0
     try {
       fn()
     } catch (error) {
       console.error(`normlab: the ${name} view failed:`, error)
     }
+    if (timing) win.performance.measure(`normlab:view:${name}`, { start, end: win.performance.now() })
   }
 
   function paintNotices(ctx) {
@@ -175,6 +355,7 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
     runtime.nl = nl
     runtime.backend = nl.backend
     render()
+    if (runtime.demoSeen) autorun.firstView()
   }, (error) => {
     runtime.backend = 'failed'
     runtime.notices.push({ key: 'notice.wasmFailed', params: { reason: error.message } })

@@ -2,11 +2,12 @@
 // here every such number comes from the wasm kernels (nl). Widgets never call
 // the kernels themselves; they get these plain results through update().
 import {
-  CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
+  CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, MAX_PROMPT_TOKENS,
+  MIN_GRADIENT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
   SOFTMAX_TOKENS, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
   ZONE_DRIFT_FROM, ZONE_SATURATED_FROM,
 } from './constants.js'
-import { seededNormalVector } from './seeded-vector.js'
+import { seededNormalVector, seededSample } from './seeded-vector.js'
 import { parseVector } from './vector-parse.js'
 
 export function computeSoftmax(nl, l2) {
@@ -90,5 +91,163 @@ export function createPlaygroundModel() {
     const inside = stretch >= STRETCH_CHAPTER_MIN * (1 - 1e-9) && stretch <= STRETCH_CHAPTER_MAX * (1 + 1e-9)
     const regime = inside ? 'inside' : stretch > STRETCH_CHAPTER_MAX ? 'above' : holds ? 'belowHolds' : 'belowBreaks'
     return { ...current, eps, dim: PLAYGROUND_DIM, regime, ...sweeps.get(eps) }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The demo panel's synthetic model.
+//
+// One model instance per configuration in use: the forward views' (norm,
+// placement, depth, eps) and the gradient view's pre- and post-norm stacks at
+// its own depth. keep() names the configurations the current state needs;
+// every other instance is delete()d at once, so switching a setting replaces
+// its model instead of piling up wasm memory.
+
+const utf8 = new TextEncoder()
+
+export function promptTokenCount(prompt) {
+  return utf8.encode(prompt).length
+}
+
+// The problem with a prompt, in the page's message codes, or null.
+function promptProblem(prompt, minTokens = 1) {
+  const count = promptTokenCount(prompt)
+  if (count === 0) return { code: 'errEmpty', params: {} }
+  if (count > MAX_PROMPT_TOKENS) return { code: 'errTooLong', params: { count, max: MAX_PROMPT_TOKENS } }
+  if (count < minTokens) return { code: 'errTooShort', params: { count, min: minTokens } }
+  return null
+}
+
+const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`
+
+export function modelConfig({ norm, placement, depth, eps }) {
+  return { ...MODEL_SHAPE, norm, placement, layers: depth, eps }
+}
+
+export function createModelLab() {
+  const models = new Map()
+  let forwardMemo = { key: null, view: null }
+  let lastGoodForward = null
+  let gainView = null
+
+  function modelFor(nl, config) {
+    const key = configKey(config)
+    if (!models.has(key)) models.set(key, nl.createModel(config))
+    return models.get(key)
+  }
+
+  // Deletes every instance whose configuration is not in configs.
+  function keep(configs) {
+    const wanted = new Set(configs.map(configKey))
+    for (const [key, model] of models) {
+      if (wanted.has(key)) continue
+      model.delete()
+      models.delete(key)
+    }
+  }
+
+  // The forward views' data for the settings, with the last good result
+  // kept (and marked stale) while the prompt has a problem.
+  function forward(nl, settings) {
+    const { prompt } = settings
+    const config = modelConfig(settings)
+    const problem = promptProblem(prompt)
+    const tokens = promptTokenCount(prompt)
+    if (problem) return { prompt, tokens, error: problem, view: lastGoodForward }
+    const key = `${configKey(config)}|${prompt}`
+    if (forwardMemo.key !== key) {
+      try {
+        const run = modelFor(nl, config).forward(prompt, { topK: 5 })
+        forwardMemo = { key, view: forwardView(run, config, prompt) }
+      } catch (error) {
+        return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: lastGoodForward }
+      }
+    }
+    lastGoodForward = forwardMemo.view
+    return { prompt, tokens, error: null, view: lastGoodForward }
+  }
+
+  // The backward pass of one stack for the gradient view (and, for
+  // post-norm, the forward pass's rescaling factors). Heavier than a
+  // forward pass: the page runs it only once the input has settled.
+  function gradients(nl, settings) {
+    const config = modelConfig(settings)
+    const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS)
+    if (problem) return { error: problem }
+    try {
+      const model = modelFor(nl, config)
+      const g = model.gradients(settings.prompt)
+      const rescale = settings.placement === 'post' ? model.forward(settings.prompt, { topK: 1 }).postNorm : null
+      return {
+        error: null,
+        placement: settings.placement,
+        layers: g.layers,
+        tokens: g.tokens,
+        loss: g.loss,
+        layer: Array.from(g.layer),
+        residual: Array.from(g.residual),
+        rescale: rescale && { factor: Array.from(rescale.meanRescale), product: Array.from(rescale.meanProduct) },
+      }
+    } catch (error) {
+      return { error: { code: 'errModel', params: { message: error.message } } }
+    }
+  }
+
+  // A fixed sample of one norm's gains. The model draws layer l's weights
+  // from (seed, l) alone, so every configuration holds the same gains here;
+  // they are read once, from the first model the page runs.
+  function gains(nl, settings) {
+    if (gainView) return gainView
+    const model = models.get(configKey(modelConfig(settings)))
+    if (!model) return null
+    const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which)
+    const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED)
+    const values = features.map((i) => all[i])
+    gainView = {
+      ...GAIN_SOURCE,
+      hidden: all.length,
+      seed: GAIN_SAMPLE_SEED,
+      features,
+      values,
+      amplified: values.filter((g) => g > 1).length,
+      suppressed: values.filter((g) => g < 1).length,
+      min: Math.min(...values),
+      max: Math.max(...values),
+      // Over all the norm's gains: the factor its outputs' length carries.
+      rmsAll: nl.stats(all).rms[0],
+    }
+    return gainView
+  }
+
+  return { keep, forward, gradients, gains, modelFor }
+}
+
+// The forward views' data: per-layer averages over the prompt's tokens.
+function forwardView(run, config, prompt) {
+  const L = run.layers
+  const probes = Object.fromEntries(run.probeNames.map((name) => [name, run.probes[name].mean]))
+  const T = run.tokens.length
+  // The entropy a uniform attention row would have, averaged over the query
+  // tokens: token t sees t + 1 tokens, so at most log(t + 1) nats.
+  let uniformEntropy = 0
+  for (let t = 0; t < T; t++) uniformEntropy += Math.log(t + 1)
+  uniformEntropy /= T
+  return {
+    config,
+    prompt,
+    layers: L,
+    hidden: run.hidden,
+    heads: run.heads,
+    sqrtD: Math.sqrt(run.hidden),
+    tokens: T,
+    tokenLabels: run.tokenLabels,
+    probes,
+    // The stream entering each layer, then leaving the last one (the final
+    // norm's input): L + 1 points.
+    residualL2: [...probes['residual.in'].l2, run.final['finalNorm.in'].mean.l2],
+    final: Object.fromEntries(Object.entries(run.final).map(([name, value]) => [name, value.mean])),
+    attention: { maxProb: run.attention.meanMaxProb, entropy: run.attention.meanEntropy, uniformEntropy },
+    postNorm: run.postNorm && { factor: run.postNorm.meanRescale, product: run.postNorm.meanProduct },
+    next: { tokens: Array.from(run.next.tokens), probs: Array.from(run.next.probs) },
   }
 }

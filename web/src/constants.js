@@ -45,3 +45,44 @@ export const STRETCH_LOG10_MIN = -4
 export const STRETCH_LOG10_MAX = 1
 export const STRETCH_CHAPTER_MIN = 0.1
 export const STRETCH_CHAPTER_MAX = 10
+
+// The demo panel's synthetic model (normlab.createModel): the reference
+// model's width and heads, a fixed seed, and the settings the reader may
+// change. Every figure the model views show is computed from its runs.
+export const MODEL_SHAPE = Object.freeze({ hidden: REFERENCE_MODEL.hidden, heads: 16, seed: 1 })
+export const NORM_KINDS = Object.freeze(['rmsnorm', 'layernorm', 'none'])
+export const PLACEMENTS = Object.freeze(['pre', 'post'])
+export const DEPTH_MIN = 1
+export const DEPTH_MAX = 64
+// The gradient view compares pre- and post-norm stacks of this many layers.
+export const GRAD_DEPTH_MIN = 6
+export const GRAD_DEPTH_MAX = 48
+// The tokenizer reads UTF-8 bytes: one token per byte, at most this many.
+export const MAX_PROMPT_TOKENS = 64
+// The gradients are of the next-token loss, which needs a next token.
+export const MIN_GRADIENT_TOKENS = 2
+// Prompt text accepted from a link; longer text is refused outright, shorter
+// text that is still too many tokens gets the inline message.
+export const PROMPT_TEXT_MAX = 256
+
+// The learned-gain widget: a fixed sample of one norm's gains.
+export const GAIN_SAMPLE_SIZE = 48
+export const GAIN_SAMPLE_SEED = 48
+export const GAIN_SOURCE = Object.freeze({ layer: 0, which: 'inputNorm' })
+
+// The hands-on exercise compares these two layers.
+export const EXERCISE_LAYERS = Object.freeze([0, 22])
+
+// Auto-run: one layer per step; the stages before and after the layers get
+// one step each.
+export const AUTORUN_STEP_MS = 240
+
+// Gradient views recompute once the input has been still this long, so a
+// dragged slider never waits for a backward pass.
+export const GRADIENT_SETTLE_MS = 30
+
+// Xiong et al. (2020) saw post-norm's parameter gradients grow toward the
+// output at initialization. The reading calls our model's post-norm growth
+// "reproduced" when the last layer's gradient exceeds the first's by this
+// factor, and "not reproduced" otherwise.
+export const GROWTH_REPRODUCED_FROM = 2

@@ -1,5 +1,6 @@
-// The playground's synthetic input: a reproducible vector of roughly
-// standard-normal entries, so every visit (and every test) sees the same one.
+// Reproducible randomness for the page's fixed illustrations: the
+// playground's vector of roughly standard-normal entries and the learned-gain
+// widget's sample of features, the same on every visit (and in every test).
 
 // mulberry32: a tiny 32-bit generator, good enough to draw demo data.
 function mulberry32(seed) {
@@ -11,6 +12,18 @@ function mulberry32(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+// k distinct indices of 0..n-1, drawn with the seed (a partial
+// Fisher-Yates shuffle), in increasing order.
+export function seededSample(n, k, seed) {
+  const uniform = mulberry32(seed)
+  const pool = Array.from({ length: n }, (_, i) => i)
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(uniform() * (n - i))
+    ;[pool[i], pool[j]] = [pool[j], pool[i]]
+  }
+  return pool.slice(0, k).sort((a, b) => a - b)
 }
 
 // Box-Muller turns pairs of uniforms into normals.

@@ -3,14 +3,15 @@
 // Every field that belongs to a shareable view is written to the URL (only
 // when it differs from its default), so any view can be linked or embedded.
 import {
-  EPS_CHOICES, EXAMPLE_A, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN,
-  STRETCH_LOG10_MAX, STRETCH_LOG10_MIN, REFERENCE_MODEL,
+  DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, EXAMPLE_A, GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX,
+  REFERENCE_MODEL, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
 } from './constants.js'
 import { LANGUAGE_CODES } from './i18n/index.js'
 
 const THEMES = ['auto', 'light', 'dark']
 const BACKENDS = ['auto', 'simd128', 'scalar']
 const QUIZ_ANSWERS = ['a', 'b', 'c']
+export const CHART_SCALES = ['log', 'linear']
 export const QUIZ_IDS = ['q1', 'q2', 'q3']
 const VECTOR_TEXT_MAX = 2000
 
@@ -50,8 +51,16 @@ const FIELDS = {
   },
   eps: { param: 'eps', def: EPS_CHOICES[0], parse: (raw) => EPS_CHOICES.find((e) => e === Number(raw)) },
   stretch: { param: 'stretch', def: 1, parse: numberIn(10 ** STRETCH_LOG10_MIN, 10 ** STRETCH_LOG10_MAX) },
-  depth: { param: 'depth', def: REFERENCE_MODEL.layers, parse: integerIn(1, 96) },
-  layer: { param: 'layer', def: 0, parse: integerIn(0, 95) },
+  // The demo panel's model. The prompt's default (null) is the page
+  // language's own example prompt; like the calculator's text, a prompt is
+  // kept verbatim and the panel says what is wrong with it.
+  prompt: { param: 'prompt', def: null, parse: (raw) => (raw.length <= PROMPT_TEXT_MAX ? raw : undefined) },
+  norm: { param: 'norm', def: 'rmsnorm', parse: oneOf(NORM_KINDS) },
+  placement: { param: 'placement', def: 'pre', parse: oneOf(PLACEMENTS) },
+  depth: { param: 'depth', def: REFERENCE_MODEL.layers, parse: integerIn(DEPTH_MIN, DEPTH_MAX) },
+  layer: { param: 'layer', def: 0, parse: integerIn(0, DEPTH_MAX - 1) },
+  layerScale: { param: 'scale', def: 'log', parse: oneOf(CHART_SCALES) },
+  gradDepth: { param: 'gdepth', def: REFERENCE_MODEL.layers, parse: integerIn(GRAD_DEPTH_MIN, GRAD_DEPTH_MAX) },
 }
 
 export function defaultState(lang) {
@@ -61,24 +70,30 @@ export function defaultState(lang) {
   return state
 }
 
-// Reads the state from a query string. Returns the state and a list of the
-// parameters that were rejected, so the page can say so instead of failing.
+// Reads the state from a query string. Returns the state, a list of the
+// parameters that were rejected, so the page can say so instead of failing,
+// and the names of the parameters the link did set.
 export function stateFromSearch(search, detectedLang) {
   const params = new URLSearchParams(search)
   const state = defaultState(detectedLang)
   const rejected = []
+  const given = []
   for (const [key, field] of Object.entries(FIELDS)) {
     if (!params.has(field.param)) continue
     const raw = params.get(field.param)
     const value = field.parse(raw)
     if (value === undefined) rejected.push({ param: field.param, value: raw })
-    else state[key] = value
+    else {
+      state[key] = value
+      given.push(key)
+    }
   }
   if (state.layer >= state.depth) {
     rejected.push({ param: 'layer', value: String(state.layer) })
     state.layer = FIELDS.layer.def
+    given.splice(given.indexOf('layer'), 1)
   }
-  return { state, rejected }
+  return { state, rejected, given }
 }
 
 // The query string for a state: language always (a shared link should open

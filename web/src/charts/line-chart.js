@@ -1,24 +1,45 @@
-// Line chart with labelled series, horizontal reference lines, a shaded band
-// and a marker at the current x: the playground's L2 sweep, and the shape the
-// model's per-layer charts will reuse. Scales, axes and paths come from d3.
+// Line chart with labelled series, horizontal reference lines, a shaded band,
+// a marker at the current x and an optional hover read-out: the playground's
+// L2 sweep and the model's per-layer charts. Scales, axes and paths come
+// from d3.
 import { axisBottom, axisLeft } from 'd3-axis'
 import { scaleLinear, scaleLog } from 'd3-scale'
+import { pointer } from 'd3-selection'
 import { line } from 'd3-shape'
 
-const MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
+const DEFAULT_MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
 
 function makeScale(spec, range) {
   return (spec.type === 'log' ? scaleLog() : scaleLinear()).domain(spec.domain).range(range)
 }
 
+// Ticks for an axis that counts things (layers): whole numbers only, never
+// more than fit.
+export function integerTicks(lo, hi, maxTicks) {
+  const span = hi - lo
+  const fits = (s) => Math.floor(span / s) + 1 <= Math.max(3, maxTicks)
+  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 50, 100].find(fits) ?? Math.ceil(span / 2)
+  const ticks = []
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v)
+  return ticks
+}
+
 // data: {
-//   x, y: { type: 'log' | 'linear', domain: [lo, hi], label, tickFormat }
-//   series: [{ id, label, points: [[x, y], ...] }]   (class series-<id>)
+//   x, y: { type: 'log' | 'linear', domain: [lo, hi], label, tickFormat,
+//           integer (x only: whole-number ticks) }
+//   series: [{ id, label, points: [[x, y], ...], dots }]
+//           (class series-<id>; dots draws a circle at every point)
 //   rules: [{ id, value, label }]                     horizontal lines
 //   band: { from, to, label } | null                  shaded x range
 //   marker: { x, points: [{ id, y }] } | null         current position
+//   hover: { xs: [...], x: current | null, onMove(x | null) } | null
+//          pointer read-out: onMove gets the nearest of xs under the pointer
+//   legend: true when a legend beside the chart names the series: no end
+//           labels, and the plot takes the room they had
 // }
 export function drawLineChart(svg, width, height, data) {
+  // Without end labels (a legend names the series) the right margin shrinks.
+  const MARGIN = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN
   const x = makeScale(data.x, [MARGIN.left, width - MARGIN.right])
   const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top])
   const plotTop = MARGIN.top
@@ -39,9 +60,12 @@ export function drawLineChart(svg, width, height, data) {
     .attr('text-anchor', 'middle').text((b) => (x(b.to) - x(b.from) >= 110 ? b.label : ''))
 
   const xTicks = Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 60))
+  const xAxis = axisBottom(x)
+  if (data.x.integer) xAxis.tickValues(integerTicks(data.x.domain[0], data.x.domain[1], xTicks)).tickFormat((v) => String(v))
+  else xAxis.ticks(xTicks, data.x.tickFormat)
   svg.selectAll('g.axis-x').data([null]).join('g').attr('class', 'axis axis-x')
     .attr('transform', `translate(0,${plotBottom})`)
-    .call(axisBottom(x).ticks(xTicks, data.x.tickFormat))
+    .call(xAxis)
   svg.selectAll('g.axis-y').data([null]).join('g').attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
     .call(axisLeft(y).ticks(5, data.y.tickFormat))
@@ -75,7 +99,9 @@ export function drawLineChart(svg, width, height, data) {
     .call((g) => g.select('text')
       .attr('x', (s) => x(s.points.at(-1)[0]) + 6)
       .attr('y', (s) => y(s.points.at(-1)[1]))
-      .attr('dy', '0.35em').text((s) => s.label))
+      .attr('dy', '0.35em').text((s) => (data.legend ? '' : s.label)))
+    .call((g) => g.selectAll('circle.series-dot').data((s) => (s.dots ? s.points : [])).join('circle')
+      .attr('class', 'series-dot').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', 2.5))
 
   const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
     const g = enter.append('g').attr('class', 'marker')
@@ -86,4 +112,27 @@ export function drawLineChart(svg, width, height, data) {
   marker.selectAll('circle').data((m) => m.points.map((p) => ({ ...p, x: m.x })), (p) => p.id).join('circle')
     .attr('class', (p) => `marker-dot marker-${p.id}`)
     .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
+
+  drawHover(svg, x, { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }, data.hover)
+}
+
+// The pointer read-out: a transparent rectangle over the plot reports the
+// nearest x under the pointer; the chart draws a thin line there and the
+// widget prints the values beside the chart.
+// plot: the plot area's edges in pixels.
+function drawHover(svg, x, plot, hover) {
+  svg.selectAll('line.hover-line').data(hover && hover.x !== null ? [hover.x] : []).join('line')
+    .attr('class', 'hover-line').attr('x1', (v) => x(v)).attr('x2', (v) => x(v)).attr('y1', plot.top).attr('y2', plot.bottom)
+  const overlay = svg.selectAll('rect.hover-overlay').data(hover ? [hover] : []).join('rect')
+    .attr('class', 'hover-overlay')
+    .attr('x', plot.left).attr('width', Math.max(0, plot.right - plot.left))
+    .attr('y', plot.top).attr('height', plot.bottom - plot.top)
+  if (!hover) return
+  const nearest = (event) => {
+    const at = x.invert(pointer(event, svg.node())[0])
+    let best = hover.xs[0]
+    for (const v of hover.xs) if (Math.abs(v - at) < Math.abs(best - at)) best = v
+    return best
+  }
+  overlay.on('pointermove', (event) => hover.onMove(nearest(event))).on('pointerleave', () => hover.onMove(null))
 }

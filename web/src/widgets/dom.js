@@ -41,3 +41,14 @@ export function setOptions(select, options, selected) {
   }
   select.value = String(selected)
 }
+
+// Text and attribute writes that skip values already there: render() runs on
+// every input, and rewriting an unchanged label still costs the browser a
+// style and layout pass.
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text
+}
+
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value)
+}

@@ -1,0 +1,189 @@
+// The page's interaction budget (issue 4), measured in headless Chromium with
+// the Performance API:
+//   - forward views: from a slider's input event to the frame that shows the
+//     recomputed views, at the default config (target: one frame, 16 ms);
+//   - gradient views: from the last input of a drag to the gradient views
+//     painted (target: 100 ms after the input settles), and the longest frame
+//     during the drag (the backward passes must never hold a slider up).
+// Prints the figures; asserts nothing (the machine's load decides too much).
+//
+//   node tests/bench/page-perf.mjs [--runs 40] [--url URL]
+//
+// The page records User Timing measures only when window.NORMLAB_TIMING is
+// set, which this script does before the page's scripts run:
+//   normlab:paint           one render() pass (all views), JS only
+//   normlab:gradient-views  last input -> gradient views painted
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FRAME_MS = 16;
+const GRADIENT_MS = 100;
+
+function parseArgs(argv) {
+  const o = { runs: 40, url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
+    else if (argv[i] === '--url') o.url = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return o;
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
+function row(name, values, target) {
+  const p50 = quantile(values, 0.5);
+  const p95 = quantile(values, 0.95);
+  const within = values.filter((v) => v <= target).length;
+  console.log(`  ${name.padEnd(42)} median ${fmt(p50)}  p95 ${fmt(p95)}  max ${fmt(Math.max(...values))}  `
+    + `within ${target} ms: ${within}/${values.length}`);
+}
+
+// In the page: set a control's value and fire its event, then time the frame
+// that follows. Our requestAnimationFrame callback is registered before the
+// event, so it runs first in that frame; the page's render() runs next, then
+// style, layout and paint, and only then the timeout task. So:
+//   work    = event handlers + (that frame's JS + rendering)
+//   latency = event -> frame done (includes waiting for the frame to start)
+async function timedInput(page, selector, value, event = 'input') {
+  return page.evaluate(({ selector, value, event }) => new Promise((resolve) => {
+    const control = document.querySelector(selector);
+    let frameStart = 0;
+    const t0 = performance.now();
+    requestAnimationFrame(() => {
+      frameStart = performance.now();
+      setTimeout(() => {
+        const end = performance.now();
+        resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
+      }, 0);
+    });
+    control.value = value;
+    control.dispatchEvent(new Event(event, { bubbles: true }));
+    const handlerMs = performance.now() - t0;
+  }), { selector, value, event });
+}
+
+async function measureControl(page, { name, selector, values, event, runs, settle = 0 }) {
+  const work = [];
+  const latency = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await timedInput(page, selector, values[i % values.length], event);
+    work.push(r.work);
+    latency.push(r.latency);
+    // Let debounced work (the gradient views) run between moves when asked,
+    // so each move is measured on its own.
+    if (settle) await page.waitForTimeout(settle);
+  }
+  row(`${name}: work in the frame`, work, FRAME_MS);
+  row(`${name}: input -> frame painted`, latency, FRAME_MS + FRAME_MS);
+}
+
+// A drag: `steps` input events one frame apart, then wait for the gradient
+// views. Returns the gradient measure and the longest frame during the drag.
+async function drag(page, selector, from, to, steps) {
+  return page.evaluate(({ selector, from, to, steps }) => new Promise((resolve) => {
+    const control = document.querySelector(selector);
+    const widget = document.querySelector('[data-widget="gradient-flow"]');
+    performance.clearMeasures('normlab:gradient-views');
+    const frames = [];
+    let last = performance.now();
+    let step = 0;
+    function tick(now) {
+      frames.push(now - last);
+      last = now;
+      if (step < steps) {
+        control.value = String(Math.round(from + ((to - from) * (step + 1)) / steps));
+        control.dispatchEvent(new Event('input', { bubbles: true }));
+        step += 1;
+        requestAnimationFrame(tick);
+        return;
+      }
+      const wait = () => {
+        const measure = performance.getEntriesByName('normlab:gradient-views').at(-1);
+        if (widget.dataset.busy === 'false' && measure) resolve({ gradientMs: measure.duration, longestFrame: Math.max(...frames.slice(1)) });
+        else setTimeout(wait, 5);
+      };
+      wait();
+    }
+    requestAnimationFrame((now) => {
+      last = now;
+      requestAnimationFrame(tick);
+    });
+  }), { selector, from, to, steps });
+}
+
+// The longest prompt the model takes (64 UTF-8 bytes): the cost of both
+// passes grows with the prompt, so the budget is also measured here.
+const LONG_PROMPT = 'Every layer adds its attention and MLP output to the one stream.';
+
+async function measurePage(browser, url, runs) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.NORMLAB_TIMING = true;
+  });
+  // layer=0: a link that names a layer keeps the auto-run from starting.
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+  const prompt = await page.inputValue('#model-prompt');
+  const tokens = Buffer.byteLength(prompt, 'utf8');
+  console.log(`\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide`);
+
+  console.log('Forward views (target: within one frame, 16 ms):');
+  // The Layer selector repaints the views from the forward pass already run.
+  await measureControl(page, { name: 'Layer selector (repaint only)', selector: '#layer-select', values: ['22', '0'], runs });
+  // A new prompt runs the forward pass again on the same model.
+  await measureControl(page, { name: 'prompt keystroke (forward pass)', selector: '#model-prompt', values: [`${prompt.slice(0, -1)}!`, prompt], runs, settle: 150 });
+  // Depth and placement change the configuration: a new model instance.
+  await measureControl(page, { name: 'Depth slider (new model + forward)', selector: '#model-depth', values: ['23', '24'], runs, settle: 150 });
+  await measureControl(page, { name: 'Placement (new model + forward)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
+
+  console.log('Gradient views (target: within 100 ms of the last input; a drag never waits for them):');
+  const gradient = [];
+  const longest = [];
+  const drags = Math.max(5, Math.round(runs / 4));
+  // Every drag ends at the default depth, 24, for a prompt not seen before
+  // (its last character changes): the page keeps recent gradient results,
+  // and a cached one would show at once.
+  for (let i = 0; i < drags; i++) {
+    await page.fill('#model-prompt', `${prompt.slice(0, -1)}${String.fromCharCode(97 + (i % 26))}`);
+    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+    const from = i % 2 ? 30 : 18;
+    await page.evaluate((depth) => {
+      const slider = document.querySelector('#grad-depth');
+      slider.value = String(depth);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    }, from);
+    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+    const r = await drag(page, '#grad-depth', from, 24, 6);
+    gradient.push(r.gradientMs);
+    longest.push(r.longestFrame);
+  }
+  row('gradient depth drag: last input -> views', gradient, GRADIENT_MS);
+  row('gradient depth drag: longest frame in drag', longest, FRAME_MS + 1);
+  const paints = await page.evaluate(() => performance.getEntriesByName('normlab:paint').map((m) => m.duration));
+  row('render() pass (JS only, all paints above)', paints, FRAME_MS);
+  await context.close();
+}
+
+const options = parseArgs(process.argv.slice(2));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run'],
+});
+try {
+  console.log(`normlab page interaction budget: ${options.url}`);
+  console.log(`Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`);
+  await measurePage(browser, `${options.url}?layer=0`, options.runs);
+  await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
+} finally {
+  await browser.close();
+}

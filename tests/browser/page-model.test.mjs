@@ -1,0 +1,347 @@
+// The demo panel's model-driven views in headless Chromium: every figure
+// comes from the wasm model, the chapter's shapes show up (a residual stream
+// that grows with depth, norm outputs pinned near sqrt(1024) = 32), the
+// auto-run walks the layers and hands over, the settings recompute the views,
+// and the gradient view reports measured numbers. Opened from file://, the
+// way a student double-clicks dist/index.html; one check runs over HTTP too.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { fileUrl, launchBrowser, openPage, settle, startServer } from './page-support.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchBrowser();
+  server = await startServer();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+// Opens the page, runs check(page), then asserts nothing went wrong.
+// options.http: over web/serve.mjs instead of file:// (query then names the file).
+async function withPage(query, check, options = {}) {
+  const { page, problems, close } = await openPage(browser, `${options.http ? server.url : fileUrl}${query}`, options);
+  try {
+    await page.waitForSelector('[data-widget="layer-breakdown"] [data-box]');
+    await check(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+}
+
+const number = async (page, selector) => Number(await page.textContent(selector));
+const boxStat = (page, box, stat = 'l2') => number(page, `[data-box="${box}"] [data-stat="${stat}"] dd`);
+const autorunStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
+
+async function setLayer(page, layer) {
+  await page.fill('#layer-select', String(layer));
+  await settle(page);
+}
+
+// Rows of a widget's data table as arrays of cell texts.
+async function tableRows(page, widget) {
+  return page.locator(`[data-widget="${widget}"] tbody tr`).evaluateAll((rows) => rows.map((tr) => [...tr.cells].map((c) => c.textContent)));
+}
+
+const nearSqrtD = (value, what) => assert.ok(Math.abs(value - 32) < 3.2, `${what} is ${value}, not near 32`);
+
+describe('the single-layer breakdown', () => {
+  test('layer 22\'s "Input RMSNorm input" outgrows layer 0\'s while the outputs stay near 32', () => withPage('?layer=0', async (page) => {
+    assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input RMSNorm input');
+    const in0 = await boxStat(page, 'inputNormIn');
+    const out0 = await boxStat(page, 'inputNormOut');
+    await setLayer(page, 22);
+    assert.equal(await page.textContent('#layer-select + output'), 'layer 22 (0–23)');
+    const in22 = await boxStat(page, 'inputNormIn');
+    const out22 = await boxStat(page, 'inputNormOut');
+    assert.ok(in22 > 3 * in0, `Input RMSNorm input: layer 0 ${in0}, layer 22 ${in22}`);
+    nearSqrtD(out0, 'layer 0\'s output');
+    nearSqrtD(out22, 'layer 22\'s output');
+    nearSqrtD(await boxStat(page, 'postNormOut'), 'layer 22\'s post-attention output');
+    // Before the gain the length is sqrt(1024) exactly.
+    assert.equal(await page.textContent('[data-box="inputNormOut"] .stat-normed'), 'before the gain: L2/tok 32.0');
+    // RMS = L2 / sqrt(d) for every box, as the glossary says.
+    const rms = await boxStat(page, 'inputNormIn', 'rms');
+    assert.ok(Math.abs(rms * 32 - in22) / in22 < 0.01, `RMS ${rms} vs L2 ${in22}`);
+    // The chart's marker and read-out follow the selector.
+    assert.equal(await page.getAttribute('[data-widget="layer-chart"] .chart-readout', 'data-layer'), '22');
+
+    // The exercise's buttons jump between its two layers.
+    await page.click('[data-widget="layer-breakdown"] button[data-layer="0"]');
+    await settle(page);
+    assert.equal(await page.inputValue('#layer-select'), '0');
+    assert.equal(await boxStat(page, 'inputNormIn'), in0);
+  }));
+
+  test('the boxes follow the placement and the norm, and name a missing norm', () => withPage('?layer=3', async (page) => {
+    await page.selectOption('#model-placement', 'post');
+    await settle(page);
+    const order = await page.locator('[data-box]').evaluateAll((boxes) => boxes.map((b) => b.dataset.box));
+    assert.deepEqual(order, ['attentionOut', 'inputNormIn', 'inputNormOut', 'mlpOut', 'postNormIn', 'postNormOut']);
+    assert.match(await page.textContent('[data-box="inputNormIn"] .stat-what'), /x \+ A\(x\)/);
+
+    await page.selectOption('#model-norm', 'layernorm');
+    await settle(page);
+    assert.equal(await page.textContent('[data-box="inputNormOut"] .stat-title'), 'Input LayerNorm output');
+    nearSqrtD(await boxStat(page, 'inputNormOut'), 'LayerNorm\'s output');
+
+    await page.selectOption('#model-norm', 'none');
+    await settle(page);
+    const noNorm = await page.locator('[data-box]').evaluateAll((boxes) => boxes.map((b) => b.dataset.box));
+    assert.deepEqual(noNorm, ['streamIn', 'attentionOut', 'streamMid', 'mlpOut']);
+    assert.match(await page.textContent('[data-widget="layer-breakdown"] .widget-note'), /there is no norm/);
+  }));
+});
+
+describe('the layer chart', () => {
+  test('pre-norm: the stream climbs about tenfold, the norm outputs stay at about 32', () => withPage('?layer=0', async (page) => {
+    const rows = await tableRows(page, 'layer-chart');
+    assert.equal(rows.length, 25, 'layers 0..23 and the final norm\'s input');
+    const residual = rows.map((r) => Number(r[1]));
+    const ratio = residual.at(-1) / residual[0];
+    assert.ok(ratio > 5 && ratio < 20, `residual grows ${ratio}x`);
+    for (const row of rows.slice(0, 24)) {
+      nearSqrtD(Number(row[2]), `input norm output at layer ${row[0]}`);
+      nearSqrtD(Number(row[3]), `post-attention norm output at layer ${row[0]}`);
+    }
+    assert.match(await page.textContent('[data-widget="layer-chart"] .chart-summary'), /^Over 24 layers the residual stream goes from [\d.]+ to [\d.]+ per token/);
+    assert.equal(await page.locator('[data-widget="layer-chart"] .rule-sqrt-d text').textContent(), '√1024 = 32');
+    assert.equal(await page.locator('[data-widget="layer-chart"] .chart-legend li').count(), 3);
+
+    // Linear scale redraws the same numbers on another axis.
+    const logPath = await page.getAttribute('[data-widget="layer-chart"] .chart-box .series-residual path', 'd');
+    await page.selectOption('#layer-chart-scale', 'linear');
+    await settle(page);
+    assert.notEqual(await page.getAttribute('[data-widget="layer-chart"] .chart-box .series-residual path', 'd'), logPath);
+
+    // Pointing at the chart reads out a layer.
+    const overlay = page.locator('[data-widget="layer-chart"] .hover-overlay');
+    await overlay.scrollIntoViewIfNeeded();
+    const box = await overlay.boundingBox();
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    await settle(page);
+    assert.match(await page.textContent('[data-widget="layer-chart"] .chart-readout'), /^After layer 23: residual stream [\d.]+/);
+  }));
+
+  test('post-norm pins the stream near 32; no norm lets it run away', () => withPage('?layer=0', async (page) => {
+    const preRows = await tableRows(page, 'layer-chart');
+    await page.selectOption('#model-placement', 'post');
+    await settle(page);
+    const postRows = await tableRows(page, 'layer-chart');
+    assert.notDeepEqual(postRows, preRows);
+    for (const row of postRows.slice(1)) nearSqrtD(Number(row[1]), `post-norm residual at ${row[0]}`);
+
+    await page.selectOption('#model-norm', 'none');
+    await settle(page);
+    const noneRows = await tableRows(page, 'layer-chart');
+    assert.equal(noneRows[0].length, 2, 'no norm columns without a norm');
+    const growth = Number(noneRows.at(-1)[1]) / Number(noneRows[0][1]);
+    assert.ok(growth > 50, `without a norm the stream grows ${growth}x`);
+    assert.match(await page.textContent('[data-widget="layer-chart"] .chart-summary'), /nothing holds it back/);
+    assert.equal(await page.locator('[data-widget="layer-chart"] .series-norm-input').count(), 0);
+  }));
+
+  test('the depth control changes the number of layers everywhere', () => withPage('?layer=20', async (page) => {
+    await page.fill('#model-depth', '8');
+    await settle(page);
+    assert.equal(await page.textContent('#model-depth + output'), '8 layers');
+    assert.equal((await tableRows(page, 'layer-chart')).length, 9);
+    assert.equal((await tableRows(page, 'attention')).length, 8);
+    assert.equal(await page.getAttribute('#layer-select', 'max'), '7');
+    assert.equal(await page.inputValue('#layer-select'), '7');
+    assert.equal(await page.isDisabled('[data-widget="layer-breakdown"] button[data-layer="22"]'), true);
+    assert.match(await page.textContent('.exercise-aside p'), /set the depth to 23 or more/);
+  }));
+});
+
+describe('the auto-run', () => {
+  test('walks the layers when the panel comes into view, then hands control over', () => withPage('', async (page) => {
+    assert.equal(await autorunStatus(page), 'waiting');
+    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-widget="autorun"]').dataset.status === 'running');
+    // The strip highlights the stage and the chart's marker moves with the walk.
+    await page.waitForSelector('.strip-stage.is-current[data-stage="layers"]');
+    const markerX = () => page.getAttribute('[data-widget="layer-chart"] .marker line', 'x1');
+    const first = await markerX();
+    await page.waitForFunction((x) => document.querySelector('[data-widget="layer-chart"] .marker line').getAttribute('x1') !== x, first);
+    assert.match(await page.textContent('.autorun-where'), /^Layer \d+ \(of 0–23\): the stream arrives at L2\/tok [\d.]+/);
+
+    await page.waitForFunction(() => document.querySelector('[data-widget="autorun"]').dataset.status === 'done', null, { timeout: 30_000 });
+    assert.equal(await page.inputValue('#layer-select'), '23');
+    assert.equal(await page.locator('.strip-stage.is-current').count(), 0);
+    assert.match(await page.textContent('.autorun-status'), /^Done: the controls are yours/);
+    assert.equal(await page.getAttribute('#autorun-progress', 'value'), await page.getAttribute('#autorun-progress', 'max'));
+
+    // The reader's choice stays.
+    await setLayer(page, 5);
+    await page.waitForTimeout(600);
+    assert.equal(await page.inputValue('#layer-select'), '5');
+    assert.equal(await autorunStatus(page), 'done');
+  }));
+
+  test('pause, resume and replay; moving the selector takes over', () => withPage('?layer=2', async (page) => {
+    // A link that names a layer keeps it: no walk starts by itself.
+    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    assert.equal(await autorunStatus(page), 'off');
+    assert.equal(await page.inputValue('#layer-select'), '2');
+
+    await page.click('#autorun-play');
+    await page.waitForFunction(() => Number(document.getElementById('layer-select').value) >= 3);
+    await page.click('#autorun-pause');
+    await settle(page);
+    assert.equal(await autorunStatus(page), 'paused');
+    const paused = await page.inputValue('#layer-select');
+    await page.waitForTimeout(700);
+    assert.equal(await page.inputValue('#layer-select'), paused);
+    await page.click('#autorun-pause');
+    await page.waitForFunction((layer) => document.getElementById('layer-select').value !== layer, paused);
+    assert.equal(await autorunStatus(page), 'running');
+
+    await setLayer(page, 1);
+    assert.equal(await autorunStatus(page), 'done');
+    await page.waitForTimeout(600);
+    assert.equal(await page.inputValue('#layer-select'), '1');
+  }));
+
+  test('respects prefers-reduced-motion', () => withPage('', async (page) => {
+    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    assert.equal(await autorunStatus(page), 'off');
+    assert.match(await page.textContent('.autorun-status'), /reduced motion/);
+  }, { reducedMotion: 'reduce' }));
+});
+
+describe('the model\'s other views', () => {
+  test('the learned gains are a fixed sample of the model\'s own', () => withPage('', async (page) => {
+    const read = (name) => number(page, `[data-widget="gain"] [data-readout="${name}"]`);
+    const amplified = await read('amplified');
+    const suppressed = await read('suppressed');
+    assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar').count(), 48);
+    assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar.is-above').count(), amplified);
+    assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar.is-below').count(), suppressed);
+    assert.ok(amplified + suppressed <= 48 && amplified > 0 && suppressed > 0);
+    const values = (await tableRows(page, 'gain')).map((r) => Number(r[1]));
+    assert.equal(values.length, 48);
+    assert.equal(await read('min'), Number(Math.min(...values).toFixed(2)));
+    assert.equal(await read('max'), Number(Math.max(...values).toFixed(2)));
+    assert.match(await page.textContent('[data-widget="gain"]'), /Synthetic gains/);
+  }));
+
+  test('attention stays spread out in pre-norm and saturates without a norm', () => withPage('', async (page) => {
+    const deepMax = async () => Number((await tableRows(page, 'attention')).at(-1)[1]);
+    const pre = await deepMax();
+    assert.ok(pre < 0.5, `pre-norm's deepest layer averages ${pre}`);
+    await page.selectOption('#model-norm', 'none');
+    await settle(page);
+    const none = await deepMax();
+    assert.ok(none > 0.9, `without a norm the deepest layer averages ${none}`);
+    assert.match(await page.textContent('[data-widget="attention"] .chart-summary'), /layers average 0\.9 or more/);
+  }));
+
+  test('the gradient view shows measured numbers and an honest reading', () => withPage('', async (page) => {
+    const readouts = async () => Object.fromEntries(await page.locator('[data-widget="gradient-flow"] dd[data-readout]')
+      .evaluateAll((dds) => dds.map((dd) => [dd.dataset.readout, dd.textContent])));
+    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+    const at24 = await readouts();
+    for (const key of ['pre-ratio', 'post-ratio']) assert.match(at24[key], /^\d+(\.\d+)?×$/, `${key}: ${at24[key]}`);
+    const product = Number(at24.product);
+    assert.ok(product > 0 && product < 1, `product of the rescalings ${product}`);
+    assert.equal((await tableRows(page, 'gradient-flow')).length, 24);
+    const reading = await page.textContent('[data-widget="gradient-flow"] .reading');
+    assert.match(reading, /^What the numbers say/);
+    assert.match(reading, new RegExp(`At 24 layers, the last layer’s parameters get ${at24['pre-ratio'].replace('×', '')}× the gradient`));
+    assert.match(reading, /Xiong et al\. \(2020\)/);
+    assert.match(reading, new RegExp(`falls to ${at24.product.replace('.', '\\.')}`));
+
+    // Another depth: the view recomputes after the slider settles.
+    await page.fill('#grad-depth', '6');
+    await page.waitForFunction(() => document.querySelectorAll('[data-widget="gradient-flow"] tbody tr').length === 6);
+    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+    assert.match(await page.textContent('[data-widget="gradient-flow"] .reading'), /At 6 layers/);
+    assert.match(await page.textContent('[data-widget="gradient-flow"] [data-readout="product"]'), /^\d/);
+    assert.match(await page.textContent('[data-widget="gradient-flow"] .chart-caption >> nth=2'), /rescaling/);
+
+    // Without a norm the layouts coincide, and the reading says so.
+    await page.selectOption('#model-norm', 'none');
+    await page.waitForFunction(() => /same network/.test(document.querySelector('[data-widget="gradient-flow"] .reading').textContent));
+    const none = await readouts();
+    assert.equal(none['pre-ratio'], none['post-ratio']);
+  }));
+});
+
+describe('the prompt and the link', () => {
+  test('a prompt the model cannot take gets a message and the last result stays', () => withPage('?layer=4', async (page) => {
+    const before = await boxStat(page, 'inputNormIn');
+    await page.fill('#model-prompt', 'a'.repeat(70));
+    await settle(page);
+    assert.equal(await page.textContent('#model-prompt-error'), 'That is 70 tokens (UTF-8 bytes); the model reads at most 64.');
+    assert.equal(await page.getAttribute('#model-prompt', 'aria-invalid'), 'true');
+    assert.equal(await boxStat(page, 'inputNormIn'), before);
+    assert.match(await page.textContent('[data-widget="model-controls"] .widget-note'), /^Still showing the results for the last prompt/);
+
+    await page.fill('#model-prompt', '');
+    await settle(page);
+    assert.equal(await page.textContent('#model-prompt-error'), 'Type at least one character.');
+
+    // One token is enough for the forward views, not for the gradients.
+    await page.fill('#model-prompt', 'x');
+    await settle(page);
+    assert.equal(await page.isVisible('#model-prompt-error'), false);
+    assert.match(await page.textContent('[data-widget="layer-breakdown"] .widget-note >> nth=1'), /over the prompt’s 1 tokens/);
+    await page.waitForFunction(() => /at least 2 tokens/.test(document.querySelector('[data-widget="gradient-flow"] .input-error').textContent));
+
+    // A Chinese character is three tokens.
+    await page.fill('#model-prompt', '残差');
+    await settle(page);
+    assert.equal(await page.locator('.token-chip').count(), 6);
+    assert.match(await page.textContent('#model-prompt-hint'), /^6 of at most 64 tokens/);
+    await page.click('text=Example prompt');
+    await settle(page);
+    assert.equal(await page.inputValue('#model-prompt'), 'Each layer adds to the stream.');
+  }));
+
+  test('the settings live in the link; invalid ones fall back with a note', () => withPage(
+    '?norm=layernorm&placement=post&depth=12&layer=5&gdepth=8&scale=linear&prompt=hello%20world',
+    async (page) => {
+      assert.equal(await page.locator('#notices .notice').count(), 0);
+      assert.equal(await page.inputValue('#model-norm'), 'layernorm');
+      assert.equal(await page.inputValue('#model-placement'), 'post');
+      assert.equal(await page.inputValue('#model-depth'), '12');
+      assert.equal(await page.inputValue('#layer-select'), '5');
+      assert.equal(await page.inputValue('#grad-depth'), '8');
+      assert.equal(await page.inputValue('#layer-chart-scale'), 'linear');
+      assert.equal(await page.inputValue('#model-prompt'), 'hello world');
+      assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input LayerNorm input');
+
+      await page.selectOption('#model-norm', 'rmsnorm');
+      await page.fill('#layer-select', '7');
+      await page.waitForFunction(() => location.search.includes('layer=7') && !location.search.includes('norm='));
+      const bad = await openPage(browser, `${fileUrl}?norm=bogus&placement=side&depth=99&gdepth=3&scale=x`);
+      try {
+        assert.equal(await bad.page.locator('#notices .notice').count(), 5);
+        assert.match(await bad.page.textContent('#notices'), /norm=bogus, which is not valid here/);
+        assert.equal(await bad.page.inputValue('#model-norm'), 'rmsnorm');
+        assert.equal(await bad.page.inputValue('#model-depth'), '24');
+        assert.equal(await bad.page.inputValue('#grad-depth'), '24');
+        assert.deepEqual(bad.problems, []);
+      } finally {
+        await bad.close();
+      }
+    },
+  ));
+
+  test('over HTTP, in Chinese: the same views, the Chinese example prompt', () => withPage('index.html?lang=zh-CN&layer=22', async (page) => {
+    assert.equal(await page.inputValue('#model-prompt'), '每层都加回残差流。');
+    assert.equal(await page.locator('.token-chip').count(), 27);
+    assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input RMSNorm input');
+    nearSqrtD(await boxStat(page, 'inputNormOut'), 'layer 22\'s output');
+    assert.ok(await boxStat(page, 'inputNormIn') > 64);
+  }, { http: true }));
+});

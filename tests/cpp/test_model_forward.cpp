@@ -1,0 +1,484 @@
+// The synthetic model's forward pass: determinism, the result layout, and
+// every shape the teaching page relies on, asserted on real output for
+// several prompts (English, Chinese, mixed, repetitive).
+//
+// L = layers, P = probes, T = tokens, S = statistics, H = heads, D = hidden
+#include <catch2/catch.hpp>
+
+#include "model/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace normlab::model;
+
+namespace {
+
+// Prompts of 16+ tokens (attention statistics need rows to spread over).
+const char* const kLongPrompts[] = {
+    "The quick brown fox jumps over the lazy dog.",
+    // "Layer normalization makes deep networks trainable." in Chinese.
+    ("\xe5\xb1\x82\xe5\xbd\x92\xe4\xb8\x80\xe5\x8c\x96\xe8\xae\xa9\xe6\xb7\xb1"
+     "\xe5\xb1\x82\xe7\xbd\x91\xe7\xbb\x9c\xe5\x8f\xaf\xe4\xbb\xa5\xe8\xae\xad"
+     "\xe7\xbb\x83\xe3\x80\x82"),
+    // Mixed: "Pre-norm 预归一化 keeps the highway clean".
+    ("Pre-norm \xe9\xa2\x84\xe5\xbd\x92\xe4\xb8\x80\xe5\x8c\x96 keeps the "
+     "highway clean"),
+    "aaaaaaaaaaaaaaaa",
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-",
+};
+
+// Every prompt, including the shortest ones.
+const char* const kAllPrompts[] = {
+    "The quick brown fox jumps over the lazy dog.",
+    ("\xe5\xb1\x82\xe5\xbd\x92\xe4\xb8\x80\xe5\x8c\x96\xe8\xae\xa9\xe6\xb7\xb1"
+     "\xe5\xb1\x82\xe7\xbd\x91\xe7\xbb\x9c\xe5\x8f\xaf\xe4\xbb\xa5\xe8\xae\xad"
+     "\xe7\xbb\x83\xe3\x80\x82"),
+    "aaaaaaaaaaaaaaaa",
+    "RMSNorm",
+    "x",
+    "\xe4\xbd\xa0\xe5\xa5\xbd",  // 你好
+};
+
+ModelOptions options(const char* norm, const char* placement) {
+  ModelOptions o;
+  o.norm = norm;
+  o.placement = placement;
+  return o;
+}
+
+// Views of a ForwardResult's flat arrays.
+struct View {
+  const ForwardResult& r;
+  float stat(int l, int probe, int t, int s) const {
+    return r.stats[((static_cast<size_t>(l) * kProbes + probe) * r.tokens + t) *
+                       kStats + s];
+  }
+  float mean(int l, int probe, int s) const {
+    return r.stats_mean[(static_cast<size_t>(l) * kProbes + probe) * kStats + s];
+  }
+  // Mean over tokens and heads of the attention rows' max probability.
+  double max_prob(int l) const {
+    double sum = 0.0;
+    const int n = r.tokens * r.heads;
+    for (int i = 0; i < n; i++) sum += r.attention_max_prob[l * n + i];
+    return sum / n;
+  }
+  double max_prob_last4() const {
+    double sum = 0.0;
+    for (int l = r.layers - 4; l < r.layers; l++) sum += max_prob(l);
+    return sum / 4;
+  }
+  double residual_ratio() const {
+    return mean(r.layers - 1, kResidualOut, 0) / mean(0, kResidualIn, 0);
+  }
+};
+
+constexpr int kL2 = 0, kMean = 1, kVariance = 2, kStd = 3, kRms = 4,
+              kMaxAbs = 5;
+
+}  // namespace
+
+TEST_CASE("same seed, same numbers; other seeds differ", "[model][forward]") {
+  Model a(ModelOptions{});
+  Model b(ModelOptions{});
+  ModelOptions other;
+  other.seed = 2;
+  Model c(other);
+  const ParameterSet& pa = a.parameters();
+  const ParameterSet& pb = b.parameters();
+  REQUIRE(pa.size() == pb.size());
+  CHECK(std::equal(pa.data(), pa.data() + pa.size(), pb.data()));
+  CHECK_FALSE(std::equal(pa.data(), pa.data() + pa.size(),
+                         c.parameters().data()));
+
+  const std::string prompt = kLongPrompts[1];
+  REQUIRE(a.forward(prompt).empty());
+  REQUIRE(b.forward(prompt).empty());
+  CHECK(a.forward_result().stats == b.forward_result().stats);
+  CHECK(a.forward_result().attention_entropy ==
+        b.forward_result().attention_entropy);
+  CHECK(a.forward_result().top_probs == b.forward_result().top_probs);
+  // And the same model twice, with another prompt in between.
+  const std::vector<float> first = a.forward_result().stats;
+  REQUIRE(a.forward(kLongPrompts[0]).empty());
+  REQUIRE(a.forward(prompt).empty());
+  CHECK(a.forward_result().stats == first);
+
+  REQUIRE(a.gradients(prompt).empty());
+  REQUIRE(b.gradients(prompt).empty());
+  CHECK(a.gradient_result().layer_grad_l2 == b.gradient_result().layer_grad_l2);
+  CHECK(a.gradient_result().loss == b.gradient_result().loss);
+}
+
+TEST_CASE("layer l's weights do not depend on depth, norm or placement",
+          "[model][forward]") {
+  ModelOptions shallow;
+  shallow.layers = 6;
+  ModelOptions post = options("layernorm", "post");
+  Model a(shallow), b(ModelOptions{}), c(post);
+  const int D = 1024;
+  for (int l = 0; l < 6; l++) {
+    const float* wa = a.parameters().layer(l);
+    CHECK(std::equal(wa, wa + kLayerTensors * D, b.parameters().layer(l)));
+    CHECK(std::equal(wa, wa + kLayerTensors * D, c.parameters().layer(l)));
+  }
+  const float* ea = a.parameters().embedding();
+  CHECK(std::equal(ea, ea + kVocab * D, b.parameters().embedding()));
+}
+
+TEST_CASE("statistics agree with golden values from any build", "[model][forward]") {
+  // Computed natively (x86) and checked here in every build: native, wasm
+  // SIMD128 and emulated wasm must agree within 1e-4 of each statistic's
+  // scale (summation order and exp differ between them). They also pin the
+  // seed-to-weights mapping: a change to the initialization shows up here.
+  Model model(ModelOptions{});
+  REQUIRE(model.forward(kLongPrompts[2]).empty());
+  const View v{model.forward_result()};
+  REQUIRE(v.r.tokens == 45);
+  const double tol = 1e-4;
+  CHECK(v.mean(0, kResidualOut, kL2) == Approx(21.8821354).epsilon(tol));
+  CHECK(v.mean(11, kResidualOut, kL2) == Approx(71.6064224).epsilon(tol));
+  CHECK(v.mean(23, kResidualOut, kL2) == Approx(101.307266).epsilon(tol));
+  CHECK(v.mean(23, kResidualOut, kMaxAbs) == Approx(10.9674559).epsilon(tol));
+  // A mean's scale is the row's RMS (~3.2 at layer 23).
+  CHECK(v.mean(23, kResidualOut, kMean) ==
+        Approx(-0.0354220197).margin(tol * 3.2));
+  CHECK(v.mean(0, kAttentionOut, kL2) == Approx(3.68643498).epsilon(tol));
+  CHECK(v.mean(23, kMlpOut, kL2) == Approx(19.6534615).epsilon(tol));
+  CHECK(v.r.final_stats_mean[2 * kStats + kL2] == Approx(32.189518).epsilon(tol));
+  CHECK(v.r.next_token == 110);
+  CHECK(v.r.top_probs[0] == Approx(0.227853745).margin(tol));
+  REQUIRE(model.gradients(kLongPrompts[2]).empty());
+  const GradientResult& g = model.gradient_result();
+  CHECK(g.loss == Approx(7.85554504).epsilon(tol));
+  CHECK(g.layer_grad_l2[0] == Approx(0.93966794).epsilon(tol));
+  CHECK(g.layer_grad_l2[23] == Approx(0.182024583).epsilon(tol));
+  CHECK(g.residual_grad_l2[0] == Approx(1.24956775).epsilon(tol));
+}
+
+TEST_CASE("result layout: sizes, token means, shared probes, top-k",
+          "[model][forward]") {
+  for (const char* placement : {"pre", "post"}) {
+    Model model(options("rmsnorm", placement));
+    const std::string prompt = kLongPrompts[0];
+    REQUIRE(model.forward(prompt, 7).empty());
+    const ForwardResult& r = model.forward_result();
+    const View v{r};
+    const int L = 24, T = static_cast<int>(prompt.size()), H = 16;
+    INFO("placement " << placement);
+    REQUIRE(r.layers == L);
+    REQUIRE(r.tokens == T);
+    REQUIRE(r.heads == H);
+    REQUIRE(r.top_k == 7);
+    CHECK(r.token_ids.size() == static_cast<size_t>(T));
+    CHECK(r.token_ids[0] == 'T');
+    CHECK(r.stats.size() == static_cast<size_t>(L) * kProbes * T * kStats);
+    CHECK(r.stats_mean.size() == static_cast<size_t>(L) * kProbes * kStats);
+    CHECK(r.attention_entropy.size() == static_cast<size_t>(L) * T * H);
+    CHECK(r.attention_max_prob.size() == static_cast<size_t>(L) * T * H);
+    CHECK(r.final_stats.size() == static_cast<size_t>(kFinalProbes) * T * kStats);
+    const bool post = std::string(placement) == "post";
+    CHECK(r.norm_rescale.size() == (post ? static_cast<size_t>(L) * 2 * T : 0u));
+    CHECK(r.norm_rescale_mean.size() == (post ? static_cast<size_t>(L) * 2 : 0u));
+    CHECK(r.norm_rescale_product_mean.size() == r.norm_rescale_mean.size());
+
+    for (int l = 0; l < L; l++) {
+      for (int p = 0; p < kProbes; p++) {
+        for (int s = 0; s < kStats; s++) {
+          double sum = 0.0;
+          for (int t = 0; t < T; t++) sum += v.stat(l, p, t, s);
+          CHECK(v.mean(l, p, s) == Approx(sum / T).epsilon(1e-5).margin(1e-7));
+        }
+      }
+      for (int t = 0; t < T; t++) {
+        if (l > 0) {
+          CHECK(v.stat(l, kResidualIn, t, kL2) == v.stat(l - 1, kResidualOut, t, kL2));
+        }
+        if (!post) {
+          CHECK(v.stat(l, kInputNormIn, t, kL2) == v.stat(l, kResidualIn, t, kL2));
+        } else {
+          CHECK(v.stat(l, kResidualOut, t, kL2) ==
+                v.stat(l, kPostAttnNormOut, t, kL2));
+        }
+        // The statistics are consistent with each other.
+        const float l2 = v.stat(l, kResidualOut, t, kL2);
+        const float rms = v.stat(l, kResidualOut, t, kRms);
+        const float var = v.stat(l, kResidualOut, t, kVariance);
+        const float mean = v.stat(l, kResidualOut, t, kMean);
+        CHECK(rms == Approx(l2 / std::sqrt(1024.0)).epsilon(1e-5));
+        CHECK(v.stat(l, kResidualOut, t, kStd) == Approx(std::sqrt(var)).epsilon(1e-5));
+        CHECK(rms * rms == Approx(var + mean * mean).epsilon(1e-4));
+        CHECK(v.stat(l, kResidualOut, t, kMaxAbs) <= l2);
+      }
+    }
+    // The final norm reads the last layer's output.
+    for (int t = 0; t < T; t++) {
+      CHECK(r.final_stats[t * kStats + kL2] == v.stat(L - 1, kResidualOut, t, kL2));
+      CHECK(r.final_stats[(T + t) * kStats + kL2] ==
+            Approx(std::sqrt(1024.0)).epsilon(1e-3));
+    }
+    // Top-k: sorted, a distribution's head, greedy = first.
+    CHECK(r.next_token == r.top_tokens[0]);
+    double total = 0.0;
+    for (int k = 0; k < 7; k++) {
+      CHECK(r.top_tokens[k] >= 0);
+      CHECK(r.top_tokens[k] < 256);
+      if (k > 0) CHECK(r.top_probs[k] <= r.top_probs[k - 1]);
+      total += r.top_probs[k];
+    }
+    CHECK(total <= 1.0 + 1e-5);
+    CHECK(r.top_probs[6] > 0.0f);
+    // Every attention row is a distribution over 1..t+1 keys: entropy in
+    // [0, log(t+1)], max probability in [1/(t+1), 1].
+    for (int l = 0; l < L; l++) {
+      for (int t = 0; t < T; t++) {
+        for (int h = 0; h < H; h++) {
+          const size_t i = (static_cast<size_t>(l) * T + t) * H + h;
+          CHECK(r.attention_entropy[i] >= -1e-6f);
+          CHECK(r.attention_entropy[i] <= std::log(t + 1.0) + 1e-4);
+          CHECK(r.attention_max_prob[i] >= 1.0 / (t + 1) - 1e-6);
+          CHECK(r.attention_max_prob[i] <= 1.0f + 1e-6f);
+        }
+      }
+    }
+    // Per-layer means over tokens and heads.
+    REQUIRE(r.attention_entropy_mean.size() == static_cast<size_t>(L));
+    REQUIRE(r.attention_max_prob_mean.size() == static_cast<size_t>(L));
+    for (int l = 0; l < L; l++) {
+      CHECK(r.attention_max_prob_mean[l] == Approx(v.max_prob(l)).epsilon(1e-6));
+      double entropy = 0.0;
+      for (int i = 0; i < T * H; i++) entropy += r.attention_entropy[l * T * H + i];
+      CHECK(r.attention_entropy_mean[l] == Approx(entropy / (T * H)).epsilon(1e-6));
+    }
+    // The first token attends to itself only.
+    CHECK(r.attention_max_prob[0] == Approx(1.0f));
+    CHECK(r.attention_entropy[0] == Approx(0.0f).margin(1e-6));
+  }
+}
+
+TEST_CASE("gains: most near 1, a few far, range ~0.3..2, per layer and norm",
+          "[model][forward]") {
+  Model model(ModelOptions{});
+  const int D = 1024;
+  std::vector<const float*> all;
+  for (int l = 0; l < 24; l++) {
+    all.push_back(model.gains(l, "inputNorm"));
+    all.push_back(model.gains(l, "postAttentionNorm"));
+  }
+  all.push_back(model.gains(0, "finalNorm"));
+  CHECK(model.gains(3, "inputNorm") == model.parameters().tensor(3, kInputNormGain));
+  CHECK(model.gains(0, "finalNorm") == model.parameters().final_gain());
+  CHECK(all[0] != all[1]);
+  for (const float* g : all) {
+    int near = 0, far = 0, above = 0, below = 0;
+    double sum_sq = 0.0;
+    for (int i = 0; i < D; i++) {
+      CHECK(g[i] >= 0.3f);
+      CHECK(g[i] <= 2.0f);
+      near += std::fabs(g[i] - 1.0f) < 0.15f;
+      far += g[i] < 0.6f || g[i] > 1.5f;
+      above += g[i] > 1.0f;
+      below += g[i] < 1.0f;
+      sum_sq += static_cast<double>(g[i]) * g[i];
+    }
+    CHECK(near > 0.8 * D);
+    CHECK(far > 0.01 * D);
+    CHECK(far < 0.1 * D);
+    CHECK(above > 0.3 * D);
+    CHECK(below > 0.3 * D);
+    const double rms = std::sqrt(sum_sq / D);
+    CHECK(rms > 0.95);
+    CHECK(rms < 1.1);
+  }
+  // The first 48 gains, the page's widget sample, include both kinds.
+  const float* g0 = model.gains(0, "inputNorm");
+  const auto [lo, hi] = std::minmax_element(g0, g0 + 48);
+  INFO("first 48 gains: min " << *lo << " max " << *hi);
+  CHECK(*lo < 1.0f);
+  CHECK(*hi > 1.0f);
+}
+
+TEST_CASE("pre-norm: the residual climbs ~10x from below sqrt(D); every norm "
+          "output sits at sqrt(D)",
+          "[model][forward]") {
+  Model model(ModelOptions{});
+  const double sqrt_d = 32.0;
+  for (const char* prompt : kAllPrompts) {
+    REQUIRE(model.forward(prompt).empty());
+    const View v{model.forward_result()};
+    const int L = v.r.layers, T = v.r.tokens;
+    INFO("prompt '" << prompt << "' (" << T << " tokens), residual ratio "
+                    << v.residual_ratio() << ", start "
+                    << v.mean(0, kResidualIn, kL2) << ", end "
+                    << v.mean(L - 1, kResidualOut, kL2));
+    CHECK(v.mean(0, kResidualIn, kL2) < sqrt_d);
+    CHECK(v.residual_ratio() >= 6.0);
+    CHECK(v.residual_ratio() <= 15.0);
+    for (int l = 1; l < L; l++) {
+      CHECK(v.mean(l, kResidualOut, kL2) > v.mean(l - 1, kResidualOut, kL2));
+    }
+    for (int l = 0; l < L; l++) {
+      for (int t = 0; t < T; t++) {
+        for (int p : {kInputNormNormed, kPostAttnNormNormed}) {
+          CHECK(v.stat(l, p, t, kL2) == Approx(sqrt_d).epsilon(1e-3));
+          CHECK(v.stat(l, p, t, kRms) == Approx(1.0).epsilon(1e-3));
+        }
+        for (int p : {kInputNormOut, kPostAttnNormOut}) {
+          CHECK(v.stat(l, p, t, kL2) >= 0.8 * sqrt_d);
+          CHECK(v.stat(l, p, t, kL2) <= 1.25 * sqrt_d);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("pre-norm attention stays spread out; without a norm it saturates",
+          "[model][forward]") {
+  Model pre(ModelOptions{});
+  Model none(options("none", "pre"));
+  for (const char* prompt : kLongPrompts) {
+    REQUIRE(pre.forward(prompt).empty());
+    REQUIRE(none.forward(prompt).empty());
+    const View vp{pre.forward_result()}, vn{none.forward_result()};
+    INFO("prompt '" << prompt << "': mean max attention probability, last 4 "
+                    << "layers: pre-norm " << vp.max_prob_last4()
+                    << ", no norm " << vn.max_prob_last4()
+                    << "; residual ratio pre " << vp.residual_ratio()
+                    << ", none " << vn.residual_ratio());
+    CHECK(vp.max_prob_last4() < 0.6);
+    CHECK(vn.max_prob_last4() > 0.9);
+    for (int l = 20; l < 24; l++) {
+      CHECK(vp.max_prob(l) < 0.6);
+      CHECK(vn.max_prob(l) > 0.9);
+    }
+    // Saturation comes with depth: the first layers are not saturated.
+    CHECK(vn.max_prob(0) < 0.6);
+    // The unnormalized residual grows much faster.
+    CHECK(vn.residual_ratio() > 5.0 * vp.residual_ratio());
+    // Without a norm, a norm's probes are its input.
+    for (int l = 0; l < 24; l++) {
+      CHECK(vn.mean(l, kInputNormOut, kL2) == vn.mean(l, kInputNormIn, kL2));
+      CHECK(vn.mean(l, kPostAttnNormNormed, kL2) == vn.mean(l, kPostAttnNormIn, kL2));
+    }
+  }
+}
+
+TEST_CASE("post-norm: the residual stays pinned near sqrt(D); the norms' "
+          "rescaling factors multiply",
+          "[model][forward]") {
+  Model model(options("rmsnorm", "post"));
+  const double sqrt_d = 32.0;
+  for (const char* prompt : kAllPrompts) {
+    REQUIRE(model.forward(prompt).empty());
+    const ForwardResult& r = model.forward_result();
+    const View v{r};
+    const int L = r.layers, T = r.tokens;
+    INFO("prompt '" << prompt << "'");
+    for (int l = 0; l < L; l++) {
+      CHECK(v.mean(l, kResidualOut, kL2) > 0.9 * sqrt_d);
+      CHECK(v.mean(l, kResidualOut, kL2) < 1.1 * sqrt_d);
+    }
+    REQUIRE(r.norm_rescale.size() == static_cast<size_t>(L) * 2 * T);
+    double product_t0 = 1.0;
+    for (int l = 0; l < L; l++) {
+      for (int k = 0; k < 2; k++) {
+        const LayerTensor gain = k == 0 ? kInputNormGain : kPostAttnNormGain;
+        const int probe = k == 0 ? kInputNormIn : kPostAttnNormIn;
+        const float* g = model.parameters().tensor(l, gain);
+        double ss = 0.0;
+        for (int i = 0; i < 1024; i++) ss += static_cast<double>(g[i]) * g[i];
+        const double rms_g = std::sqrt(ss / 1024);
+        for (int t = 0; t < T; t++) {
+          const size_t i = (static_cast<size_t>(l) * 2 + k) * T + t;
+          const double expected = sqrt_d * rms_g / v.stat(l, probe, t, kL2);
+          CHECK(r.norm_rescale[i] == Approx(expected).epsilon(1e-5));
+          // The factor undoes the sub-block's growth: a bit below 1, except
+          // at the first norm, which scales the small embedding up.
+          if (l > 0 || k > 0) {
+            CHECK(r.norm_rescale[i] > 0.5f);
+            CHECK(r.norm_rescale[i] < 1.05f);
+          } else {
+            CHECK(r.norm_rescale[i] > 2.0f);
+          }
+          // Rescaling x + F(x) by it lands on the norm's output size.
+          CHECK(r.norm_rescale[i] * v.stat(l, probe, t, kL2) ==
+                Approx(sqrt_d * rms_g).epsilon(1e-3));
+        }
+        double rescale_sum = 0.0, product_sum = 0.0;
+        for (int t = 0; t < T; t++) {
+          rescale_sum += r.norm_rescale[(static_cast<size_t>(l) * 2 + k) * T + t];
+          product_sum += r.norm_rescale_product[(static_cast<size_t>(l) * 2 + k) * T + t];
+        }
+        CHECK(r.norm_rescale_mean[l * 2 + k] == Approx(rescale_sum / T).epsilon(1e-6));
+        CHECK(r.norm_rescale_product_mean[l * 2 + k] ==
+              Approx(product_sum / T).epsilon(1e-6));
+        product_t0 *= r.norm_rescale[(static_cast<size_t>(l) * 2 + k) * T];
+        CHECK(r.norm_rescale_product[(static_cast<size_t>(l) * 2 + k) * T] ==
+              Approx(product_t0).epsilon(1e-5));
+      }
+    }
+    // 47 factors below 1 after the first multiply to a small number.
+    CHECK(product_t0 < 0.1);
+  }
+}
+
+TEST_CASE("LayerNorm variant: normed rows have mean 0 and L2 sqrt(D)",
+          "[model][forward]") {
+  for (const char* placement : {"pre", "post"}) {
+    Model model(options("layernorm", placement));
+    REQUIRE(model.forward(kLongPrompts[1]).empty());
+    const View v{model.forward_result()};
+    INFO("placement " << placement << ", residual ratio " << v.residual_ratio());
+    for (int l = 0; l < 24; l++) {
+      for (int t = 0; t < v.r.tokens; t++) {
+        for (int p : {kInputNormNormed, kPostAttnNormNormed}) {
+          CHECK(v.stat(l, p, t, kL2) == Approx(32.0).epsilon(1e-3));
+          CHECK(v.stat(l, p, t, kMean) == Approx(0.0).margin(1e-4));
+          CHECK(v.stat(l, p, t, kStd) == Approx(1.0).epsilon(1e-3));
+        }
+      }
+    }
+    if (std::string(placement) == "pre") {
+      CHECK(v.residual_ratio() >= 6.0);
+      CHECK(v.residual_ratio() <= 15.0);
+    }
+  }
+}
+
+TEST_CASE("other widths: norm outputs at sqrt(D) for D = 64..512",
+          "[model][forward]") {
+  for (int hidden : {64, 128, 256, 512}) {
+    ModelOptions o;
+    o.hidden = hidden;
+    o.layers = 4;
+    o.heads = hidden >= 256 ? 16 : 4;
+    Model model(o);
+    REQUIRE(model.error().empty());
+    REQUIRE(model.forward(kLongPrompts[0]).empty());
+    const View v{model.forward_result()};
+    INFO("hidden " << hidden);
+    for (int l = 0; l < 4; l++) {
+      CHECK(v.mean(l, kInputNormNormed, kL2) ==
+            Approx(std::sqrt(hidden)).epsilon(1e-3));
+    }
+    CHECK(v.mean(0, kResidualIn, kL2) < std::sqrt(hidden));
+  }
+}
+
+TEST_CASE("buffers are reused: no growth after warm-up", "[model][forward]") {
+  Model model(ModelOptions{});
+  REQUIRE(model.forward(kLongPrompts[0]).empty());
+  REQUIRE(model.gradients(kLongPrompts[0]).empty());
+  const size_t floats = model.memory_floats();
+  for (int i = 0; i < 20; i++) {
+    REQUIRE(model.forward(kAllPrompts[i % 6]).empty());
+  }
+  REQUIRE(model.gradients("shorter prompt").empty());
+  CHECK(model.memory_floats() == floats);
+  // The default model with a 44-token prompt, gradients included: ~20 MB.
+  INFO("memory: " << floats * 4 / 1e6 << " MB");
+  CHECK(floats * 4 < 32u * 1024 * 1024);
+}

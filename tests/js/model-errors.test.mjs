@@ -1,0 +1,127 @@
+// Bad model options, prompts and queries: each throws the documented class
+// with the model's exact message, and leaves nothing allocated.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { loadNormlab } from '../../dist/normlab.mjs';
+
+let nl;
+let model;
+before(async () => {
+  nl = await loadNormlab();
+  model = nl.createModel({ layers: 3, hidden: 64, heads: 4 });
+});
+after(() => nl.dispose());
+
+const LAYERS = 'layers must be an integer in 1..64';
+const HIDDEN = 'hidden must be a power of two in 64..1024';
+const NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
+const PLACEMENT = "placement must be 'pre' or 'post'";
+const EPS = 'eps must be a number in 0..1';
+const SEED = 'seed must be an integer in 0..4294967295';
+const WHICH = "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'";
+const TOP_K = 'topK must be an integer in 1..256';
+
+// [call, error class, exact message]
+const CREATE_CASES = [
+  [() => nl.createModel(null), TypeError, 'options must be an object'],
+  [() => nl.createModel(24), TypeError, 'options must be an object'],
+  [() => nl.createModel([24]), TypeError, 'options must be an object'],
+  [() => nl.createModel({ layer: 12 }), TypeError, "unknown model option 'layer'"],
+  [() => nl.createModel({ layers: 0 }), RangeError, LAYERS],
+  [() => nl.createModel({ layers: 65 }), RangeError, LAYERS],
+  [() => nl.createModel({ layers: 2.5 }), RangeError, LAYERS],
+  [() => nl.createModel({ layers: NaN }), RangeError, LAYERS],
+  [() => nl.createModel({ layers: Infinity }), RangeError, LAYERS],
+  [() => nl.createModel({ layers: '24' }), TypeError, LAYERS],
+  [() => nl.createModel({ layers: null }), TypeError, LAYERS],
+  [() => nl.createModel({ hidden: 32 }), RangeError, HIDDEN],
+  [() => nl.createModel({ hidden: 2048 }), RangeError, HIDDEN],
+  [() => nl.createModel({ hidden: 768 }), RangeError, HIDDEN],
+  [() => nl.createModel({ hidden: 1024n }), TypeError, HIDDEN],
+  [() => nl.createModel({ heads: 3 }), RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
+  [() => nl.createModel({ heads: 128 }), RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
+  [() => nl.createModel({ hidden: 64, heads: 32 }), RangeError, 'heads must be a power of two in 1..16 for hidden 64'],
+  [() => nl.createModel({ heads: '16' }), TypeError, 'heads must be a power of two in 1..64 for hidden 1024'],
+  [() => nl.createModel({ norm: 'batchnorm' }), RangeError, NORM],
+  [() => nl.createModel({ norm: 'RMSNorm' }), RangeError, NORM],
+  [() => nl.createModel({ norm: 1 }), TypeError, NORM],
+  [() => nl.createModel({ placement: 'sandwich' }), RangeError, PLACEMENT],
+  [() => nl.createModel({ placement: true }), TypeError, PLACEMENT],
+  [() => nl.createModel({ eps: -1e-6 }), RangeError, EPS],
+  [() => nl.createModel({ eps: 2 }), RangeError, EPS],
+  [() => nl.createModel({ eps: NaN }), RangeError, EPS],
+  [() => nl.createModel({ eps: '1e-6' }), TypeError, EPS],
+  [() => nl.createModel({ eps: null }), TypeError, EPS],
+  [() => nl.createModel({ seed: -1 }), RangeError, SEED],
+  [() => nl.createModel({ seed: 2 ** 32 }), RangeError, SEED],
+  [() => nl.createModel({ seed: 0.5 }), RangeError, SEED],
+  [() => nl.createModel({ seed: '1' }), TypeError, SEED],
+  // The first bad field is named, in the options' documented order.
+  [() => nl.createModel({ seed: -1, layers: 0 }), RangeError, LAYERS],
+  [() => nl.createModel({ norm: 'x', hidden: 'big' }), TypeError, HIDDEN],
+];
+
+const CALL_CASES = [
+  [() => model.forward(), TypeError, 'prompt must be a string'],
+  [() => model.forward(42), TypeError, 'prompt must be a string'],
+  [() => model.forward(new TextEncoder().encode('hi')), TypeError, 'prompt must be a string'],
+  [() => model.forward(''), RangeError, 'prompt is empty'],
+  [() => model.forward('a'.repeat(65)), RangeError, 'prompt longer than 64 tokens (65 UTF-8 bytes)'],
+  [() => model.forward('字'.repeat(22)), RangeError, 'prompt longer than 64 tokens (66 UTF-8 bytes)'],
+  [() => model.forward('hi', 5), TypeError, 'options must be an object'],
+  [() => model.forward('hi', null), TypeError, 'options must be an object'],
+  [() => model.forward('hi', { top_k: 3 }), TypeError, "unknown forward option 'top_k'"],
+  [() => model.forward('hi', { topK: 0 }), RangeError, TOP_K],
+  [() => model.forward('hi', { topK: 257 }), RangeError, TOP_K],
+  [() => model.forward('hi', { topK: 2.5 }), RangeError, TOP_K],
+  [() => model.forward('hi', { topK: '5' }), TypeError, TOP_K],
+  [() => model.gradients(), TypeError, 'prompt must be a string'],
+  [() => model.gradients(''), RangeError, 'prompt is empty'],
+  [() => model.gradients('x'), RangeError, 'gradients need a prompt of at least 2 tokens'],
+  [() => model.gradients('x'.repeat(100)), RangeError, 'prompt longer than 64 tokens (100 UTF-8 bytes)'],
+  [() => model.gains(0, 'attention'), RangeError, WHICH],
+  [() => model.gains(0), TypeError, WHICH],
+  [() => model.gains(0, 0), TypeError, WHICH],
+  [() => model.gains(3, 'inputNorm'), RangeError, 'layer must be an integer in 0..2'],
+  [() => model.gains(-1, 'postAttentionNorm'), RangeError, 'layer must be an integer in 0..2'],
+  [() => model.gains(0.5, 'inputNorm'), RangeError, 'layer must be an integer in 0..2'],
+  [() => model.gains(NaN, 'inputNorm'), RangeError, 'layer must be an integer in 0..2'],
+  [() => model.gains('0', 'inputNorm'), TypeError, 'layer must be an integer in 0..2'],
+  [() => model.gains(undefined, 'inputNorm'), TypeError, 'layer must be an integer in 0..2'],
+];
+
+function assertThrowsExactly(call, ErrorClass, message) {
+  assert.throws(call, (error) => {
+    assert.equal(error.constructor, ErrorClass, `${error.constructor.name}: ${error.message}`);
+    assert.equal(error.message, message);
+    return true;
+  });
+}
+
+describe('bad model options', () => {
+  for (const [call, ErrorClass, message] of CREATE_CASES) {
+    test(`${call.toString().slice(6)} -> ${ErrorClass.name}`, () => {
+      assertThrowsExactly(call, ErrorClass, message);
+    });
+  }
+});
+
+describe('bad prompts and queries', () => {
+  for (const [call, ErrorClass, message] of CALL_CASES) {
+    test(`${call.toString().slice(6)} -> ${ErrorClass.name}`, () => {
+      assertThrowsExactly(call, ErrorClass, message);
+    });
+  }
+});
+
+test('a rejected call frees what it made and keeps the last good result', () => {
+  model.forward('warm up with a longer prompt than any below');
+  const live = nl.liveAllocations();
+  const bytes = nl.mallocBytes();
+  for (const [call] of [...CREATE_CASES, ...CALL_CASES]) assert.throws(call);
+  assert.equal(nl.liveAllocations(), live);
+  assert.equal(nl.mallocBytes(), bytes);
+  // The model still works after its rejected calls.
+  assert.equal(model.forward('still fine').layers, 3);
+});

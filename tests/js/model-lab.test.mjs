@@ -1,0 +1,82 @@
+// The page's model bookkeeping (web/src/compute.js createModelLab) against
+// the real wasm module: one model instance per configuration in use, each
+// deleted as soon as no view needs it, and the forward and gradient views'
+// data shaped from the model's runs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadNormlab } from '../../dist/normlab.mjs';
+import { createModelLab, modelConfig } from '../../web/src/compute.js';
+
+const nl = await loadNormlab({ backend: 'simd128' });
+const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', placement: 'pre', depth: 24, eps: 1e-6 };
+
+test('one instance per configuration, deleted when no view needs it', () => {
+  const baseline = nl.liveAllocations();
+  const lab = createModelLab();
+  lab.forward(nl, settings);
+  lab.forward(nl, settings);
+  const one = nl.liveAllocations();
+  assert.ok(one > baseline, 'a model was created');
+  // Same configuration, other prompt: the same instance runs it.
+  lab.forward(nl, { ...settings, prompt: 'another prompt' });
+  assert.equal(nl.liveAllocations(), one);
+  // A second configuration adds one instance; keeping only it deletes the first.
+  const post = { ...settings, placement: 'post' };
+  lab.forward(nl, post);
+  assert.ok(nl.liveAllocations() > one);
+  lab.keep([modelConfig(post)]);
+  assert.equal(nl.liveAllocations(), one);
+  lab.keep([]);
+  assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
+  const lab = createModelLab();
+  const good = lab.forward(nl, settings);
+  assert.equal(good.error, null);
+  assert.equal(good.tokens, 30);
+  const view = good.view;
+  assert.equal(view.layers, 24);
+  assert.equal(view.sqrtD, 32);
+  assert.equal(view.residualL2.length, 25);
+  assert.ok(view.residualL2[24] / view.residualL2[0] > 5, 'the stream grows');
+  for (const l2 of view.probes['inputNorm.normed'].l2) assert.ok(Math.abs(l2 - 32) < 1e-3, `normed L2 ${l2}`);
+
+  const tooLong = lab.forward(nl, { ...settings, prompt: '残'.repeat(22) });
+  assert.deepEqual(tooLong.error, { code: 'errTooLong', params: { count: 66, max: 64 } });
+  assert.equal(tooLong.view, view, 'the last good view stays');
+  assert.equal(lab.forward(nl, { ...settings, prompt: '' }).error.code, 'errEmpty');
+  lab.keep([]);
+});
+
+test('gradient views: pre-norm has no rescalings, post-norm has 2 per layer', () => {
+  const lab = createModelLab();
+  const pre = lab.gradients(nl, { ...settings, depth: 6 });
+  const post = lab.gradients(nl, { ...settings, depth: 6, placement: 'post' });
+  assert.equal(pre.error, null);
+  assert.equal(pre.layer.length, 6);
+  assert.equal(pre.residual.length, 7);
+  assert.equal(pre.rescale, null);
+  assert.equal(post.rescale.factor.length, 12);
+  // The running product starts at the first factor (both are averaged over
+  // tokens, so later entries are means of products, not products of means).
+  assert.ok(Math.abs(post.rescale.product[0] - post.rescale.factor[0]) < 1e-6);
+  assert.ok(post.rescale.product.every((p) => p > 0));
+  assert.equal(lab.gradients(nl, { ...settings, prompt: 'x' }).error.code, 'errTooShort');
+  lab.keep([]);
+});
+
+test('the gain sample is fixed and computed from the model\'s gains', () => {
+  const lab = createModelLab();
+  lab.forward(nl, settings);
+  const gains = lab.gains(nl, settings);
+  assert.equal(gains.values.length, 48);
+  assert.deepEqual(new Set(gains.features).size, 48);
+  const all = lab.modelFor(nl, modelConfig(settings)).gains(0, 'inputNorm');
+  gains.features.forEach((feature, i) => assert.equal(gains.values[i], all[feature]));
+  assert.equal(gains.amplified, gains.values.filter((g) => g > 1).length);
+  assert.equal(gains.min, Math.min(...gains.values));
+  assert.equal(createModelLab().gains(nl, settings), null, 'no model, no sample');
+  lab.keep([]);
+});
