@@ -171,6 +171,9 @@ cmd_bench() {
   node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
   say "synthetic model: creation, forward, gradients, memory, gradient flow"
   node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
+  apt_install "${APT_BROWSER[@]}"
+  say "the page's interaction budget (headless Chromium)"
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
 }
 
 # Each fuzzer starts from its saved corpus and writes what it finds to

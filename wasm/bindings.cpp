@@ -6,13 +6,31 @@
 // Design
 // - A long-lived Workspace owns every buffer a kernel call needs: input (T, D),
 //   gain and bias (D), output (T, D) and the per-row results (T). JS writes the
-//   inputs straight into the wasm heap through typed_memory_view()s of those
-//   buffers, runs one kernel on them, and copies the results out with .slice().
-// - The view rule: a view is a window on the wasm memory as it is now. Any call
-//   that may grow memory (Workspace::resize, or anything else that allocates)
-//   may replace that memory and leave older views empty. Take a fresh view
-//   after every resize; never keep one across calls. Kernel calls do not
-//   allocate, so views taken after resize stay valid through the kernel call.
+//   inputs straight into the wasm heap, runs one kernel on them, and copies the
+//   results out with one .slice() (or one .set() into a caller's array).
+// - The hot path is plain C functions (extern "C", nl_ws_*), called directly as
+//   module._nl_ws_*: an Embind call costs microseconds under
+//   DYNAMIC_EXECUTION=0 (its invokers are generic closures, no generated
+//   code), a direct wasm export call tens of nanoseconds. Embind keeps the
+//   Workspace's lifetime (new / delete, counted by the leak tests), the model
+//   and memoryInfo. The nl_ws_* functions take the Workspace's address, which
+//   JS gets once from Workspace::handle(). A steady-state op is then exactly
+//   one wasm call: JS remembers the shape of the last resize and calls
+//   nl_ws_resize only when the shape changes.
+// - Buffer addresses: resize() writes the byte address of every buffer into
+//   the Workspace's layout array (kLayout order below), which JS reads from
+//   the heap right after each nl_ws_resize (nl_ws_layout gives its address).
+// - The view rule: a typed array on the wasm memory is a window on the memory
+//   as it is now. Anything that grows memory (Workspace::resize, or anything
+//   else that allocates: the model, Embind) replaces the memory's ArrayBuffer
+//   and leaves older views empty. JS keeps ONE cached Float32Array over the
+//   whole heap and re-takes it only when memory has grown, i.e. when the
+//   cached view's .buffer !== the current memory buffer (module.HEAPF32.buffer,
+//   which Emscripten re-points on every growth); it checks this on every op,
+//   after any resize and before writing inputs. Kernel calls do not
+//   allocate, so the view stays valid from the input write to the output copy.
+//   Views handed out by the model (floats(), ints(), gains()) are taken fresh
+//   right after the call that filled them and never kept across calls.
 // - Buffers only grow (each keeps its high-water size), so calls with familiar
 //   sizes do not touch malloc at all.
 // - Nothing here throws: the shipped modules are built without exceptions, and
@@ -30,6 +48,7 @@
 //   after the call and .slice()s it at once, then shapes the public objects
 //   from subarrays of that one copy. Model errors come back as strings.
 #include <emscripten/bind.h>
+#include <emscripten/em_macros.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
 
@@ -120,21 +139,21 @@ class Workspace {
     entropy.commit(), max_prob.commit(), stats.commit();
     T_ = T;
     D_ = D;
+    const void* buffers[kLayoutSize] = {inp_.data(),  gain_.data(),    bias_.data(),     out_.data(),
+                                        mean_.data(), rstd_.data(),    entropy_.data(),  max_prob_.data(),
+                                        stats_.data()};
+    for (int k = 0; k < kLayoutSize; ++k) layout_[k] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(buffers[k]));
     return true;
   }
 
-  // Views of the current shape. See the view rule at the top of this file.
-  val input() const { return view(inp_, rows_x_dim()); }        // (T, D)
-  val gain() const { return view(gain_, D_); }                  // (D)
-  val bias() const { return view(bias_, D_); }                  // (D)
-  val output() const { return view(out_, rows_x_dim()); }       // (T, D)
-  val mean() const { return view(mean_, T_); }                  // (T)
-  val rstd() const { return view(rstd_, T_); }                  // (T)
-  val entropy() const { return view(entropy_, T_); }            // (T)
-  val max_prob() const { return view(max_prob_, T_); }          // (T)
-  val stats() const {                                           // (T, 6)
-    return val(typed_memory_view(std::size_t(T_) * 6, reinterpret_cast<const float*>(stats_.data())));
-  }
+  // Byte addresses of the buffers after the last resize, in this order (JS
+  // reads them as uint32): input, gain, bias, output, mean, rstd, entropy,
+  // maxProb, stats. Null (0) before the first resize.
+  static constexpr int kLayoutSize = 9;
+  const uint32_t* layout() const { return layout_; }
+
+  // The address the nl_ws_* functions take (wasm32: fits a JS number).
+  double handle() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
 
   // Kernels on the current shape: input (and gain, bias when asked) in,
   // output and per-row results out.
@@ -181,10 +200,8 @@ class Workspace {
     E* storage_ = nullptr;
   };
 
-  std::size_t rows_x_dim() const { return std::size_t(T_) * std::size_t(D_); }
-  static val view(const GrowBuffer<float>& b, std::size_t n) { return val(typed_memory_view(n, b.data())); }
-
   int T_ = 0, D_ = 1;
+  uint32_t layout_[kLayoutSize] = {};
   GrowBuffer<float> inp_, out_, gain_, bias_, mean_, rstd_, entropy_, max_prob_;
   GrowBuffer<RowStats> stats_;
 };
@@ -348,6 +365,28 @@ class ModelHandle {
 
 }  // namespace
 
+// ---------------------------------------------------------------- hot path
+// Direct wasm exports (see the design notes): w is Workspace::handle().
+// Flags are 0 / 1. Like the Embind methods, nothing here throws or checks:
+// the JS wrapper has validated every argument.
+namespace {
+Workspace* ws(uintptr_t w) { return reinterpret_cast<Workspace*>(w); }
+}  // namespace
+
+extern "C" {
+// 1 on success; 0, changing nothing, when the memory cannot hold the buffers.
+EMSCRIPTEN_KEEPALIVE int nl_ws_resize(uintptr_t w, int T, int D) { return ws(w)->resize(T, D) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE const uint32_t* nl_ws_layout(uintptr_t w) { return ws(w)->layout(); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_rmsnorm(uintptr_t w, float eps, int use_gain) { ws(w)->rmsnorm(eps, use_gain != 0); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_layernorm(uintptr_t w, float eps, int use_gain, int use_bias) {
+  ws(w)->layernorm(eps, use_gain != 0, use_bias != 0);
+}
+EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float temperature) { ws(w)->softmax(temperature); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_row_stats(uintptr_t w) { ws(w)->row_stats(); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w) { ws(w)->distribution_stats(); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w) { ws(w)->copy_rows(); }
+}  // extern "C"
+
 EMSCRIPTEN_BINDINGS(normlab) {
   using namespace emscripten;
 
@@ -362,22 +401,7 @@ EMSCRIPTEN_BINDINGS(normlab) {
 
   class_<Workspace>("Workspace")
       .constructor<>()
-      .function("resize", &Workspace::resize)
-      .function("input", &Workspace::input)
-      .function("gain", &Workspace::gain)
-      .function("bias", &Workspace::bias)
-      .function("output", &Workspace::output)
-      .function("mean", &Workspace::mean)
-      .function("rstd", &Workspace::rstd)
-      .function("entropy", &Workspace::entropy)
-      .function("maxProb", &Workspace::max_prob)
-      .function("stats", &Workspace::stats)
-      .function("rmsnorm", &Workspace::rmsnorm)
-      .function("layernorm", &Workspace::layernorm)
-      .function("softmax", &Workspace::softmax)
-      .function("rowStats", &Workspace::row_stats)
-      .function("distributionStats", &Workspace::distribution_stats)
-      .function("copyRows", &Workspace::copy_rows);
+      .function("handle", &Workspace::handle);
 
   // ---- synthetic model
   // JS fills every field (eps NaN = the norm's default).

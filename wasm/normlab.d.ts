@@ -25,14 +25,23 @@ export interface RowOptions {
   dim?: number;
 }
 
-export interface RmsnormOptions extends RowOptions {
+/** rmsnorm, layernorm and softmax can write into a caller's array instead of allocating one. */
+export interface OutOption {
+  /**
+   * Destination: a Float32Array of exactly x.length elements (it may be x
+   * itself). The call fills it and returns it. Default: a new Float32Array.
+   */
+  out?: Float32Array | null;
+}
+
+export interface RmsnormOptions extends RowOptions, OutOption {
   /** Per-column gain g, length dim. Default: all ones. */
   gain?: Vector | null;
   /** Added to the mean square inside the square root; finite, >= 0. Default 1e-6. */
   eps?: number;
 }
 
-export interface LayernormOptions extends RowOptions {
+export interface LayernormOptions extends RowOptions, OutOption {
   /** Per-column gain g, length dim. Default: all ones. */
   gain?: Vector | null;
   /** Per-column bias b, length dim. Default: all zeros. */
@@ -41,7 +50,7 @@ export interface LayernormOptions extends RowOptions {
   eps?: number;
 }
 
-export interface SoftmaxOptions extends RowOptions {
+export interface SoftmaxOptions extends RowOptions, OutOption {
   /** Scores are divided by it before the softmax; finite, > 0. Default 1. */
   temperature?: number;
 }

@@ -4,10 +4,13 @@
 // Every argument is checked here, before anything reaches wasm: the modules are
 // built without C++ exceptions, and a rejected call must leave nothing behind.
 // An accepted call then works on the module's one long-lived Workspace:
-//   resize it to (rows, dim)  ->  write inputs into fresh views of its buffers
-//   ->  run one kernel  ->  copy the results out with .slice().
-// Views are taken after the resize and dropped before the call returns, because
-// growing the wasm memory leaves older views empty (the rule in bindings.cpp).
+//   resize it to (rows, dim), only when the shape differs from the last call's
+//   ->  write each input with one .set() into the cached heap view
+//   ->  run one kernel (one direct wasm call, module._nl_ws_*)
+//   ->  copy the result out with one .slice(), or one .set() into `out`.
+// The heap view is re-taken only when the wasm memory has grown (the cached
+// view's buffer is no longer the memory's buffer): the view rule in
+// bindings.cpp.
 //
 // The two entry files (entry.esm.js, entry.classic.js) differ only in how a
 // backend's module gets onto the page; they pass makeLoadNormlab one function
@@ -44,9 +47,10 @@ export function makeLoadNormlab(backends) {
 
 function createApi(module, backend) {
   let workspace = new module.Workspace();
-  let arch;
+  let arch, handle;
   try {
     arch = module.kernelArchName();
+    handle = workspace.handle();
   } catch (error) {
     workspace.delete();
     throw error;
@@ -65,13 +69,48 @@ function createApi(module, backend) {
     onDelete: (model) => models.delete(model),
   });
 
-  // Shape the workspace for rows x dim; may grow memory, so views come after.
+  // The cached heap view (the view rule in bindings.cpp): Emscripten re-points
+  // module.HEAPF32 at the new buffer whenever memory grows.
+  let heap = module.HEAPF32;
+  function heapView() {
+    if (heap.buffer !== module.HEAPF32.buffer) heap = module.HEAPF32;
+    return heap;
+  }
+
+  // The workspace's shape and buffer offsets (in floats) as of its last resize.
+  let shapeRows = -1;
+  let shapeDim = -1;
+  let inp = 0, gainAt = 0, biasAt = 0, outAt = 0, meanAt = 0, rstdAt = 0;
+  let entropyAt = 0, maxProbAt = 0, statsAt = 0;
+
+  // Shape the workspace for rows x dim; may grow memory (heapView() after it).
   function resize(rows, dim, name) {
+    ws();
+    if (rows === shapeRows && dim === shapeDim) return;
     const n = rows * dim;
-    if (n > MAX_ELEMENTS || !ws().resize(rows, dim)) {
+    if (n > MAX_ELEMENTS || !module._nl_ws_resize(handle, rows, dim)) {
       throw new RangeError(`${name}.length ${n} does not fit in the wasm memory`);
     }
-    return workspace;
+    shapeRows = rows;
+    shapeDim = dim;
+    const at = module._nl_ws_layout(handle) >>> 2;
+    const layout = module.HEAPU32;
+    inp = layout[at] >>> 2;
+    gainAt = layout[at + 1] >>> 2;
+    biasAt = layout[at + 2] >>> 2;
+    outAt = layout[at + 3] >>> 2;
+    meanAt = layout[at + 4] >>> 2;
+    rstdAt = layout[at + 5] >>> 2;
+    entropyAt = layout[at + 6] >>> 2;
+    maxProbAt = layout[at + 7] >>> 2;
+    statsAt = layout[at + 8] >>> 2;
+  }
+
+  // The n results at the output buffer: a new array, or copied into `out`.
+  function result(h, n, out) {
+    if (out === null) return h.slice(outAt, outAt + n);
+    out.set(h.subarray(outAt, outAt + n));
+    return out;
   }
 
   function rmsnorm(x, options) {
@@ -80,12 +119,14 @@ function createApi(module, backend) {
     const { rows, dim } = checkShape(x, o.dim, 'x');
     const gain = checkParameter(o.gain, 'gain', rows, dim);
     const eps = checkEps(o.eps, 1e-6);
-    if (rows === 0) return new Float32Array(0);
-    const w = resize(rows, dim, 'x');
-    w.input().set(x);
-    if (gain) w.gain().set(gain);
-    w.rmsnorm(eps, Boolean(gain));
-    return w.output().slice();
+    const out = checkOut(o.out, x.length);
+    if (rows === 0) return out ?? new Float32Array(0);
+    resize(rows, dim, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    if (gain) h.set(gain, gainAt);
+    module._nl_ws_rmsnorm(handle, eps, gain ? 1 : 0);
+    return result(h, x.length, out);
   }
 
   function layernorm(x, options) {
@@ -95,13 +136,15 @@ function createApi(module, backend) {
     const gain = checkParameter(o.gain, 'gain', rows, dim);
     const bias = checkParameter(o.bias, 'bias', rows, dim);
     const eps = checkEps(o.eps, 1e-5);
-    if (rows === 0) return new Float32Array(0);
-    const w = resize(rows, dim, 'x');
-    w.input().set(x);
-    if (gain) w.gain().set(gain);
-    if (bias) w.bias().set(bias);
-    w.layernorm(eps, Boolean(gain), Boolean(bias));
-    return w.output().slice();
+    const out = checkOut(o.out, x.length);
+    if (rows === 0) return out ?? new Float32Array(0);
+    resize(rows, dim, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    if (gain) h.set(gain, gainAt);
+    if (bias) h.set(bias, biasAt);
+    module._nl_ws_layernorm(handle, eps, gain ? 1 : 0, bias ? 1 : 0);
+    return result(h, x.length, out);
   }
 
   function softmax(x, options) {
@@ -109,11 +152,13 @@ function createApi(module, backend) {
     checkVector(x, 'x');
     const { rows, dim } = checkShape(x, o.dim, 'x');
     const temperature = checkTemperature(o.temperature);
-    if (rows === 0) return new Float32Array(0);
-    const w = resize(rows, dim, 'x');
-    w.input().set(x);
-    w.softmax(temperature);
-    return w.output().slice();
+    const out = checkOut(o.out, x.length);
+    if (rows === 0) return out ?? new Float32Array(0);
+    resize(rows, dim, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    module._nl_ws_softmax(handle, temperature);
+    return result(h, x.length, out);
   }
 
   function rmsnormSteps(x, options) {
@@ -124,15 +169,16 @@ function createApi(module, backend) {
     const squares = Float32Array.from(x, (v) => v * v);
     if (n === 0) return { squares, meanSquare: NaN, rms: NaN, y: new Float32Array(0) };
     const meanSquare = sum(squares) / n;
-    const w = resize(1, n, 'x');
-    w.input().set(x);
-    w.rmsnorm(eps, false);
-    const rstd = w.rstd()[0];
+    resize(1, n, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    module._nl_ws_rmsnorm(handle, eps, 0);
+    const rstd = h[rstdAt];
     // Rounded to float32 like every other kernel value (1 / 0.2f is 5, not
     // 4.99999993). The kernel reports rstd = 0 where 1 / rms has no finite value
     // (an all-zero row with eps = 0, or an overflowing mean square).
     const rms = rstd > 0 ? Math.fround(1 / rstd) : Math.sqrt(meanSquare + eps);
-    return { squares, meanSquare, rms, y: w.output().slice() };
+    return { squares, meanSquare, rms, y: h.slice(outAt, outAt + n) };
   }
 
   function layernormSteps(x, options) {
@@ -143,15 +189,16 @@ function createApi(module, backend) {
     if (n === 0) {
       return { mean: NaN, centered: new Float32Array(0), variance: NaN, std: NaN, y: new Float32Array(0) };
     }
-    const w = resize(1, n, 'x');
-    w.input().set(x);
-    w.layernorm(eps, false, false);
-    w.rowStats();
-    const mean = w.mean()[0];
-    const rstd = w.rstd()[0];
-    const variance = w.stats()[ROW_STATS_FIELDS.indexOf('variance')];
+    resize(1, n, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    module._nl_ws_layernorm(handle, eps, 0, 0);
+    module._nl_ws_row_stats(handle);
+    const mean = h[meanAt];
+    const rstd = h[rstdAt];
+    const variance = h[statsAt + ROW_STATS_FIELDS.indexOf('variance')];
     const std = rstd > 0 ? Math.fround(1 / rstd) : Math.sqrt(variance + eps);
-    const y = w.output().slice();
+    const y = h.slice(outAt, outAt + n);
     return { mean, centered: Float32Array.from(x, (v) => v - mean), variance, std, y };
   }
 
@@ -161,14 +208,14 @@ function createApi(module, backend) {
     const { rows, dim } = checkShape(x, o.dim, 'x');
     const result = Object.fromEntries(ROW_STATS_FIELDS.map((f) => [f, new Float32Array(rows)]));
     if (rows === 0) return result;
-    const w = resize(rows, dim, 'x');
-    w.input().set(x);
-    w.rowStats();
-    const flat = w.stats();
+    resize(rows, dim, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    module._nl_ws_row_stats(handle);
     const width = ROW_STATS_FIELDS.length;
     ROW_STATS_FIELDS.forEach((field, k) => {
       const column = result[field];
-      for (let t = 0; t < rows; t++) column[t] = flat[t * width + k];
+      for (let t = 0; t < rows; t++) column[t] = h[statsAt + t * width + k];
     });
     return result;
   }
@@ -178,10 +225,11 @@ function createApi(module, backend) {
     checkVector(p, 'p');
     const { rows, dim } = checkShape(p, o.dim, 'p');
     if (rows === 0) return { entropy: new Float32Array(0), maxProb: new Float32Array(0) };
-    const w = resize(rows, dim, 'p');
-    w.input().set(p);
-    w.distributionStats();
-    return { entropy: w.entropy().slice(), maxProb: w.maxProb().slice() };
+    resize(rows, dim, 'p');
+    const h = heapView();
+    h.set(p, inp);
+    module._nl_ws_distribution_stats(handle);
+    return { entropy: h.slice(entropyAt, entropyAt + rows), maxProb: h.slice(maxProbAt, maxProbAt + rows) };
   }
 
   function copyRows(x, options) {
@@ -189,10 +237,11 @@ function createApi(module, backend) {
     checkVector(x, 'x');
     const { rows, dim } = checkShape(x, o.dim, 'x');
     if (rows === 0) return new Float32Array(0);
-    const w = resize(rows, dim, 'x');
-    w.input().set(x);
-    w.copyRows();
-    return w.output().slice();
+    resize(rows, dim, 'x');
+    const h = heapView();
+    h.set(x, inp);
+    module._nl_ws_copy_rows(handle);
+    return h.slice(outAt, outAt + x.length);
   }
 
   const memory = () => module.memoryInfo();
@@ -243,6 +292,16 @@ function checkShape(v, dim, name) {
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError('dim must be a positive integer');
   if (n % dim !== 0) throw new RangeError(`${name}.length ${n} is not a multiple of dim ${dim}`);
   return { rows: n / dim, dim };
+}
+
+// The optional destination of rmsnorm, layernorm and softmax: absent
+// (undefined or null), or a Float32Array of exactly n elements, which the
+// call fills and returns instead of allocating a new array. It may be x.
+function checkOut(out, n) {
+  if (out === undefined || out === null) return null;
+  if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
+  if (out.length !== n) throw new RangeError(`out.length ${out.length} != x.length ${n}`);
+  return out;
 }
 
 // gain or bias: absent (undefined or null), or one value per column. With no

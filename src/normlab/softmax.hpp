@@ -1,5 +1,6 @@
 // Softmax with temperature, forward and backward, SIMD over one row at a
 // time: max (vec_max_of) -> exp and its sum (vec_map_sum) -> scale (vec_map).
+// exp is exp_nonpositive (fast_exp.hpp), not xsimd::exp.
 //
 // T = rows (tokens), D = row length (vocabulary / keys), W = batch::size
 //
@@ -22,6 +23,7 @@
 // whether the row needs the reference.
 #pragma once
 
+#include "normlab/fast_exp.hpp"
 #include "normlab/reference.h"
 #include "normlab/vec.hpp"
 
@@ -53,13 +55,15 @@ void softmax_forward(float* out, const float* inp, int T, int D,
       softmax_forward_ref(p_t, x_t, 1, D, temperature);
       continue;
     }
-    // exp((x - m) / temperature) into p_t, and its sum. xsimd::exp does not
-    // propagate NaN on every architecture (SIMD128 and emulated return 0), so
-    // a NaN exponent is put back explicitly: the sum then turns NaN.
-    const double sum = vec_map_sum<Arch>(p_t, D, [=](auto load, int i) {
-      const auto z = (load(x_t + i) - m) / temperature;
-      return xsimd::select(z == z, xsimd::exp(z), z);
-    });
+    // exp((x - m) / temperature) into p_t, and its sum, by exp_nonpositive
+    // (fast_exp.hpp: the exponents are <= 0). A NaN exponent gives NaN, so
+    // the sum turns NaN. Temperature 1 skips the division (x / 1 is exact:
+    // same result).
+    const auto exp_pass = [=](auto scale) {
+      return vec_map_sum<Arch>(p_t, D, [=](auto load, int i) { return exp_nonpositive(scale(load(x_t + i) - m)); });
+    };
+    const double sum = temperature == 1.0f ? exp_pass([](auto z) { return z; })
+                                           : exp_pass([temperature](auto z) { return z / temperature; });
     if (!std::isfinite(sum)) {
       softmax_forward_ref(p_t, x_t, 1, D, temperature);
       continue;

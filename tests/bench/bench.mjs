@@ -92,6 +92,7 @@ try {
 
 const candidates = [
   loadNormlab && normlabAdapter(loadNormlab, 'simd128'),
+  loadNormlab && normlabAdapter(loadNormlab, 'simd128', { out: true }),
   loadNormlab && normlabAdapter(loadNormlab, 'scalar'),
   plainJs,
   ortWeb,
@@ -101,6 +102,7 @@ const candidates = [
 
 const LABELS = {
   'normlab-simd': 'normlab wasm SIMD128',
+  'normlab-simd-out': 'normlab wasm SIMD128, out=',
   'normlab-scalar': 'normlab wasm scalar',
   'plain-js': 'plain JavaScript',
   'ort-web': 'onnxruntime-web (wasm)',

@@ -12,7 +12,10 @@
 // The page records User Timing measures only when window.NORMLAB_TIMING is
 // set, which this script does before the page's scripts run:
 //   normlab:paint           one render() pass (all views), JS only
+//   normlab:view:NAME       the part of it spent on one view (model: the
+//                           forward pass when one ran)
 //   normlab:gradient-views  last input -> gradient views painted
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -104,9 +107,11 @@ async function drag(page, selector, from, to, steps) {
         requestAnimationFrame(tick);
         return;
       }
+      const giveUp = performance.now() + 10_000;
       const wait = () => {
         const measure = performance.getEntriesByName('normlab:gradient-views').at(-1);
         if (widget.dataset.busy === 'false' && measure) resolve({ gradientMs: measure.duration, longestFrame: Math.max(...frames.slice(1)) });
+        else if (performance.now() > giveUp) resolve({ gradientMs: NaN, longestFrame: Math.max(...frames.slice(1)) });
         else setTimeout(wait, 5);
       };
       wait();
@@ -149,27 +154,34 @@ async function measurePage(browser, url, runs) {
   const gradient = [];
   const longest = [];
   const drags = Math.max(5, Math.round(runs / 4));
-  // Every drag ends at the default depth, 24, for a prompt not seen before
-  // (its last character changes): the page keeps recent gradient results,
-  // and a cached one would show at once.
+  // Every drag ends at the default depth, 24, for a prompt whose gradients
+  // were never computed there (its last character changes first, at the
+  // drag's starting depth): the page keeps recent gradient results, and a
+  // cached one would show at once.
+  const settled = () => page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
   for (let i = 0; i < drags; i++) {
-    await page.fill('#model-prompt', `${prompt.slice(0, -1)}${String.fromCharCode(97 + (i % 26))}`);
-    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
     const from = i % 2 ? 30 : 18;
-    await page.evaluate((depth) => {
-      const slider = document.querySelector('#grad-depth');
-      slider.value = String(depth);
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-    }, from);
-    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+    await page.fill('#grad-depth', String(from));
+    await settled();
+    await page.fill('#model-prompt', `${prompt.slice(0, -1)}${String.fromCharCode(97 + (i % 26))}`);
+    await page.waitForTimeout(50);
+    await settled();
     const r = await drag(page, '#grad-depth', from, 24, 6);
     gradient.push(r.gradientMs);
     longest.push(r.longestFrame);
   }
+  await page.fill('#model-prompt', prompt);
   row('gradient depth drag: last input -> views', gradient, GRADIENT_MS);
   row('gradient depth drag: longest frame in drag', longest, FRAME_MS + 1);
-  const paints = await page.evaluate(() => performance.getEntriesByName('normlab:paint').map((m) => m.duration));
-  row('render() pass (JS only, all paints above)', paints, FRAME_MS);
+  const { paints, forwards } = await page.evaluate(() => ({
+    paints: performance.getEntriesByName('normlab:paint').map((m) => m.duration),
+    // The model view's step runs the forward pass only when its inputs
+    // changed; below 1 ms it reused the last one.
+    forwards: performance.getEntriesByName('normlab:view:model').map((m) => m.duration).filter((d) => d >= 1),
+  }));
+  console.log('Where the frame goes:');
+  row('render() pass, JS (incl. any forward pass)', paints, FRAME_MS);
+  if (forwards.length) row('  of which the model (forward, new instance)', forwards, FRAME_MS);
   await context.close();
 }
 
@@ -182,6 +194,8 @@ const browser = await chromium.launch({
 try {
   console.log(`normlab page interaction budget: ${options.url}`);
   console.log(`Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`);
+  // Other processes on the machine share its cores: say how busy it was.
+  console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
   await measurePage(browser, `${options.url}?layer=0`, options.runs);
   await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
 } finally {

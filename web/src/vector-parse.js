@@ -2,7 +2,7 @@
 // { ok: false, error: { code, params } }, where code names a string in the
 // calculator.err* family, so the message reaches the user in their language.
 const SEPARATORS = /[\s,;，；]+/
-const NUMBER = /^[+-−]?(\d+\.?\d*|\.\d+)(e[+-−]?\d+)?$/i
+const NUMBER = /^[+\-−]?(\d+\.?\d*|\.\d+)(e[+\-−]?\d+)?$/i
 
 export function parseVector(text, { max }) {
   // Brackets are allowed around the list, as the page itself writes vectors.

@@ -1,5 +1,8 @@
 // normlab through its public JS API (dist/normlab.mjs), end to end as a user
-// calls it: copy in, kernel, copy out into a new Float32Array.
+// calls it: copy in, kernel, copy out into a new Float32Array. With
+// { out: true } the same calls pass `out` (one Float32Array per prepared
+// cell, allocated once, as a caller reusing its buffer would): the copy out
+// then goes into it instead of a new array.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -14,10 +17,10 @@ export async function loadApi(distFile) {
   return loadNormlab;
 }
 
-export function normlabAdapter(loadNormlab, backend) {
+export function normlabAdapter(loadNormlab, backend, { out: useOut = false } = {}) {
   return {
-    id: `normlab-${backend === 'simd128' ? 'simd' : backend}`,
-    label: `normlab ${backend}`,
+    id: `normlab-${backend === 'simd128' ? 'simd' : backend}${useOut ? '-out' : ''}`,
+    label: `normlab ${backend}${useOut ? ', out=' : ''}`,
     async load() {
       const nl = await loadNormlab({ backend });
       const copyName = COPY_NAMES.find((n) => typeof nl[n] === 'function');
@@ -28,9 +31,10 @@ export function normlabAdapter(loadNormlab, backend) {
         copyName,
         async prepare(op, x, rows, dim, { gain, bias, rmsEps, lnEps, temperature }) {
           let run;
-          if (op === 'rmsnorm') run = () => nl.rmsnorm(x, { dim, gain, eps: rmsEps });
-          else if (op === 'layernorm') run = () => nl.layernorm(x, { dim, gain, bias, eps: lnEps });
-          else if (op === 'softmax') run = () => nl.softmax(x, { dim, temperature });
+          const out = useOut ? new Float32Array(x.length) : undefined;
+          if (op === 'rmsnorm') run = () => nl.rmsnorm(x, { dim, gain, eps: rmsEps, out });
+          else if (op === 'layernorm') run = () => nl.layernorm(x, { dim, gain, bias, eps: lnEps, out });
+          else if (op === 'softmax') run = () => nl.softmax(x, { dim, temperature, out });
           else if (op === 'copy') {
             if (!copyName) throw new Error('no copy entry point in the normlab API');
             const copy = nl[copyName];
