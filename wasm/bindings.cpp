@@ -244,9 +244,10 @@ std::string kernel_arch_name() { return normlab::kernel_arch_name(); }
 //
 // gradients() packs GradientResult:
 //
-//   ints:   L, T
+//   ints:   L, T, post (1 if post-norm with a norm, else 0)
 //   floats: loss, embedding, finalNorm, residual (L + 1),
 //           residual per token (L + 1, T), attention, mlp, norm, layer (L) each
+//           post only: rescale means, product means (L, 2) each
 class ModelHandle {
  public:
   explicit ModelHandle(const normlab::model::ModelOptions& options) : model_(options) {
@@ -345,11 +346,13 @@ class ModelHandle {
 
   void pack_gradients() {
     const normlab::model::GradientResult& r = model_.gradient_result();
-    ints_.assign({r.layers, r.tokens});
+    const bool post = !r.norm_rescale_mean.empty();
+    ints_.assign({r.layers, r.tokens, post ? 1 : 0});
     floats_.clear();
     floats_.insert(floats_.end(), {r.loss, r.embedding_grad_l2, r.final_norm_grad_l2});
     for (const auto* v : {&r.residual_grad_l2, &r.residual_grad_l2_per_token, &r.attention_grad_l2,
-                          &r.mlp_grad_l2, &r.norm_grad_l2, &r.layer_grad_l2}) {
+                          &r.mlp_grad_l2, &r.norm_grad_l2, &r.layer_grad_l2,
+                          &r.norm_rescale_mean, &r.norm_rescale_product_mean}) {
       floats_.insert(floats_.end(), v->begin(), v->end());
     }
   }

@@ -22,6 +22,7 @@
 //     layers: L, tokens: T, loss, residual: Float32Array(L+1),
 //     residualPerToken: Float32Array((L+1)*T), attention, mlp, norm, layer: Float32Array(L),
 //     embedding, finalNorm,
+//     postNorm: null | { meanRescale, meanProduct: Float32Array(L*2) },  as forward()'s
 //   }
 //
 // A call checks its arguments' types here; the values are judged by the C++
@@ -59,7 +60,7 @@ const DEFAULT_TOP_K = 5;
 
 // Offsets of the packed int buffers' headers (bindings.cpp).
 const FORWARD_HEADER = 6; // L, T, H, K, post, next token
-const GRADIENT_HEADER = 2; // L, T
+const GRADIENT_HEADER = 3; // L, T, post
 
 const utf8 = new TextEncoder();
 
@@ -220,10 +221,10 @@ function shapeForward(ints, floats, hidden) {
 }
 
 function shapeGradients(ints, floats) {
-  const [L, T] = ints;
+  const [L, T, post] = ints;
   let offset = 3; // loss, embedding, finalNorm
   const take = (n) => floats.subarray(offset, (offset += n));
-  return {
+  const run = {
     layers: L,
     tokens: T,
     loss: floats[0],
@@ -236,6 +237,8 @@ function shapeGradients(ints, floats) {
     embedding: floats[1],
     finalNorm: floats[2],
   };
+  run.postNorm = post ? { meanRescale: take(L * 2), meanProduct: take(L * 2) } : null;
+  return run;
 }
 
 // The prompt's UTF-8 bytes, the model's tokens. TextEncoder turns a lone

@@ -315,6 +315,12 @@ export interface GradientRun {
   embedding: number;
   /** The final norm's gain (and bias). */
   finalNorm: number;
+  /**
+   * Post-norm with a norm only, else null: the norms' rescaling factors of
+   * the same forward run, equal to forward()'s postNorm.meanRescale and
+   * meanProduct, Float32Array(L * 2) each.
+   */
+  postNorm: null | { meanRescale: Float32Array; meanProduct: Float32Array };
 }
 
 export interface ForwardOptions {

@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
 // its package.json, so read them from node_modules directly.
 const packageDir = (name) => join(here, '..', 'node_modules', name);
-const COPIED = ['index.html', 'favicon.svg'];
+const COPIED = ['index.html', 'favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js'];
 // The files a browser with WebAssembly SIMD fetches for the page; the scalar
 // backend (normlab_scalar.js) is only fetched where SIMD is missing.
 const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
@@ -74,6 +74,43 @@ await esbuild.build({
   charset: 'utf8',
   logLevel: 'warning',
 });
+
+// The embeddable elements (web/EMBEDDING.md): normlab-embed.js, one classic
+// script carrying the wasm loader and the widgets, and normlab-embed.css, the
+// page's stylesheet rewritten for shadow roots (see web/embed.css).
+await esbuild.build({
+  entryPoints: [join(here, 'embed.js')],
+  outfile: join(distDir, 'normlab-embed.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const embedCss = await esbuild.build({
+  entryPoints: [join(here, 'embed.css')],
+  write: false,
+  bundle: true,
+  minify: true,
+  charset: 'utf8',
+  logLevel: 'warning',
+});
+await writeFile(join(distDir, 'normlab-embed.css'), shadowCss(embedCss.outputFiles[0].text));
+
+// Document selectors -> shadow-root selectors (minified CSS in, out).
+function shadowCss(css) {
+  const out = css
+    .replace(/:root\[data-theme=dark\]/g, ':host([theme=dark])')
+    .replace(/:root\[data-theme=light\]/g, ':host([theme=light])')
+    .replace(/:root\[data-theme=auto\]/g, ':host(:not([theme=light]))')
+    .replace(/:root(?=[{,\s])/g, ':host')
+    .replace(/(^|[}{,])html(?=[{,\s])/g, '$1.nl-root');
+  if (/:root|data-theme/.test(out)) throw new Error('normlab-embed.css: a document selector was left unconverted');
+  return out;
+}
 
 for (const file of COPIED) await copyFile(join(here, file), join(distDir, file));
 await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile));

@@ -339,29 +339,40 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
 // starts at layer 0's first norm.
 void Model::record_norm_rescale(int l, int T) {
   ForwardResult& r = forward_;
+  const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
+  const RowStats* in[2];
+  for (int k = 0; k < 2; k++) {
+    in[k] = reinterpret_cast<const RowStats*>(
+        r.stats.data() +
+        (static_cast<size_t>(l) * kProbes + norm_inputs[k]) * T * kStats);
+  }
+  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
+               r.norm_rescale_mean.data(), r.norm_rescale_product_mean.data(),
+               in, l, T);
+}
+
+// Layer l's entries of the (L, 2, T) rescale and product arrays and their
+// (L, 2) means, from the two norms' input statistics in[k] (T rows each).
+void Model::norm_rescale(float* rescale, float* product, float* mean,
+                         float* product_mean, const RowStats* const in[2],
+                         int l, int T) const {
   const int D = config_.hidden;
   const float sqrt_d = std::sqrt(static_cast<float>(D));
-  const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
   const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
   for (int k = 0; k < 2; k++) {
     const float rms_g = rms_of(params_.tensor(l, gains[k]), D);
-    const RowStats* in = reinterpret_cast<const RowStats*>(
-        r.stats.data() +
-        (static_cast<size_t>(l) * kProbes + norm_inputs[k]) * T * kStats);
     for (int t = 0; t < T; t++) {
       const float size = config_.norm == NormKind::layernorm
-                             ? sqrt_d * in[t].std
-                             : in[t].l2;
+                             ? sqrt_d * in[k][t].std
+                             : in[k][t].l2;
       const size_t i = (static_cast<size_t>(l) * 2 + k) * T + t;
-      r.norm_rescale[i] = sqrt_d * rms_g / size;
-      const float before =
-          (l == 0 && k == 0) ? 1.0f : r.norm_rescale_product[i - T];
-      r.norm_rescale_product[i] = before * r.norm_rescale[i];
+      rescale[i] = sqrt_d * rms_g / size;
+      const float before = (l == 0 && k == 0) ? 1.0f : product[i - T];
+      product[i] = before * rescale[i];
     }
     const size_t row = (static_cast<size_t>(l) * 2 + k) * T;
-    r.norm_rescale_mean[l * 2 + k] = mean_of(r.norm_rescale.data() + row, T);
-    r.norm_rescale_product_mean[l * 2 + k] =
-        mean_of(r.norm_rescale_product.data() + row, T);
+    mean[l * 2 + k] = mean_of(rescale + row, T);
+    product_mean[l * 2 + k] = mean_of(product + row, T);
   }
 }
 
@@ -464,16 +475,35 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   buffers_.cache.attention.row_stride = D;
   buffers_.cache.mlp.row_stride = D;
 
+  GradientResult& r = gradients_;
+  // Post-norm: the norms' rescaling factors, as forward() measures them.
+  const bool post = config_.placement == Placement::post &&
+                    config_.norm != NormKind::none;
+  const size_t rescale_size = post ? static_cast<size_t>(L) * 2 * T : 0;
+  r.norm_rescale.resize(rescale_size);
+  r.norm_rescale_product.resize(rescale_size);
+  r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
+  r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
+  if (post) rescale_stats_.resize(static_cast<size_t>(2) * T * kStats);
+  RowStats* norm_in_stats = reinterpret_cast<RowStats*>(rescale_stats_.data());
+
   embed(ckpt, tokens);
   for (int l = 0; l < L; l++) {
     layer_forward(ckpt + (l + 1) * td, &buffers_.cache, ckpt + l * td,
                   params_.layer(l), rope_, config_, T);
+    if (post) {
+      row_stats(norm_in_stats, buffers_.cache.input_norm_in, T, D);
+      row_stats(norm_in_stats + T, buffers_.cache.post_attn_norm_in, T, D);
+      const RowStats* in[2] = {norm_in_stats, norm_in_stats + T};
+      norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
+                   r.norm_rescale_mean.data(),
+                   r.norm_rescale_product_mean.data(), in, l, T);
+    }
   }
   const float* x_L = ckpt + L * td;
   final_norm(x_L, T);
   lm_head(T - 1);
 
-  GradientResult& r = gradients_;
   r.layers = L;
   r.tokens = T;
   r.loss = static_cast<float>(next_token_loss(tokens));

@@ -35,6 +35,7 @@
 #include "model/options.h"
 #include "model/probes.h"
 #include "model/weights.h"
+#include "normlab/kernels.h"
 
 namespace normlab::model {
 
@@ -104,6 +105,9 @@ class Model {
   // input and output; x_L: (T, D) the last layer's output.
   void record_layer_probes(int l, const float* x, const float* x_next, int T);
   void record_norm_rescale(int l, int T);
+  void norm_rescale(float* rescale, float* product, float* mean,
+                    float* product_mean, const RowStats* const in[2], int l,
+                    int T) const;
   void record_final_probes(const float* x_L, int T);
   void record_next_token(int T, int top_k);
   // logits and probs rows 0..rows-1 from final_out.
@@ -119,6 +123,7 @@ class Model {
   RopeTables rope_{};
   std::vector<float> workspace_;    // grown to the longest prompt seen
   std::vector<float> checkpoints_;  // (L + 1, T, D), gradients() only
+  std::vector<float> rescale_stats_;  // (2, T, S), gradients() post-norm only
   Buffers buffers_{};
   ForwardResult forward_;
   GradientResult gradients_;

@@ -132,6 +132,13 @@ struct GradientResult {
   std::vector<float> layer_grad_l2;      // (L) all of the layer's parameters
   float embedding_grad_l2 = 0.0f;        // tied embedding / LM head (V, D)
   float final_norm_grad_l2 = 0.0f;       // final gain (+ bias)
+  // Post-norm only (empty for pre-norm or norm "none"): the norms'
+  // rescaling factors of the same pass, exactly ForwardResult's fields of
+  // the same names, read off the forward run the backward starts from.
+  std::vector<float> norm_rescale;               // (L, 2, T)
+  std::vector<float> norm_rescale_product;       // (L, 2, T)
+  std::vector<float> norm_rescale_mean;          // (L, 2)
+  std::vector<float> norm_rescale_product_mean;  // (L, 2)
 };
 
 }  // namespace normlab::model

@@ -482,3 +482,25 @@ TEST_CASE("buffers are reused: no growth after warm-up", "[model][forward]") {
   INFO("memory: " << floats * 4 / 1e6 << " MB");
   CHECK(floats * 4 < 32u * 1024 * 1024);
 }
+
+TEST_CASE("gradients() reports the forward pass's post-norm rescalings, "
+          "exactly; pre-norm and no norm report none",
+          "[model][forward][gradients]") {
+  for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
+    for (const char* placement : {"pre", "post"}) {
+      INFO(norm << " " << placement);
+      Model model(options(norm, placement));
+      const std::string prompt = kLongPrompts[0];
+      REQUIRE(model.gradients(prompt).empty());
+      const GradientResult g = model.gradient_result();
+      REQUIRE(model.forward(prompt).empty());
+      const ForwardResult& f = model.forward_result();
+      CHECK(g.norm_rescale == f.norm_rescale);
+      CHECK(g.norm_rescale_product == f.norm_rescale_product);
+      CHECK(g.norm_rescale_mean == f.norm_rescale_mean);
+      CHECK(g.norm_rescale_product_mean == f.norm_rescale_product_mean);
+      const bool post = std::string(placement) == "post" && std::string(norm) != "none";
+      CHECK(g.norm_rescale_mean.size() == (post ? 2u * f.layers : 0u));
+    }
+  }
+}

@@ -262,6 +262,24 @@ for (const backend of BACKENDS) {
       model.forward(LONG_PROMPTS[1]);
       assert.deepEqual(model.gradients(PROMPT_16), grads);
       assert.doesNotThrow(() => structuredClone(grads));
+      assert.equal(grads.postNorm, null, 'pre-norm: no rescalings');
+    });
+
+    test('gradients: post-norm carries the forward pass\'s rescalings, exactly', () => {
+      const grads = post.gradients(PROMPT_16);
+      const run = post.forward(PROMPT_16);
+      assert.deepEqual(grads.postNorm, { meanRescale: run.postNorm.meanRescale, meanProduct: run.postNorm.meanProduct });
+      for (const options of [{ layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'post' },
+        { layers: 3, hidden: 64, heads: 4, norm: 'none', placement: 'post' }]) {
+        const m = nl.createModel(options);
+        try {
+          const f = m.forward(PROMPT_16).postNorm;
+          const g = m.gradients(PROMPT_16).postNorm;
+          assert.deepEqual(g, f && { meanRescale: f.meanRescale, meanProduct: f.meanProduct }, options.norm);
+        } finally {
+          m.delete();
+        }
+      }
     });
 
     test('gradients of a sensible size: a likelier prompt has a smaller loss and pull', () => {

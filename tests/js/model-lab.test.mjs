@@ -31,6 +31,25 @@ test('one instance per configuration, deleted when no view needs it', () => {
   assert.equal(nl.liveAllocations(), baseline);
 });
 
+test('spare instances: the most recently used ones stay, the rest are deleted', () => {
+  const baseline = nl.liveAllocations();
+  const lab = createModelLab();
+  const small = { ...settings, depth: 2 };
+  const configs = [small, { ...small, depth: 3 }, { ...small, depth: 4 }].map(modelConfig);
+  const models = configs.map((c) => lab.modelFor(nl, c));
+  const live = nl.liveAllocations();
+  // In use: depth 4; spare 1: depth 3, the most recently used of the others.
+  lab.keep([configs[2]], { spare: 1 });
+  assert.equal(nl.liveAllocations(), live - 1);
+  assert.equal(lab.modelFor(nl, configs[1]), models[1], 'the spare is reused');
+  assert.equal(nl.liveAllocations(), live - 1);
+  // Using depth 3 made it the most recent: depth 4 is now the spare.
+  lab.keep([configs[1]], { spare: 1 });
+  assert.equal(lab.modelFor(nl, configs[2]), models[2]);
+  lab.keep([]);
+  assert.equal(nl.liveAllocations(), baseline);
+});
+
 test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
   const lab = createModelLab();
   const good = lab.forward(nl, settings);

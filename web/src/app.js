@@ -45,8 +45,12 @@ const STATIC_PARAMS = {
 const URL_WRITE_DELAY_MS = 250
 // Gradient results kept (see scheduleGradients): a few dozen small arrays.
 const GRADIENT_CACHE_SIZE = 32
+// Model instances kept beyond the ones in use (compute.js keep()), so that
+// going back to a recent setting skips drawing its weights again; each costs
+// a few MB of wasm memory.
+const SPARE_MODELS = 3
 
-export function startPage({ loadNormlab, doc = document, win = window }) {
+export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [] }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])
   const { state, rejected, given } = stateFromSearch(win.location.search, detected)
   const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
@@ -55,7 +59,7 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
   const runtime = {
     nl: null,
     backend: 'loading',
-    notices: rejected.map((r) => ({ key: 'notice.paramRejected', params: r })),
+    notices: [...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })), ...extraNotices],
     paintedLang: null,
     demoSeen: false,
     autorunStep: null,
@@ -63,7 +67,9 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
   }
   // The gradient views recompute after the input settles (see
   // scheduleGradients); key names the settings their result is for.
-  const gradients = { key: null, timer: null, busy: false, result: null, inputAt: 0, paintedResult: null, cache: new Map() }
+  const gradients = {
+    key: null, timer: null, settling: false, busy: false, result: null, inputAt: 0, paintedResult: null, cache: new Map(),
+  }
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
 
@@ -163,6 +169,14 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
   function set(changes) {
     Object.assign(state, changes)
     runtime.lastInputAt = win.performance.now()
+    // Input again before the gradient views' settle time ran out: no
+    // backward pass may start before this input's frame; that frame
+    // schedules them anew (see scheduleGradients).
+    if (gradients.settling) {
+      win.clearTimeout(gradients.timer)
+      gradients.settling = false
+      gradients.key = null
+    }
     render()
   }
 
@@ -251,8 +265,10 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
       const gradient = gradientSettings(settings)
       guarded('model', () => {
         forward = lab.forward(nl, settings)
-        // One instance per configuration in use; the rest are deleted.
-        lab.keep([modelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })])
+        // One instance per configuration in use and a few recent spares;
+        // the rest are deleted.
+        lab.keep([modelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })],
+          { spare: SPARE_MODELS })
       })
       scheduleGradients(nl, gradient)
     }
@@ -286,24 +302,40 @@ export function startPage({ loadNormlab, doc = document, win = window }) {
     gradients.key = key
     gradients.inputAt = runtime.lastInputAt
     win.clearTimeout(gradients.timer)
+    gradients.settling = false
     if (gradients.cache.has(key)) {
-      gradients.result = gradients.cache.get(key)
-      gradients.busy = false
+      // Shown in the next task's frame, not this one: the input that got
+      // here may have a forward pass to show first.
+      gradients.timer = win.setTimeout(() => {
+        gradients.result = gradients.cache.get(key)
+        gradients.busy = false
+        render()
+      }, 0)
       return
     }
     gradients.busy = true
+    // The settle time counts from the input itself, not from this frame
+    // (which may have waited for a forward pass); any input before it runs
+    // out cancels the timer at once (set()).
+    gradients.settling = true
+    const wait = Math.max(0, gradients.inputAt + GRADIENT_SETTLE_MS - win.performance.now())
     gradients.timer = win.setTimeout(() => {
+      gradients.settling = false
+      const start = timing ? win.performance.now() : 0
       const pre = lab.gradients(nl, { ...settings, placement: 'pre' })
+      if (timing) win.performance.measure('normlab:gradients:pre', { start, end: win.performance.now() })
       gradients.timer = win.setTimeout(() => {
         if (gradients.key !== key) return
+        const start = timing ? win.performance.now() : 0
         const post = lab.gradients(nl, { ...settings, placement: 'post' })
+        if (timing) win.performance.measure('normlab:gradients:post', { start, end: win.performance.now() })
         gradients.result = { depth: settings.depth, norm: settings.norm, pre, post, error: pre.error ?? post.error ?? null }
         gradients.cache.set(key, gradients.result)
         if (gradients.cache.size > GRADIENT_CACHE_SIZE) gradients.cache.delete(gradients.cache.keys().next().value)
         gradients.busy = false
         render()
       }, 0)
-    }, GRADIENT_SETTLE_MS)
+    }, wait)
   }
 
   // One failing view must not take the others down; the error still

@@ -100,8 +100,9 @@ export function createPlaygroundModel() {
 // One model instance per configuration in use: the forward views' (norm,
 // placement, depth, eps) and the gradient view's pre- and post-norm stacks at
 // its own depth. keep() names the configurations the current state needs;
-// every other instance is delete()d at once, so switching a setting replaces
-// its model instead of piling up wasm memory.
+// every other instance but a few most recently used spares is delete()d at
+// once, so switching a setting back reuses its model (its weights are not
+// drawn again) without piling up wasm memory.
 
 const utf8 = new TextEncoder()
 
@@ -130,17 +131,29 @@ export function createModelLab() {
   let lastGoodForward = null
   let gainView = null
 
+  // models is kept in least- to most-recently-used order.
   function modelFor(nl, config) {
     const key = configKey(config)
-    if (!models.has(key)) models.set(key, nl.createModel(config))
-    return models.get(key)
+    let model = models.get(key)
+    if (model) models.delete(key)
+    else model = nl.createModel(config)
+    models.set(key, model)
+    return model
   }
 
-  // Deletes every instance whose configuration is not in configs.
-  function keep(configs) {
+  // Deletes every instance whose configuration is not in configs, except
+  // the `spare` most recently used others: switching a setting back and
+  // forth (depth 23/24, pre/post) then reuses an instance instead of
+  // drawing its weights again. spare bounds the wasm memory held.
+  function keep(configs, { spare = 0 } = {}) {
     const wanted = new Set(configs.map(configKey))
-    for (const [key, model] of models) {
+    let spared = 0
+    for (const [key, model] of [...models].reverse()) {
       if (wanted.has(key)) continue
+      if (spared < spare) {
+        spared += 1
+        continue
+      }
       model.delete()
       models.delete(key)
     }
@@ -177,7 +190,9 @@ export function createModelLab() {
     try {
       const model = modelFor(nl, config)
       const g = model.gradients(settings.prompt)
-      const rescale = settings.placement === 'post' ? model.forward(settings.prompt, { topK: 1 }).postNorm : null
+      // The rescaling factors come with the backward pass (its forward run):
+      // no second forward pass for them.
+      const rescale = g.postNorm
       return {
         error: null,
         placement: settings.placement,

@@ -1,0 +1,295 @@
+// Embedding (issue 5): the <normlab-*> custom elements of dist/normlab-embed.js
+// on dist/embed-demo.html, and iframe mode (index.html?widget=NAME), under the
+// strict Content-Security-Policy course pages use, against hostile host CSS
+// and XSS payloads in every attribute and URL parameter.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { CSP, launchBrowser, startServer } from './page-support.mjs';
+
+const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
+const PAYLOADS = ['<img src=x onerror=window.__xss=1>', '"><script>window.__xss=1</script>', 'javascript:alert(1)'];
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launchBrowser();
+  server = await startServer();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+// Opens url; extra maps a path under the server to { body, type } served
+// instead (host pages made up by a test). Collects console errors, page
+// errors, failed requests and CSP violations.
+async function open(url, { csp = true, extra = {} } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', colorScheme: 'light' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    d.dismiss();
+  });
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  const scripts = [];
+  page.on('request', (r) => {
+    if (r.frame() === page.mainFrame() && /normlab_(simd|scalar)\.js$/.test(r.url())) scripts.push(r.url());
+  });
+  await page.route('**/*', async (route) => {
+    const path = new URL(route.request().url()).pathname.slice(1);
+    const headers = csp ? { 'content-security-policy': CSP } : {};
+    if (extra[path]) {
+      await route.fulfill({ status: 200, contentType: extra[path].type, body: extra[path].body, headers });
+      return;
+    }
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+  });
+  await page.goto(url);
+  const close = async () => {
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.close();
+  };
+  return { page, problems, scripts, close };
+}
+
+// Every element on the page (or frame) has painted computed numbers.
+async function waitComputed(target) {
+  await target.waitForFunction(() => {
+    const all = [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'));
+    return all.length > 0 && all.every((n) => n.dataset.painted === 'computed');
+  });
+  await target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+test('embed-demo.html under the CSP header: every element computes, one wasm instance, no violation', async () => {
+  const { page, problems, scripts, close } = await open(`${server.url}embed-demo.html`);
+  try {
+    await waitComputed(page);
+    for (const name of ELEMENTS) assert.ok(await page.locator(`normlab-${name}`).count() >= 1, name);
+    // Computed figures, one per element (Playwright's CSS locators pierce open shadow roots).
+    assert.equal(await page.locator('#softmax + normlab-softmax .bar-value').first().textContent(), '0.325');
+    assert.equal(await page.textContent('normlab-calculator [data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
+    assert.equal(await page.textContent('normlab-playground [data-readout="output-l2"]'), '16.0');
+    assert.match(await page.locator('normlab-gain .readout dd').first().textContent(), /\d/);
+    assert.ok(await page.locator('normlab-layer-chart svg.chart path').count() > 0);
+    const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
+    assert.ok(normOut > 0, `demo's norm output ${normOut}`);
+    await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
+      .every((n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false'));
+    // One backend script, one wasm instance, for the nine elements.
+    assert.equal(await page.locator('normlab-softmax').count(), 4);
+    assert.equal(scripts.length, 1, scripts.join(', '));
+    assert.equal(await page.evaluate(() => window.normlabEmbed.wasmInstances), 1);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('script[src$="normlab_simd.js"]').length), 1);
+    // Styles come from the linked stylesheet inside each shadow root, and do not leak out.
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).fontFamily), 'Georgia, serif');
+    // Theme: dark attribute and custom properties set by the host page.
+    const dark = await page.locator('#softmax-dark + normlab-softmax .nl-root').evaluate((n) => getComputedStyle(n).backgroundColor);
+    assert.equal(dark, 'rgb(20, 21, 25)');
+    const purple = await page.locator('normlab-softmax.purple .bar.is-highlight rect').evaluate((n) => getComputedStyle(n).fill);
+    assert.equal(purple, 'rgb(106, 27, 154)');
+    // hide=: captions/notes/tables gone in the dark one, the language switch in the purple one.
+    assert.equal(await page.locator('#softmax-dark + normlab-softmax .widget-note').first().isVisible(), false);
+    assert.equal(await page.locator('#softmax-dark + normlab-softmax .data-table').isVisible(), false);
+    assert.equal(await page.locator('normlab-softmax.purple .nl-lang').isVisible(), false);
+    assert.equal(await page.locator('#softmax + normlab-softmax .nl-lang').isVisible(), true);
+    // Bad values: defaults plus a visible note each.
+    const notes = await page.locator('#bad-values + normlab-softmax .notice').allTextContents();
+    assert.equal(notes.length, 3, notes.join(' | '));
+    assert.match(notes.join(' '), /lang=xx/);
+    assert.match(notes.join(' '), /hide=sparkles/);
+    assert.equal(await page.locator('#bad-values + normlab-softmax .bar-value').first().textContent(), '0.325');
+    // The calculator speaks Chinese; its own language switch changes only it.
+    assert.equal(await page.locator('normlab-calculator .nl-lang').inputValue(), 'zh-CN');
+    await page.locator('#softmax + normlab-softmax .nl-lang').selectOption('zh-CN');
+    await page.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN');
+    assert.equal(await page.locator('normlab-gain .nl-root').getAttribute('lang'), 'en');
+    // A slider inside a shadow root works.
+    await page.locator('#softmax + normlab-softmax #softmax-l2').fill('3');
+    await page.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325');
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('from another folder, hostile host-page CSS does not break the elements', async () => {
+  // The host page lives in another folder: the script finds its backend and
+  // stylesheet next to itself, by its own URL.
+  const extra = {
+    'course/unit1/hostile.html': {
+      type: 'text/html',
+      body: `<!doctype html><html><head><link rel="stylesheet" href="hostile.css"><script defer src="../../normlab-embed.js"></script></head>
+<body><div><p>host text</p></div><normlab-softmax lang="en"></normlab-softmax><normlab-calculator lang="en"></normlab-calculator></body></html>`,
+    },
+    'course/unit1/hostile.css': {
+      type: 'text/css',
+      body: `* { color: red !important; font-size: 40px !important; }
+div, p, span, svg, dl, dd, label, input, output, details, table { display: none !important; color: red !important; }
+.widget, .bar-value, .notice, .control { display: none !important; }
+normlab-softmax, normlab-calculator { display: block; }`,
+    },
+  };
+  const { page, problems, close } = await open(`${server.url}course/unit1/hostile.html`, { extra });
+  try {
+    await waitComputed(page);
+    const inside = await page.locator('normlab-softmax .bar-value').first();
+    assert.equal(await inside.textContent(), '0.325');
+    const style = await inside.evaluate((n) => ({ display: getComputedStyle(n).display, color: getComputedStyle(n).fill }));
+    assert.notEqual(style.display, 'none');
+    const note = page.locator('normlab-softmax .widget-note').first();
+    assert.notEqual(await note.evaluate((n) => getComputedStyle(n).color), 'rgb(255, 0, 0)');
+    assert.notEqual(await note.evaluate((n) => getComputedStyle(n).display), 'none');
+    assert.notEqual(await page.locator('normlab-calculator .widget').evaluate((n) => getComputedStyle(n).display), 'none');
+    assert.ok((await page.locator('normlab-softmax').boundingBox()).height > 200);
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+const parentPage = (src) => ({
+  'parent.html': {
+    type: 'text/html',
+    body: `<!doctype html><html><head><script src="parent.js"></script></head><body><iframe id="f" src="${src.replace(/&/g, '&amp;')}" width="900" height="300"></iframe></body></html>`,
+  },
+  'parent.js': {
+    type: 'text/javascript',
+    body: `window.__messages = []; addEventListener('message', (e) => window.__messages.push(e.data));`,
+  },
+});
+
+test('?widget=softmax shows that widget alone and posts lti.frameResize to its parent', async () => {
+  const { page, problems, close } = await open(`${server.url}parent.html`, { extra: parentPage('index.html?widget=softmax&lang=en') });
+  try {
+    const frame = page.frameLocator('#f');
+    await page.waitForFunction(() => window.__messages.some((m) => m?.subject === 'lti.frameResize'));
+    const inner = page.frames().find((f) => f.url().includes('widget=softmax'));
+    await waitComputed(inner);
+    assert.equal(await frame.locator('normlab-softmax .bar-value').first().textContent(), '0.325');
+    assert.equal(await inner.locator('.toolbar, #intro, #glossary, .page-footer').count(), 0);
+    assert.equal(await inner.evaluate(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).length), 1);
+    const messages = await page.evaluate(() => window.__messages);
+    const lti = messages.filter((m) => m?.subject === 'lti.frameResize');
+    assert.ok(lti.at(-1).height > 100, JSON.stringify(lti));
+    assert.ok(messages.some((m) => m?.context === 'h5p' && m.action === 'resize' && m.scrollHeight > 100));
+    // Without ?allowOrigin the frame ignores the parent's messages.
+    await page.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN' } }, '*'));
+    await page.waitForTimeout(200);
+    assert.equal(await inner.locator('normlab-softmax .nl-root').getAttribute('lang'), 'en');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('?allowOrigin= lets that origin (only) drive the frame', async () => {
+  const origin = server.url.replace(/\/$/, '');
+  const src = `index.html?widget=softmax&lang=en&allowOrigin=${encodeURIComponent(`https://lms.example,${origin},not an origin`)}`;
+  const { page, problems, close } = await open(`${server.url}parent.html`, { extra: parentPage(src) });
+  try {
+    await page.waitForFunction(() => window.__messages.some((m) => m?.subject === 'lti.frameResize'));
+    const inner = page.frames().find((f) => f.url().includes('widget=softmax'));
+    await waitComputed(inner);
+    assert.match(await inner.locator('normlab-softmax .nl-notices').textContent(), /allowOrigin=not an origin/);
+    await page.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN', onclick: 'x' } }, '*'));
+    await inner.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN');
+    assert.equal(await inner.locator('normlab-softmax').getAttribute('onclick'), null);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('XSS payloads in attributes stay text or fall back with a note', async () => {
+  const { page, problems, close } = await open(`${server.url}embed-demo.html`);
+  try {
+    await waitComputed(page);
+    await page.evaluate((payloads) => {
+      for (const payload of payloads) {
+        for (const tag of ['normlab-softmax', 'normlab-demo']) {
+          const node = document.createElement(tag)
+          node.className = 'xss'
+          for (const attr of ['prompt', 'lang', 'hide', 'norm', 'layer', 'theme', 'backend']) node.setAttribute(attr, payload)
+          document.body.append(node)
+        }
+      }
+    }, PAYLOADS);
+    await waitComputed(page);
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+    const notes = await page.locator('normlab-softmax.xss .notice').allTextContents();
+    for (const payload of PAYLOADS) assert.ok(notes.some((n) => n.includes(`lang=${payload}`)), payload);
+    // The demo keeps the payload as its prompt, as text in the input.
+    assert.equal(await page.locator('normlab-demo.xss #model-prompt').first().inputValue(), PAYLOADS[0]);
+    assert.equal(await page.locator('normlab-demo.xss img, normlab-softmax.xss img, normlab-demo.xss script').count(), 0);
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('XSS payloads in URL parameters stay text; an unknown widget shows the page with a note', async () => {
+  for (const payload of PAYLOADS) {
+    const q = encodeURIComponent(payload);
+    // As the widget name: the whole page, with a note naming it.
+    {
+      const { page, problems, close } = await open(`${server.url}index.html?widget=${q}`);
+      try {
+        await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend === 'simd128');
+        assert.ok((await page.textContent('#notices')).includes(`widget=${payload}`));
+        assert.equal(await page.evaluate(() => window.__xss), undefined);
+        assert.equal(await page.locator('#notices img').count(), 0);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    }
+    // As every other parameter of a widget frame.
+    {
+      const { page, problems, close } = await open(`${server.url}index.html?widget=demo&prompt=${q}&lang=${q}&hide=${q}&allowOrigin=${q}&theme=${q}`);
+      try {
+        await waitComputed(page);
+        const notes = await page.locator('normlab-demo .nl-notices').textContent();
+        assert.ok(notes.includes(`lang=${payload}`) && notes.includes(`allowOrigin=`), notes);
+        assert.equal(await page.locator('normlab-demo #model-prompt').inputValue(), payload);
+        assert.equal(await page.evaluate(() => window.__xss), undefined);
+        assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    }
+  }
+});
+
+test('an unknown widget name is never a blank page', async () => {
+  const { page, problems, close } = await open(`${server.url}index.html?widget=nonsense&lang=en`);
+  try {
+    await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend === 'simd128');
+    assert.match(await page.textContent('#notices'), /widget=nonsense/);
+    assert.ok(await page.locator('#notices').isVisible());
+    assert.equal(await page.locator('[data-widget="softmax"] .bar-value').first().textContent(), '0.325');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,223 @@
+// The custom elements <normlab-softmax>, <normlab-gain>, ... <normlab-demo>.
+// Each renders one widget in its own shadow root (the host page's CSS cannot
+// reach in, its own cannot leak out), styled by the built stylesheet linked
+// inside the shadow root (no <style>: pages run under style-src 'self').
+// Attributes use the page's URL parameter names and validation (state.js):
+// a bad value falls back to the default with a visible note. Every element
+// on a page shares one wasm instance.
+import { DICTIONARIES, LANGUAGE_CODES, detectLanguage, lookup, plain } from '../i18n/index.js'
+import { mathNode } from '../math.js'
+import { richNodes } from '../rich-text.js'
+import { stateFromSearch } from '../state.js'
+import { el, setOptions } from '../widgets/dom.js'
+import { createTerm } from '../widgets/glossary.js'
+import { WIDGET_NAMES, buildWidget } from './widgets.js'
+
+export const ELEMENT_PREFIX = 'normlab-'
+// Attributes read through the page's URL state (same names, same checks).
+export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'x', 'eps', 'stretch', 'prompt', 'norm', 'placement',
+  'depth', 'layer', 'scale', 'gdepth']
+// Parts the `hide` attribute / parameter can hide.
+export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices']
+const OBSERVED = [...STATE_ATTRIBUTES, 'hide']
+
+// Comma-separated parts to hide; unknown ones are reported.
+export function parseHide(raw) {
+  const parts = new Set()
+  const rejected = []
+  for (const item of String(raw ?? '').split(',')) {
+    const part = item.trim().toLowerCase()
+    if (!part) continue
+    if (HIDE_PARTS.includes(part)) parts.add(part)
+    else rejected.push({ param: 'hide', value: item.trim() })
+  }
+  return { parts, rejected }
+}
+
+function makeContext(lang) {
+  const t = (key, params) => plain(lookup(lang, key), params)
+  const makers = {
+    term: (key, text) => createTerm(key, text, lookup(lang, `glossary.${key}.def`)),
+    math: (tex) => mathNode(tex),
+  }
+  const rich = (node, key, params) => {
+    const signature = `${lang}|${key}|${JSON.stringify(params ?? null)}`
+    if (node.dataset.rich === signature) return
+    node.replaceChildren(...richNodes(lookup(lang, key), params, makers))
+    node.dataset.rich = signature
+  }
+  return { lang, t, rich }
+}
+
+// loadNormlab: the wasm loader (normlab.js's); stylesheetUrl: where
+// normlab-embed.css is. Safe to call more than once.
+export function defineElements({ loadNormlab, stylesheetUrl, registry = globalThis.customElements }) {
+  // One instance per backend choice, shared by every element.
+  const instances = new Map()
+  const shared = globalThis.normlabEmbed ??= { wasmInstances: 0, elements: WIDGET_NAMES.map((n) => ELEMENT_PREFIX + n) }
+  function kernels(backend) {
+    if (!instances.has(backend)) {
+      instances.set(backend, Promise.resolve()
+        .then(() => {
+          if (typeof loadNormlab !== 'function') throw new Error('normlab.js did not load')
+          return loadNormlab({ backend })
+        })
+        .then((nl) => {
+          shared.wasmInstances += 1
+          return nl
+        }))
+    }
+    return instances.get(backend)
+  }
+
+  for (const name of WIDGET_NAMES) {
+    const tag = ELEMENT_PREFIX + name
+    if (registry.get(tag)) continue
+    registry.define(tag, class extends HTMLElement {
+      static get observedAttributes() { return OBSERVED }
+
+      connectedCallback() {
+        if (!this.shadowRoot) this.#build()
+        this.#readAttributes()
+        this.render()
+      }
+
+      attributeChangedCallback() {
+        if (!this.shadowRoot) return
+        this.#readAttributes()
+        this.render()
+      }
+
+      // Notes from the embedding page (iframe mode's own parameters).
+      set extraNotices(list) {
+        this.#extra = list
+        this.#painted = null
+        this.render()
+      }
+
+      #extra = []
+      #state = null
+      #rejected = []
+      #hide = new Set()
+      #userLang = null
+      #nl = null
+      #backend = 'loading'
+      #paint = null
+      #frame = false
+      #painted = null
+      #nodes = null
+
+      #readAttributes() {
+        const params = new URLSearchParams()
+        for (const attr of STATE_ATTRIBUTES) if (this.hasAttribute(attr)) params.set(attr, this.getAttribute(attr))
+        const detected = detectLanguage(navigator.languages?.length ? navigator.languages : [navigator.language])
+        const { state, rejected } = stateFromSearch(`?${params}`, detected)
+        const hide = parseHide(this.getAttribute('hide'))
+        if (this.#userLang) state.lang = this.#userLang
+        // An attribute change starts from the attributes again (the reader's
+        // own changes inside the widget are dropped), except the language
+        // the reader picked in the widget's switch.
+        this.#state = state
+        this.#rejected = [...rejected, ...hide.rejected]
+        this.#hide = hide.parts
+        this.#painted = null
+        this.#load()
+      }
+
+      #load() {
+        const backend = this.#state.backend
+        if (this.#loading === backend) return
+        this.#loading = backend
+        this.#backend = 'loading'
+        kernels(backend).then((nl) => {
+          if (this.#loading !== backend) return
+          this.#nl = nl
+          this.#backend = nl.backend
+          this.dataset.backend = nl.backend
+          this.render()
+        }, (error) => {
+          if (this.#loading !== backend) return
+          this.#nl = null
+          this.#backend = 'failed'
+          this.dataset.backend = 'failed'
+          this.#failure = error.message
+          this.render()
+        })
+      }
+
+      #loading = null
+      #failure = null
+
+      #build() {
+        const shadow = this.attachShadow({ mode: 'open' })
+        const link = el('link', { rel: 'stylesheet', href: stylesheetUrl })
+        const root = el('div', { className: 'nl-root' })
+        const bar = el('div', { className: 'nl-bar' })
+        const langLabel = el('label', { className: 'control-label nl-lang-label', htmlFor: 'nl-lang' })
+        const langSelect = el('select', { id: 'nl-lang', className: 'nl-lang' })
+        langSelect.addEventListener('change', () => {
+          this.#userLang = langSelect.value
+          this.#state.lang = langSelect.value
+          this.#painted = null
+          this.render()
+        })
+        const langWrap = el('div', { className: 'control control-inline nl-lang-control' })
+        langWrap.append(langLabel, langSelect)
+        bar.append(langWrap)
+        const notices = el('div', { className: 'nl-notices' })
+        const body = el('div', { className: 'nl-body' })
+        root.append(bar, notices, body)
+        shadow.append(link, root)
+        this.#nodes = { root, langLabel, langSelect, notices }
+        const name = this.localName.slice(ELEMENT_PREFIX.length)
+        this.#paint = buildWidget(name, body, {
+          set: (changes) => {
+            Object.assign(this.#state, changes)
+            this.render()
+          },
+          render: () => this.render(),
+          state: () => this.#state,
+          guard: (what, fn) => this.#guard(what, fn),
+        })
+      }
+
+      #guard(what, fn) {
+        try {
+          fn()
+        } catch (error) {
+          console.error(`normlab: the ${what} view failed:`, error)
+        }
+      }
+
+      // Repaints coalesce into one per frame.
+      render() {
+        if (this.#frame || !this.#nodes) return
+        this.#frame = true
+        requestAnimationFrame(() => {
+          this.#frame = false
+          this.#guard(this.localName, () => this.#paintNow())
+        })
+      }
+
+      #paintNow() {
+        const state = this.#state
+        const ctx = makeContext(state.lang)
+        const { root, langLabel, langSelect, notices } = this.#nodes
+        root.lang = state.lang
+        for (const part of HIDE_PARTS) root.classList.toggle(`hide-${part}`, this.#hide.has(part))
+        const signature = JSON.stringify([state.lang, this.#backend, this.#rejected, this.#extra])
+        if (this.#painted !== signature) {
+          this.#painted = signature
+          langLabel.textContent = ctx.t('toolbar.language')
+          setOptions(langSelect, LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]), state.lang)
+          const list = [...this.#rejected.map((r) => ctx.t('notice.paramRejected', r)), ...this.#extra.map((n) => ctx.t(n.key, n.params))]
+          if (this.#backend === 'failed') list.push(ctx.t('notice.wasmFailed', { reason: this.#failure }))
+          notices.replaceChildren(...list.map((text) => el('p', { className: 'notice', role: 'status', textContent: text })))
+        }
+        this.#paint(this.#nl, state, ctx)
+        this.dataset.painted = this.#nl ? 'computed' : 'text'
+      }
+    })
+  }
+  return shared
+}

@@ -1,0 +1,178 @@
+// The embeddable widgets: for each name, how to build it into a container
+// and repaint it from an element's state. They reuse the page's widget
+// modules and compute functions (web/src/widgets/*, compute.js); only the
+// wiring (which state a widget reads, which inputs it changes) lives here.
+import {
+  computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, modelConfig,
+} from '../compute.js'
+import { GRADIENT_SETTLE_MS } from '../constants.js'
+import { createAttentionWidget } from '../widgets/attention.js'
+import { createCalculator } from '../widgets/calculator.js'
+import { el } from '../widgets/dom.js'
+import { createGainWidget } from '../widgets/gain.js'
+import { createGradientFlow } from '../widgets/gradient-flow.js'
+import { createLayerBreakdown } from '../widgets/layer-breakdown.js'
+import { createLayerChart } from '../widgets/layer-chart.js'
+import { createModelControls } from '../widgets/model-controls.js'
+import { createPlayground } from '../widgets/playground.js'
+import { createSoftmaxWidget } from '../widgets/softmax.js'
+
+// Widget names, as used in <normlab-NAME> and ?widget=NAME.
+export const WIDGET_NAMES = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo']
+
+// A box for one widget, as the page's .widget divs are.
+function box(parent, name) {
+  const node = el('div', { className: 'widget' })
+  node.dataset.widget = name
+  parent.append(node)
+  return node
+}
+
+// A titled part of the demo panel: heading and (hideable) caption.
+function part(parent, titleKey, captionKey) {
+  const section = el('section', { className: 'demo-part' })
+  const title = el('h3', { className: 'nl-title' })
+  const caption = el('p', { className: 'nl-caption' })
+  section.append(title, caption)
+  parent.append(section)
+  return { section, paint: ({ t, rich }) => {
+    title.textContent = t(titleKey)
+    rich(caption, captionKey)
+  } }
+}
+
+// The model-based views share this: settings from the state, one forward
+// pass per change, and the gradient views' deferred backward passes.
+function modelHelpers(env) {
+  const lab = createModelLab()
+  const gradients = { key: null, timer: null, busy: false, result: null }
+  const settings = (state, t) => ({
+    prompt: state.prompt ?? t('model.defaultPrompt'),
+    norm: state.norm, placement: state.placement, depth: state.depth, eps: state.eps,
+  })
+  const gradientSettings = (s, state) => ({ prompt: s.prompt, norm: s.norm, eps: s.eps, depth: state.gradDepth })
+  function forward(nl, state, t) {
+    const s = settings(state, t)
+    if (!nl) return { settings: s, forward: null, view: null }
+    const g = gradientSettings(s, state)
+    const result = lab.forward(nl, s)
+    lab.keep([modelConfig(s), modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })])
+    return { settings: s, forward: result, view: result.view }
+  }
+  // Backward passes run once the input has been still for a moment.
+  function scheduleGradients(nl, state, t) {
+    if (!nl) return
+    const g = gradientSettings(settings(state, t), state)
+    const key = JSON.stringify(g)
+    if (key === gradients.key) return
+    gradients.key = key
+    gradients.busy = true
+    clearTimeout(gradients.timer)
+    gradients.timer = setTimeout(() => {
+      if (gradients.key !== key) return
+      const pre = lab.gradients(nl, { ...g, placement: 'pre' })
+      const post = lab.gradients(nl, { ...g, placement: 'post' })
+      gradients.result = { depth: g.depth, norm: g.norm, pre, post, error: pre.error ?? post.error ?? null }
+      gradients.busy = false
+      env.render()
+    }, GRADIENT_SETTLE_MS)
+  }
+  return { lab, forward, scheduleGradients, gradients }
+}
+
+const layerOf = (state, view) => Math.min(state.layer, (view?.layers ?? state.depth) - 1)
+
+// Each builder gets the container and env { set(changes), render() } and
+// returns paint(nl, state, ctx).
+const BUILDERS = {
+  softmax(root, env) {
+    const widget = createSoftmaxWidget(box(root, 'softmax'), { onMagnitude: (l2) => env.set({ l2 }) })
+    return (nl, state, ctx) => widget.update(nl && computeSoftmax(nl, state.l2), ctx)
+  },
+  calculator(root, env) {
+    const compute = createCalculatorModel()
+    const widget = createCalculator(box(root, 'calculator'), {
+      onVector: (vector) => env.set({ vector }), onEps: (eps) => env.set({ eps }),
+    })
+    return (nl, state, ctx) => widget.update(nl ? compute(nl, state.vector, state.eps)
+      : { text: state.vector, eps: state.eps, error: null, result: null }, ctx)
+  },
+  playground(root, env) {
+    const compute = createPlaygroundModel()
+    const widget = createPlayground(box(root, 'playground'), {
+      onStretch: (stretch) => env.set({ stretch }), onEps: (eps) => env.set({ eps }),
+    })
+    return (nl, state, ctx) => widget.update(nl && compute(nl, state.stretch, state.eps), ctx)
+  },
+  gain(root, env) {
+    const model = modelHelpers(env)
+    const widget = createGainWidget(box(root, 'gain'))
+    return (nl, state, ctx) => {
+      const { settings, view } = model.forward(nl, state, ctx.t)
+      widget.update(nl && view ? model.lab.gains(nl, settings) : null, ctx)
+    }
+  },
+  'layer-chart'(root, env) {
+    const model = modelHelpers(env)
+    const widget = createLayerChart(box(root, 'layer-chart'), { scale: (layerScale) => env.set({ layerScale }) })
+    return (nl, state, ctx) => {
+      const { view } = model.forward(nl, state, ctx.t)
+      widget.update({ view, layer: layerOf(state, view), scale: state.layerScale }, ctx)
+    }
+  },
+  'gradient-flow'(root, env) {
+    const model = modelHelpers(env)
+    const widget = createGradientFlow(box(root, 'gradient-flow'), { depth: (gradDepth) => env.set({ gradDepth }) })
+    return (nl, state, ctx) => {
+      model.scheduleGradients(nl, state, ctx.t)
+      const g = model.gradients
+      widget.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx)
+    }
+  },
+  // The page's demo panel: settings, layer chart, breakdown, attention and
+  // gradient flow, driven by one model (the page's auto-run walk is left out).
+  demo(root, env) {
+    const model = modelHelpers(env)
+    const parts = []
+    const add = (titleKey, captionKey) => {
+      const p = part(root, titleKey, captionKey)
+      parts.push(p)
+      return p.section
+    }
+    const controls = createModelControls(box(add('demo.settings', 'demo.settingsIntro'), 'model-controls'), {
+      prompt: (prompt) => env.set({ prompt }),
+      resetPrompt: () => env.set({ prompt: null }),
+      norm: (norm) => env.set({ norm }),
+      placement: (placement) => env.set({ placement }),
+      depth: (depth) => env.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
+      eps: (eps) => env.set({ eps }),
+    })
+    const chart = createLayerChart(box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart'), {
+      scale: (layerScale) => env.set({ layerScale }),
+    })
+    const breakdown = createLayerBreakdown(box(add('demo.breakdown', 'demo.breakdownIntro'), 'layer-breakdown'), {
+      layer: (layer) => env.set({ layer }),
+    })
+    const attention = createAttentionWidget(box(add('demo.attention', 'demo.attentionIntro'), 'attention'))
+    const gradient = createGradientFlow(box(add('demo.gradient', 'demo.gradientIntro'), 'gradient-flow'), {
+      depth: (gradDepth) => env.set({ gradDepth }),
+    })
+    return (nl, state, ctx) => {
+      for (const p of parts) p.paint(ctx)
+      const { settings, forward, view } = model.forward(nl, state, ctx.t)
+      model.scheduleGradients(nl, state, ctx.t)
+      const layer = layerOf(state, view)
+      env.guard('model settings', () => controls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
+      env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale }, ctx))
+      env.guard('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
+      env.guard('attention', () => attention.update({ view, layer }, ctx))
+      const g = model.gradients
+      env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx))
+    }
+  },
+}
+
+// Builds widget `name` into root; returns its paint function.
+export function buildWidget(name, root, env) {
+  return BUILDERS[name](root, env)
+}
