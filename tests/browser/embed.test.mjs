@@ -3,31 +3,20 @@
 // strict Content-Security-Policy course pages use, against hostile host CSS
 // and XSS payloads in every attribute and URL parameter.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { CSP, launchBrowser, startServer } from './page-support.mjs';
+import { CSP, shareBrowserAndServer } from './page-support.mjs';
 
 const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
 const PAYLOADS = ['<img src=x onerror=window.__xss=1>', '"><script>window.__xss=1</script>', 'javascript:alert(1)'];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const shared = shareBrowserAndServer();
 
 // Opens url; extra maps a path under the server to { body, type } served
 // instead (host pages made up by a test). Collects console errors, page
 // errors, failed requests and CSP violations.
 async function open(url, { csp = true, extra = {} } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', colorScheme: 'light' });
+  const context = await shared.browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', colorScheme: 'light' });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => {
@@ -77,7 +66,7 @@ async function waitComputed(target) {
 }
 
 test('embed-demo.html under the CSP header: every element computes, one wasm instance, no violation', async () => {
-  const { page, problems, scripts, close } = await open(`${server.url}embed-demo.html`);
+  const { page, problems, scripts, close } = await open(`${shared.server.url}embed-demo.html`);
   try {
     await waitComputed(page);
     for (const name of ELEMENTS) assert.ok(await page.locator(`normlab-${name}`).count() >= 1, name);
@@ -146,7 +135,7 @@ div, p, span, svg, dl, dd, label, input, output, details, table { display: none 
 normlab-softmax, normlab-calculator { display: block; }`,
     },
   };
-  const { page, problems, close } = await open(`${server.url}course/unit1/hostile.html`, { extra });
+  const { page, problems, close } = await open(`${shared.server.url}course/unit1/hostile.html`, { extra });
   try {
     await waitComputed(page);
     const inside = await page.locator('normlab-softmax .bar-value').first();
@@ -177,7 +166,7 @@ const parentPage = (src) => ({
 });
 
 test('?widget=softmax shows that widget alone and posts lti.frameResize to its parent', async () => {
-  const { page, problems, close } = await open(`${server.url}parent.html`, { extra: parentPage('index.html?widget=softmax&lang=en') });
+  const { page, problems, close } = await open(`${shared.server.url}parent.html`, { extra: parentPage('index.html?widget=softmax&lang=en') });
   try {
     const frame = page.frameLocator('#f');
     await page.waitForFunction(() => window.__messages.some((m) => m?.subject === 'lti.frameResize'));
@@ -201,9 +190,9 @@ test('?widget=softmax shows that widget alone and posts lti.frameResize to its p
 });
 
 test('?allowOrigin= lets that origin (only) drive the frame', async () => {
-  const origin = server.url.replace(/\/$/, '');
+  const origin = shared.server.url.replace(/\/$/, '');
   const src = `index.html?widget=softmax&lang=en&allowOrigin=${encodeURIComponent(`https://lms.example,${origin},not an origin`)}`;
-  const { page, problems, close } = await open(`${server.url}parent.html`, { extra: parentPage(src) });
+  const { page, problems, close } = await open(`${shared.server.url}parent.html`, { extra: parentPage(src) });
   try {
     await page.waitForFunction(() => window.__messages.some((m) => m?.subject === 'lti.frameResize'));
     const inner = page.frames().find((f) => f.url().includes('widget=softmax'));
@@ -219,7 +208,7 @@ test('?allowOrigin= lets that origin (only) drive the frame', async () => {
 });
 
 test('XSS payloads in attributes stay text or fall back with a note', async () => {
-  const { page, problems, close } = await open(`${server.url}embed-demo.html`);
+  const { page, problems, close } = await open(`${shared.server.url}embed-demo.html`);
   try {
     await waitComputed(page);
     await page.evaluate((payloads) => {
@@ -252,7 +241,7 @@ test('XSS payloads in URL parameters stay text; an unknown widget shows the page
     const q = encodeURIComponent(payload);
     // As the widget name: the whole page, with a note naming it.
     {
-      const { page, problems, close } = await open(`${server.url}index.html?widget=${q}`);
+      const { page, problems, close } = await open(`${shared.server.url}index.html?widget=${q}`);
       try {
         await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend === 'simd128');
         assert.ok((await page.textContent('#notices')).includes(`widget=${payload}`));
@@ -265,7 +254,7 @@ test('XSS payloads in URL parameters stay text; an unknown widget shows the page
     }
     // As every other parameter of a widget frame.
     {
-      const { page, problems, close } = await open(`${server.url}index.html?widget=demo&prompt=${q}&lang=${q}&hide=${q}&allowOrigin=${q}&theme=${q}`);
+      const { page, problems, close } = await open(`${shared.server.url}index.html?widget=demo&prompt=${q}&lang=${q}&hide=${q}&allowOrigin=${q}&theme=${q}`);
       try {
         await waitComputed(page);
         const notes = await page.locator('normlab-demo .nl-notices').textContent();
@@ -282,7 +271,7 @@ test('XSS payloads in URL parameters stay text; an unknown widget shows the page
 });
 
 test('an unknown widget name is never a blank page', async () => {
-  const { page, problems, close } = await open(`${server.url}index.html?widget=nonsense&lang=en`);
+  const { page, problems, close } = await open(`${shared.server.url}index.html?widget=nonsense&lang=en`);
   try {
     await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend === 'simd128');
     assert.match(await page.textContent('#notices'), /widget=nonsense/);

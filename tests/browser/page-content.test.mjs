@@ -2,35 +2,24 @@
 // from disk (file://) and over HTTP: every figure shown is the one the
 // chapter states, computed by the wasm kernels, and the controls work.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { fileUrl, launchBrowser, mathText, openPage, settle, startServer } from './page-support.mjs';
+import { fileUrl, mathText, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const shared = shareBrowserAndServer();
 
 const origins = [
   ['file://', () => fileUrl],
-  ['HTTP', () => `${server.url}index.html`],
+  ['HTTP', () => `${shared.server.url}index.html`],
 ];
 
 for (const [origin, baseUrl] of origins) {
   describe(`the page over ${origin}`, () => {
     // Opens the page, runs check(page), then asserts nothing went wrong.
     async function withPage(query, check) {
-      const { page, problems, close } = await openPage(browser, `${baseUrl()}${query}`);
+      const { page, problems, close } = await openPage(shared.browser, `${baseUrl()}${query}`);
       try {
         await check(page);
         assert.deepEqual(problems, []);
@@ -198,7 +187,7 @@ for (const [origin, baseUrl] of origins) {
       const params = new URL(page.url()).searchParams;
       assert.equal(params.get('l2'), '64');
       assert.equal(params.get('x'), '1, 2, 3');
-      const reopened = await openPage(browser, page.url());
+      const reopened = await openPage(shared.browser, page.url());
       try {
         assert.equal(await reopened.page.getAttribute('html', 'lang'), 'zh-CN');
         assert.equal(await reopened.page.inputValue('#softmax-l2'), '1');

@@ -3,24 +3,13 @@
 // policy), and with the scalar fallback forced: every view still computes
 // and not one violation is reported while the reader uses every control.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { cspViolations, fileUrl, launchBrowser, openPage, settle, startServer } from './page-support.mjs';
+import { cspViolations, fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const shared = shareBrowserAndServer();
 
 // Moves every control once, so code paths that only run on input (chart
 // redraws, tooltips, typesetting, notices) run under the policy too.
@@ -50,7 +39,7 @@ async function exercise(page) {
 }
 
 test('served with the CSP header: no violation while every control is used', async () => {
-  const { page, problems, close } = await openPage(browser, `${server.url}index.html`, { csp: true });
+  const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html`, { csp: true });
   try {
     assert.equal(await page.textContent('#backend'), 'simd128');
     assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
@@ -64,7 +53,7 @@ test('served with the CSP header: no violation while every control is used', asy
 });
 
 test('from file://, under the page\'s own <meta> policy: no violation', async () => {
-  const { page, problems, close } = await openPage(browser, fileUrl);
+  const { page, problems, close } = await openPage(shared.browser, fileUrl);
   try {
     await exercise(page);
     assert.deepEqual(await cspViolations(page), []);
@@ -75,7 +64,7 @@ test('from file://, under the page\'s own <meta> policy: no violation', async ()
 });
 
 test('with ?backend=scalar the fallback computes the same figures', async () => {
-  const { page, problems, close } = await openPage(browser, `${server.url}index.html?backend=scalar`, { csp: true });
+  const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html?backend=scalar`, { csp: true });
   try {
     assert.equal(await page.textContent('#backend'), 'scalar');
     assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
@@ -92,7 +81,7 @@ test('with ?backend=scalar the fallback computes the same figures', async () => 
 });
 
 test('if the kernels cannot load, the page says so and keeps its text', async () => {
-  const { page, close } = await openPage(browser, `${server.url}index.html`, { csp: true, blockKernels: true });
+  const { page, close } = await openPage(shared.browser, `${shared.server.url}index.html`, { csp: true, blockKernels: true });
   try {
     assert.equal(await page.textContent('#backend'), 'unavailable');
     assert.match(await page.textContent('#notices'), /The WebAssembly module could not be loaded/);

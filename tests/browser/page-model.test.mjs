@@ -5,27 +5,16 @@
 // and the gradient view reports measured numbers. Opened from file://, the
 // way a student double-clicks dist/index.html; one check runs over HTTP too.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { fileUrl, launchBrowser, openPage, settle, startServer } from './page-support.mjs';
+import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
-let browser;
-let server;
-
-before(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const shared = shareBrowserAndServer();
 
 // Opens the page, runs check(page), then asserts nothing went wrong.
 // options.http: over web/serve.mjs instead of file:// (query then names the file).
 async function withPage(query, check, options = {}) {
-  const { page, problems, close } = await openPage(browser, `${options.http ? server.url : fileUrl}${query}`, options);
+  const { page, problems, close } = await openPage(shared.browser, `${options.http ? shared.server.url : fileUrl}${query}`, options);
   try {
     await page.waitForSelector('[data-widget="layer-breakdown"] [data-box]');
     await check(page);
@@ -323,7 +312,7 @@ describe('the prompt and the link', () => {
       await page.selectOption('#model-norm', 'rmsnorm');
       await page.fill('#layer-select', '7');
       await page.waitForFunction(() => location.search.includes('layer=7') && !location.search.includes('norm='));
-      const bad = await openPage(browser, `${fileUrl}?norm=bogus&placement=side&depth=99&gdepth=3&scale=x`);
+      const bad = await openPage(shared.browser, `${fileUrl}?norm=bogus&placement=side&depth=99&gdepth=3&scale=x`);
       try {
         assert.equal(await bad.page.locator('#notices .notice').count(), 5);
         assert.match(await bad.page.textContent('#notices'), /norm=bogus, which is not valid here/);

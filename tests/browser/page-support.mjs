@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { after, before } from 'node:test';
+
 import { chromium } from 'playwright-core';
 
 const root = new URL('../../', import.meta.url);
@@ -98,4 +100,20 @@ export async function cspViolations(page) {
 // without the TeX source KaTeX keeps in an <annotation>.
 export async function mathText(locator) {
   return locator.evaluate((node) => [...node.querySelectorAll('mn, mo, mi')].map((n) => n.textContent).join(''));
+}
+
+// One Chromium and one local server for the calling test file, started
+// before its tests and closed after them: read shared.browser and
+// shared.server inside the tests.
+export function shareBrowserAndServer() {
+  const shared = { browser: null, server: null };
+  before(async () => {
+    shared.browser = await launchBrowser();
+    shared.server = await startServer();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    shared.server?.stop();
+  });
+  return shared;
 }
