@@ -7,6 +7,7 @@
 #   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
 #   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60)
+#   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -213,6 +214,18 @@ cmd_serve() {
   exec node "$ROOT/web/serve.mjs" "$DIST" "${PORT:-8000}"
 }
 
+# The release artefact for course platforms: dist/ as one zip, named after
+# the version in package.json (the one place it is set).
+cmd_dist() {
+  deps_build; apt_install zip; build
+  local version zipfile
+  version=$(node -p "require('$ROOT/package.json').version")
+  zipfile=$BUILD/normlab-$version.zip
+  rm -f "$zipfile"
+  (cd "$DIST" && zip -qr -X "$zipfile" .)
+  say "wrote ${zipfile#"$ROOT"/} ($(du -h "$zipfile" | cut -f1))"
+}
+
 case "${1:-}" in
   deps) deps_all ;;
   build) deps_build; build ;;
@@ -220,5 +233,6 @@ case "${1:-}" in
   test) cmd_test ;;
   bench) cmd_bench ;;
   fuzz) cmd_fuzz ;;
-  *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  dist) cmd_dist ;;
+  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
 // its package.json, so read them from node_modules directly.
 const packageDir = (name) => join(here, '..', 'node_modules', name);
-const COPIED = ['index.html', 'favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js'];
+const COPIED = ['index.html', 'favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js', 'CHANGELOG.md'];
 // The files a browser with WebAssembly SIMD fetches for the page; the scalar
 // backend (normlab_scalar.js) is only fetched where SIMD is missing.
 const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
