@@ -272,8 +272,8 @@ class ModelHandle {
   }
 
   // The prompt arrives as UTF-8 bytes (JS encodes it). "" on success.
-  std::string forward(const std::string& prompt_utf8, int top_k) {
-    std::string message = model_.forward(prompt_utf8, top_k);
+  std::string forward(const std::string& prompt_utf8, int top_k, int layers) {
+    std::string message = model_.forward(prompt_utf8, top_k, layers);
     if (message.empty()) pack_forward();
     return message;
   }

@@ -5,7 +5,7 @@
 // L = layers, T = prompt tokens (UTF-8 bytes), H = heads, K = top-k,
 // P = probes per layer (10), S = statistics per row (6)
 //
-//   model.forward(prompt, { topK = 5 }) -> {
+//   model.forward(prompt, { topK = 5, layers }) -> {   (L: the layers run, all by default)
 //     layers: L, hidden: D, heads: H,
 //     tokens: Int32Array(T), tokenLabels: string[T], probeNames: PROBE_NAMES,
 //     probes: { [probe]: { mean: { l2, mean, variance, std, rms, maxAbs }      each Float32Array(L)
@@ -147,10 +147,11 @@ function wrapModel(initialHandle, config, onDelete) {
       const bytes = encodePrompt(prompt);
       const o = checkObject(options, 'options');
       for (const key of Object.keys(o)) {
-        if (key !== 'topK') throw new TypeError(`unknown forward option '${key}'`);
+        if (key !== 'topK' && key !== 'layers') throw new TypeError(`unknown forward option '${key}'`);
       }
       const topK = checkTopK(o.topK);
-      const message = h.forward(bytes, topK);
+      const layers = checkLayers(o.layers, config.layers);
+      const message = h.forward(bytes, topK, layers);
       if (message) throw new RangeError(message);
       return shapeForward(h.ints().slice(), h.floats().slice(), config.hidden);
     },
@@ -254,6 +255,16 @@ function checkTopK(topK) {
   if (typeof topK !== 'number') throw new TypeError(message);
   if (!(Number.isInteger(topK) && topK >= 1 && topK <= MAX_TOP_K)) throw new RangeError(message);
   return topK;
+}
+
+// forward()'s depth: the first `layers` layers of this model (all when
+// undefined). The C++ side takes 0 for all.
+function checkLayers(layers, max) {
+  if (layers === undefined) return 0;
+  const message = `layers must be an integer in 1..${max}`;
+  if (typeof layers !== 'number') throw new TypeError(message);
+  if (!(Number.isInteger(layers) && layers >= 1 && layers <= max)) throw new RangeError(message);
+  return layers;
 }
 
 function checkObject(options, name) {

@@ -326,6 +326,14 @@ export interface GradientRun {
 export interface ForwardOptions {
   /** How many of the most likely next tokens to report: integer in 1..256. Default 5. */
   topK?: number;
+  /**
+   * Run only the first `layers` layers (integer in 1..L; default all L), then
+   * the final norm and the head. Layer l's weights depend on the seed and l
+   * alone, so this equals the forward pass of a `layers`-deep model with the
+   * same seed. The model keeps the last prompt's residual stream: the same
+   * prompt at another depth computes only the layers not yet run.
+   */
+  layers?: number;
 }
 
 export interface Model {

@@ -73,6 +73,36 @@ void token_means(float* mean, const float* stats, int probes, int T) {
   }
 }
 
+// Entropy (nats) and largest probability of each of `rows` attention rows
+// of n keys, from the logits z and their softmax p. As p_i = exp(z_i - z_max)
+// / S, log p_i = (z_i - z_max) + log p_max with p_max = 1 / S, so
+//   -sum p_i log p_i = -log p_max - sum p_i (z_i - z_max)
+// (sum p_i = 1): one log per row instead of one per key. A row this does
+// not suit (a NaN, or logits that overflowed to inf) takes the kernel's
+// -sum p log p.
+void attention_row_stats(float* entropy, float* max_prob, const float* logits,
+                         const float* p, int rows, int n) {
+  for (int h = 0; h < rows; h++) {
+    const float* z = logits + static_cast<size_t>(h) * n;
+    const float* p_h = p + static_cast<size_t>(h) * n;
+    float z_max = z[0];
+    float p_max = p_h[0];
+    for (int i = 1; i < n; i++) {
+      z_max = std::max(z_max, z[i]);
+      p_max = std::max(p_max, p_h[i]);
+    }
+    float dot = 0.0f;
+    for (int i = 0; i < n; i++) dot += p_h[i] * (z[i] - z_max);
+    const float e = -std::log(p_max) - dot;
+    if (std::isfinite(e) && std::isfinite(z_max) && p_max > 0.0f) {
+      entropy[h] = std::max(e, 0.0f);
+      max_prob[h] = p_max;
+    } else {
+      distribution_stats(entropy + h, max_prob + h, p_h, 1, n);
+    }
+  }
+}
+
 }  // namespace
 
 Model::Model(const ModelOptions& options)
@@ -80,7 +110,6 @@ Model::Model(const ModelOptions& options)
   if (!error_.empty()) return;
   config_ = resolve_model_options(options);
   params_ = ParameterSet(config_.layers, config_.hidden);
-  grads_ = ParameterSet(config_.layers, config_.hidden);
   init_parameters(&params_, config_);
   const int half = config_.head_dim() / 2;
   rope_cos_.resize(static_cast<size_t>(kMaxPromptTokens) * half);
@@ -92,7 +121,8 @@ Model::Model(const ModelOptions& options)
 
 size_t Model::memory_floats() const {
   return params_.size() + grads_.size() + rope_cos_.size() +
-         rope_sin_.size() + workspace_.size() + checkpoints_.size();
+         rope_sin_.size() + workspace_.size() + checkpoints_.size() +
+         run_stream_.size();
 }
 
 void Model::prepare(int T) {
@@ -204,20 +234,33 @@ double Model::next_token_loss(const std::vector<int>& tokens) const {
   return total / (T - 1);
 }
 
-std::string Model::forward(const std::string& prompt_utf8, int top_k) {
+std::string Model::forward(const std::string& prompt_utf8, int top_k,
+                           int layers) {
   if (!error_.empty()) return error_;
   std::string message = validate_prompt(prompt_utf8);
   if (!message.empty()) return message;
   if (top_k < 1 || top_k > kVocab) return "top_k must be an integer in 1..256";
+  if (layers < 0 || layers > config_.layers) {
+    return "layers must be an integer in 1.." + std::to_string(config_.layers);
+  }
 
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
-  const int L = config_.layers;
+  const int L = layers == 0 ? config_.layers : layers;
   const int H = config_.heads;
+  const size_t td = static_cast<size_t>(T) * config_.hidden;
   const bool post = config_.placement == Placement::post &&
                     config_.norm != NormKind::none;
   prepare(T);
+  if (tokens != run_tokens_) {
+    run_tokens_ = tokens;
+    run_layers_ = 0;
+  }
+  // Layers 0..start-1 are kept from the last run of these tokens.
+  const int start = std::min(run_layers_, L);
 
+  // Every per-layer array is layer-major, so resizing keeps the kept
+  // layers' entries in place.
   ForwardResult& r = forward_;
   r.layers = L;
   r.tokens = T;
@@ -242,18 +285,19 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k) {
   // Nothing is differentiated: per-token intermediates reuse one row.
   buffers_.cache.attention.row_stride = 0;
   buffers_.cache.mlp.row_stride = 0;
-  float* x = buffers_.x_a;
-  float* x_next = buffers_.x_b;
-  embed(x, tokens);
-  for (int l = 0; l < L; l++) {
-    layer_forward(x_next, &buffers_.cache, x, params_.layer(l), rope_, config_,
-                  T);
-    record_layer_probes(l, x, x_next, T);
+  if (run_stream_.size() < (L + 1) * td) run_stream_.resize((L + 1) * td);
+  float* stream = run_stream_.data();  // x_l at stream + l * td
+  if (start == 0) embed(stream, tokens);
+  for (int l = start; l < L; l++) {
+    float* x = stream + l * td;
+    layer_forward(x + td, &buffers_.cache, x, params_.layer(l), rope_,
+                  config_, T);
+    record_layer_probes(l, x, x + td, T);
     if (post) record_norm_rescale(l, T);
-    std::swap(x, x_next);
   }
-  final_norm(x, T);
-  record_final_probes(x, T);
+  run_layers_ = L;
+  final_norm(stream + L * td, T);
+  record_final_probes(stream + L * td, T);
   record_next_token(T, top_k);
   return "";
 }
@@ -326,8 +370,9 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
   float* entropy_l = r.attention_entropy.data() + static_cast<size_t>(l) * T * H;
   float* max_prob_l = r.attention_max_prob.data() + static_cast<size_t>(l) * T * H;
   for (int t = 0; t < T; t++) {
-    distribution_stats(entropy_l + t * H, max_prob_l + t * H,
-                       c.attention.p + causal_offset(t, H), H, t + 1);
+    attention_row_stats(entropy_l + t * H, max_prob_l + t * H,
+                        c.attention.logits + causal_offset(t, H),
+                        c.attention.p + causal_offset(t, H), H, t + 1);
   }
   r.attention_entropy_mean[l] = mean_of(entropy_l, T * H);
   r.attention_max_prob_mean[l] = mean_of(max_prob_l, T * H);
@@ -471,6 +516,9 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   prepare(T);
   if (checkpoints_.size() < (L + 1) * td) checkpoints_.resize((L + 1) * td);
   float* ckpt = checkpoints_.data();  // x_l at ckpt + l * td
+  // Allocated by the first backward pass: a model used for forward passes
+  // only (the page's depth control keeps a 64-layer one) never holds it.
+  if (grads_.size() == 0) grads_ = ParameterSet(config_.layers, config_.hidden);
   grads_.set_zero();
   buffers_.cache.attention.row_stride = D;
   buffers_.cache.mlp.row_stride = D;

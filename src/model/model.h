@@ -50,9 +50,19 @@ class Model {
   const std::string& error() const { return error_; }
   const ModelConfig& config() const { return config_; }
 
-  // Runs the prompt and fills forward_result(). top_k in 1..256.
-  // Returns "" on success, else the reason (nothing is computed).
-  std::string forward(const std::string& prompt_utf8, int top_k = 5);
+  // Runs the prompt through the first `layers` layers (0: all L) and the
+  // final norm, and fills forward_result(). top_k in 1..256, layers in
+  // 0..L. Returns "" on success, else the reason (nothing is computed).
+  //
+  // Layer l's weights depend on (seed, l) alone, so the first n layers of
+  // this model are an n-layer model with the same seed: a depth control can
+  // keep one instance and pass its depth here. The residual stream entering
+  // each layer is kept for the last prompt, so running that prompt again at
+  // another depth computes only the layers it has not run yet (going down:
+  // none, only the final norm and the head). The results are the same, bit
+  // for bit, as a fresh run's.
+  std::string forward(const std::string& prompt_utf8, int top_k = 5,
+                      int layers = 0);
   const ForwardResult& forward_result() const { return forward_; }
 
   // Backward pass of the next-token loss; fills gradient_result() and
@@ -73,7 +83,12 @@ class Model {
 
   // All parameters, for tests and experiments (changing them changes the
   // model); and the gradients of the last gradients() call, same layout.
-  ParameterSet& parameters() { return params_; }
+  // Taking the parameters for writing forgets the forward runs kept for
+  // reuse (see forward()).
+  ParameterSet& parameters() {
+    run_layers_ = 0;
+    return params_;
+  }
   const ParameterSet& parameter_gradients() const { return grads_; }
 
   // Floats held by the parameters, their gradients, the rotary tables and
@@ -123,6 +138,12 @@ class Model {
   RopeTables rope_{};
   std::vector<float> workspace_;    // grown to the longest prompt seen
   std::vector<float> checkpoints_;  // (L + 1, T, D), gradients() only
+  // forward()'s kept run: its prompt's tokens, and the residual stream
+  // entering layers 0..run_layers_ ((run_layers_ + 1, T, D)); forward_
+  // holds those layers' probes.
+  std::vector<int> run_tokens_;
+  std::vector<float> run_stream_;
+  int run_layers_ = 0;
   std::vector<float> rescale_stats_;  // (2, T, S), gradients() post-norm only
   Buffers buffers_{};
   ForwardResult forward_;

@@ -100,6 +100,8 @@ describe('the layer chart', () => {
       nearSqrtD(Number(row[3]), `post-attention norm output at layer ${row[0]}`);
     }
     assert.match(await page.textContent('[data-widget="layer-chart"] .chart-summary'), /^Over 24 layers the residual stream goes from [\d.]+ to [\d.]+ per token/);
+    // Charts off screen are drawn when they first come into view.
+    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
     assert.equal(await page.locator('[data-widget="layer-chart"] .rule-sqrt-d text').textContent(), '√1024 = 32');
     assert.equal(await page.locator('[data-widget="layer-chart"] .chart-legend li').count(), 3);
 
@@ -212,6 +214,8 @@ describe('the model\'s other views', () => {
     const read = (name) => number(page, `[data-widget="gain"] [data-readout="${name}"]`);
     const amplified = await read('amplified');
     const suppressed = await read('suppressed');
+    await page.locator('[data-widget="gain"]').scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-widget="gain"] rect.gain-bar');
     assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar').count(), 48);
     assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar.is-above').count(), amplified);
     assert.equal(await page.locator('[data-widget="gain"] rect.gain-bar.is-below').count(), suppressed);

@@ -37,6 +37,11 @@ for (const shot of SHOTS) {
       // Show the interactive states too: an answered quiz question.
       await page.locator('[data-question="q1"] [data-option="b"]').click();
       await gradientsDone(page);
+      // On screen the page skips rendering the sections far from the
+      // viewport (content-visibility), so a full-page capture would show
+      // them blank, and their overflow would go unmeasured. Print media
+      // renders every section, with the same styles otherwise.
+      await page.emulateMedia({ media: 'print' });
       await settle(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the viewport`);

@@ -129,6 +129,66 @@ TEST_CASE("layer l's weights do not depend on depth, norm or placement",
   CHECK(std::equal(ea, ea + kVocab * D, b.parameters().embedding()));
 }
 
+// Every array of a forward result, for whole-result comparisons.
+void check_same_run(const ForwardResult& a, const ForwardResult& b) {
+  CHECK(a.layers == b.layers);
+  CHECK(a.tokens == b.tokens);
+  CHECK(a.stats == b.stats);
+  CHECK(a.stats_mean == b.stats_mean);
+  CHECK(a.attention_entropy == b.attention_entropy);
+  CHECK(a.attention_max_prob == b.attention_max_prob);
+  CHECK(a.attention_entropy_mean == b.attention_entropy_mean);
+  CHECK(a.attention_max_prob_mean == b.attention_max_prob_mean);
+  CHECK(a.final_stats == b.final_stats);
+  CHECK(a.final_stats_mean == b.final_stats_mean);
+  CHECK(a.norm_rescale == b.norm_rescale);
+  CHECK(a.norm_rescale_product == b.norm_rescale_product);
+  CHECK(a.norm_rescale_mean == b.norm_rescale_mean);
+  CHECK(a.norm_rescale_product_mean == b.norm_rescale_product_mean);
+  CHECK(a.top_tokens == b.top_tokens);
+  CHECK(a.top_probs == b.top_probs);
+  CHECK(a.next_token == b.next_token);
+}
+
+TEST_CASE("forward at a depth: the first n layers are the n-layer model, "
+          "reused across depths",
+          "[model][forward]") {
+  for (const char* placement : {"pre", "post"}) {
+    INFO(placement);
+    ModelOptions deep_options = options("rmsnorm", placement);
+    deep_options.layers = 30;
+    Model deep(deep_options);
+    const std::string prompt = kLongPrompts[0];
+    // Down, up past the last run, down again, all the way, the first layer
+    // alone: each equals a fresh model of that depth.
+    for (int n : {24, 23, 27, 8, 30, 1, 24}) {
+      INFO("layers " << n);
+      REQUIRE(deep.forward(prompt, 5, n).empty());
+      ModelOptions fresh_options = deep_options;
+      fresh_options.layers = n;
+      Model fresh(fresh_options);
+      REQUIRE(fresh.forward(prompt).empty());
+      check_same_run(deep.forward_result(), fresh.forward_result());
+    }
+    // Another prompt starts over; so do new parameters.
+    REQUIRE(deep.forward(kLongPrompts[1], 5, 12).empty());
+    ModelOptions twelve = deep_options;
+    twelve.layers = 12;
+    Model fresh12(twelve);
+    REQUIRE(fresh12.forward(kLongPrompts[1]).empty());
+    check_same_run(deep.forward_result(), fresh12.forward_result());
+    deep.parameters().final_gain()[0] *= 2.0f;
+    deep.parameters().layer(0)[kAttnValue * 1024 + 3] *= 2.0f;
+    REQUIRE(deep.forward(kLongPrompts[1], 5, 12).empty());
+    CHECK(deep.forward_result().stats != fresh12.forward_result().stats);
+  }
+  Model model(ModelOptions{});
+  CHECK(model.forward("abc", 5, 25) == "layers must be an integer in 1..24");
+  CHECK(model.forward("abc", 5, -1) == "layers must be an integer in 1..24");
+  REQUIRE(model.forward("abc", 5, 0).empty());
+  CHECK(model.forward_result().layers == 24);
+}
+
 TEST_CASE("statistics agree with golden values from any build", "[model][forward]") {
   // Computed natively (x86) and checked here in every build: native, wasm
   // SIMD128 and emulated wasm must agree within 1e-4 of each statistic's

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
-import { createModelLab, modelConfig } from '../../web/src/compute.js';
+import { DEPTH_MAX } from '../../web/src/constants.js';
+import { createModelLab, forwardModelConfig, modelConfig } from '../../web/src/compute.js';
 
 const nl = await loadNormlab({ backend: 'simd128' });
 const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', placement: 'pre', depth: 24, eps: 1e-6 };
@@ -21,11 +22,14 @@ test('one instance per configuration, deleted when no view needs it', () => {
   // Same configuration, other prompt: the same instance runs it.
   lab.forward(nl, { ...settings, prompt: 'another prompt' });
   assert.equal(nl.liveAllocations(), one);
+  // Another depth: still the same instance, run to that depth.
+  assert.equal(lab.forward(nl, { ...settings, depth: 7 }).view.layers, 7);
+  assert.equal(nl.liveAllocations(), one);
   // A second configuration adds one instance; keeping only it deletes the first.
   const post = { ...settings, placement: 'post' };
   lab.forward(nl, post);
   assert.ok(nl.liveAllocations() > one);
-  lab.keep([modelConfig(post)]);
+  lab.keep([forwardModelConfig(post)]);
   assert.equal(nl.liveAllocations(), one);
   lab.keep([]);
   assert.equal(nl.liveAllocations(), baseline);
@@ -48,6 +52,22 @@ test('spare instances: the most recently used ones stay, the rest are deleted', 
   assert.equal(lab.modelFor(nl, configs[2]), models[2]);
   lab.keep([]);
   assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('forward views at any depth equal a model of that depth', () => {
+  const lab = createModelLab();
+  assert.equal(forwardModelConfig(settings).layers, DEPTH_MAX);
+  for (const depth of [24, 23, 30, 5, 24]) {
+    const view = lab.forward(nl, { ...settings, depth }).view;
+    const fresh = nl.createModel(modelConfig({ ...settings, depth }));
+    const run = fresh.forward(settings.prompt, { topK: 5 });
+    fresh.delete();
+    assert.equal(view.layers, depth);
+    assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+    assert.deepEqual(view.attention.maxProb, run.attention.meanMaxProb);
+    assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  }
+  lab.keep([]);
 });
 
 test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
@@ -92,7 +112,7 @@ test('the gain sample is fixed and computed from the model\'s gains', () => {
   const gains = lab.gains(nl, settings);
   assert.equal(gains.values.length, 48);
   assert.deepEqual(new Set(gains.features).size, 48);
-  const all = lab.modelFor(nl, modelConfig(settings)).gains(0, 'inputNorm');
+  const all = lab.modelFor(nl, forwardModelConfig(settings)).gains(0, 'inputNorm');
   gains.features.forEach((feature, i) => assert.equal(gains.values[i], all[feature]));
   assert.equal(gains.amplified, gains.values.filter((g) => g > 1).length);
   assert.equal(gains.min, Math.min(...gains.values));

@@ -3,7 +3,7 @@
 // the wasm kernels (compute.js) and hands the results to the widgets.
 import { createAutorun } from './autorun.js'
 import {
-  computeSoftmax, computeWorkedExample, createCalculatorModel, createModelLab, createPlaygroundModel, modelConfig,
+  computeSoftmax, computeWorkedExample, createCalculatorModel, createModelLab, createPlaygroundModel, forwardModelConfig, modelConfig,
 } from './compute.js'
 import {
   AUTORUN_STEP_MS, GRADIENT_SETTLE_MS, MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL,
@@ -267,7 +267,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
         forward = lab.forward(nl, settings)
         // One instance per configuration in use and a few recent spares;
         // the rest are deleted.
-        lab.keep([modelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })],
+        lab.keep([forwardModelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })],
           { spare: SPARE_MODELS })
       })
       scheduleGradients(nl, gradient)

@@ -3,7 +3,7 @@
 // the kernels themselves; they get these plain results through update().
 import {
   CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, MAX_PROMPT_TOKENS,
-  MIN_GRADIENT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
+  DEPTH_MAX, MIN_GRADIENT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
   SOFTMAX_TOKENS, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
   ZONE_DRIFT_FROM, ZONE_SATURATED_FROM,
 } from './constants.js'
@@ -98,8 +98,12 @@ export function createPlaygroundModel() {
 // The demo panel's synthetic model.
 //
 // One model instance per configuration in use: the forward views' (norm,
-// placement, depth, eps) and the gradient view's pre- and post-norm stacks at
-// its own depth. keep() names the configurations the current state needs;
+// placement, eps), and the gradient view's pre- and post-norm stacks at its
+// own depth. The forward views' instance is DEPTH_MAX layers deep and runs
+// the first `depth` of them: layer l's weights depend on the seed and l
+// alone, so that is the depth-layer model, and the instance keeps the
+// prompt's residual stream, so a depth slider move computes only the layers
+// not run yet for this prompt (none when going down). keep() names the configurations the current state needs;
 // every other instance but a few most recently used spares is delete()d at
 // once, so switching a setting back reuses its model (its weights are not
 // drawn again) without piling up wasm memory.
@@ -123,6 +127,11 @@ const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`
 
 export function modelConfig({ norm, placement, depth, eps }) {
   return { ...MODEL_SHAPE, norm, placement, layers: depth, eps }
+}
+
+// The instance the forward views run at any depth (see above).
+export function forwardModelConfig(settings) {
+  return modelConfig({ ...settings, depth: DEPTH_MAX })
 }
 
 export function createModelLab() {
@@ -170,7 +179,7 @@ export function createModelLab() {
     const key = `${configKey(config)}|${prompt}`
     if (forwardMemo.key !== key) {
       try {
-        const run = modelFor(nl, config).forward(prompt, { topK: 5 })
+        const run = modelFor(nl, forwardModelConfig(settings)).forward(prompt, { topK: 5, layers: settings.depth })
         forwardMemo = { key, view: forwardView(run, config, prompt) }
       } catch (error) {
         return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: lastGoodForward }
@@ -213,7 +222,7 @@ export function createModelLab() {
   // they are read once, from the first model the page runs.
   function gains(nl, settings) {
     if (gainView) return gainView
-    const model = models.get(configKey(modelConfig(settings)))
+    const model = models.get(configKey(forwardModelConfig(settings)))
     if (!model) return null
     const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which)
     const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED)

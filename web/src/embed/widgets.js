@@ -3,7 +3,7 @@
 // modules and compute functions (web/src/widgets/*, compute.js); only the
 // wiring (which state a widget reads, which inputs it changes) lives here.
 import {
-  computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, modelConfig,
+  computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, forwardModelConfig, modelConfig,
 } from '../compute.js'
 import { GRADIENT_SETTLE_MS } from '../constants.js'
 import { createAttentionWidget } from '../widgets/attention.js'
@@ -56,7 +56,7 @@ function modelHelpers(env) {
     if (!nl) return { settings: s, forward: null, view: null }
     const g = gradientSettings(s, state)
     const result = lab.forward(nl, s)
-    lab.keep([modelConfig(s), modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })])
+    lab.keep([forwardModelConfig(s), modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })])
     return { settings: s, forward: result, view: result.view }
   }
   // Backward passes run once the input has been still for a moment.
