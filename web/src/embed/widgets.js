@@ -43,9 +43,16 @@ function part(parent, titleKey, captionKey) {
 
 // The model-based views share this: settings from the state, one forward
 // pass per change, and the gradient views' deferred backward passes.
+// An element holds only the model instances it shows: the forward view's
+// and, once it has computed gradients, the pre- and post-norm stacks of the
+// current gradient settings. Any other instance is deleted before a new one
+// is made (each holds a few MB of wasm memory, and the settings can name
+// hundreds of different models over a session).
 function modelHelpers(env) {
   const lab = createModelLab()
   const gradients = { key: null, timer: null, busy: false, result: null }
+  const inUse = { forward: null, gradients: [] }
+  const keep = () => lab.keep([inUse.forward, ...inUse.gradients].filter(Boolean))
   const settings = (state, t) => ({
     prompt: state.prompt ?? t('model.defaultPrompt'),
     norm: state.norm, placement: state.placement, depth: state.depth, eps: state.eps,
@@ -54,9 +61,9 @@ function modelHelpers(env) {
   function forward(nl, state, t) {
     const s = settings(state, t)
     if (!nl) return { settings: s, forward: null, view: null }
-    const g = gradientSettings(s, state)
+    inUse.forward = modelConfig(s)
+    keep()
     const result = lab.forward(nl, s)
-    lab.keep([modelConfig(s), modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })])
     return { settings: s, forward: result, view: result.view }
   }
   // Backward passes run once the input has been still for a moment.
@@ -70,6 +77,8 @@ function modelHelpers(env) {
     clearTimeout(gradients.timer)
     gradients.timer = setTimeout(() => {
       if (gradients.key !== key) return
+      inUse.gradients = [modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })]
+      keep()
       const pre = lab.gradients(nl, { ...g, placement: 'pre' })
       const post = lab.gradients(nl, { ...g, placement: 'post' })
       gradients.result = { depth: g.depth, norm: g.norm, pre, post, error: pre.error ?? post.error ?? null }
