@@ -5,8 +5,10 @@
 import {
   computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, modelConfig,
 } from '../compute.js'
-import { GRADIENT_SETTLE_MS } from '../constants.js'
+import { createAutorun } from '../autorun.js'
+import { AUTORUN_STEP_MS, GRADIENT_SETTLE_MS } from '../constants.js'
 import { createAttentionWidget } from '../widgets/attention.js'
+import { createAutorunWidget } from '../widgets/autorun.js'
 import { createCalculator } from '../widgets/calculator.js'
 import { el } from '../widgets/dom.js'
 import { createGainWidget } from '../widgets/gain.js'
@@ -138,8 +140,10 @@ const BUILDERS = {
       widget.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx)
     }
   },
-  // The page's demo panel: settings, layer chart, breakdown, attention and
-  // gradient flow, driven by one model (the page's auto-run walk is left out).
+  // The page's demo panel: settings, auto-run walk, layer chart, breakdown,
+  // attention and gradient flow, driven by one model. The walk starts the
+  // first time the chart comes into view, as on the page, unless the element
+  // says autorun="off", names a layer, or the reader asked for reduced motion.
   demo(root, env) {
     const model = modelHelpers(env)
     const parts = []
@@ -148,6 +152,21 @@ const BUILDERS = {
       parts.push(p)
       return p.section
     }
+    const win = root.ownerDocument.defaultView
+    const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
+    const walk = { step: null, seen: false, suspended: false }
+    const autorun = createAutorun({
+      win,
+      stepMs: AUTORUN_STEP_MS,
+      // Starts 'waiting'; paint() turns it off when the options say so.
+      startsOff: false,
+      depth: () => env.state().depth,
+      onStep: (step) => {
+        walk.step = step
+        env.set({ layer: step.layer })
+      },
+      onEnd: () => env.render(),
+    })
     const controls = createModelControls(box(add('demo.settings', 'demo.settingsIntro'), 'model-controls'), {
       prompt: (prompt) => env.set({ prompt }),
       resetPrompt: () => env.set({ prompt: null }),
@@ -156,28 +175,75 @@ const BUILDERS = {
       depth: (depth) => env.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
       eps: (eps) => env.set({ eps }),
     })
-    const chart = createLayerChart(box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart'), {
+    const autorunBox = box(add('demo.autorun', 'demo.autorunIntro'), 'autorun')
+    autorunBox.classList.add('widget-compact')
+    const autorunWidget = createAutorunWidget(autorunBox, {
+      play: () => autorun.play(),
+      pause: () => {
+        autorun.pause()
+        env.render()
+      },
+      resume: () => {
+        autorun.resume()
+        env.render()
+      },
+    })
+    const chartBox = box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart')
+    const chart = createLayerChart(chartBox, {
       scale: (layerScale) => env.set({ layerScale }),
     })
     const breakdown = createLayerBreakdown(box(add('demo.breakdown', 'demo.breakdownIntro'), 'layer-breakdown'), {
-      layer: (layer) => env.set({ layer }),
+      layer: (layer) => {
+        autorun.handOver()
+        env.set({ layer })
+      },
     })
     const attention = createAttentionWidget(box(add('demo.attention', 'demo.attentionIntro'), 'attention'))
     const gradient = createGradientFlow(box(add('demo.gradient', 'demo.gradientIntro'), 'gradient-flow'), {
       depth: (gradDepth) => env.set({ gradDepth }),
     })
-    return (nl, state, ctx) => {
+    if ('IntersectionObserver' in win) {
+      const observer = new win.IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return
+        observer.disconnect()
+        walk.seen = true
+        env.render()
+      }, { threshold: 0.25 })
+      observer.observe(chartBox)
+    }
+    const paint = (nl, state, ctx) => {
       for (const p of parts) p.paint(ctx)
+      const { autorun: wanted, given } = env.options()
+      // Only a walk that has not started yet is turned off: Play still works.
+      if (autorun.status === 'waiting' && (reducedMotion || wanted === 'off' || given.includes('layer'))) autorun.handOver()
+      if (nl && walk.seen) autorun.firstView()
       const { settings, forward, view } = model.forward(nl, state, ctx.t)
       model.scheduleGradients(nl, state, ctx.t)
       const layer = layerOf(state, view)
       env.guard('model settings', () => controls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
+      const step = walk.step
+      env.guard('auto-run', () => autorunWidget.update({
+        status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
+        layer, depth: state.depth, reducedMotion, view,
+      }, ctx))
       env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale }, ctx))
       env.guard('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
       env.guard('attention', () => attention.update({ view, layer }, ctx))
       const g = model.gradients
       env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx))
     }
+    // Taken out of the page, the walk pauses; put back, it goes on.
+    paint.disconnected = () => {
+      walk.suspended = autorun.status === 'running'
+      autorun.pause()
+      env.render()
+    }
+    paint.connected = () => {
+      if (walk.suspended) autorun.resume()
+      walk.suspended = false
+      env.render()
+    }
+    return paint
   },
 }
 
