@@ -8,6 +8,7 @@
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
 #   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60)
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
+#   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -226,6 +227,21 @@ cmd_dist() {
   say "wrote ${zipfile#"$ROOT"/} ($(du -h "$zipfile" | cut -f1))"
 }
 
+# A long session in headless Chromium (tests/browser/soak.mjs): scripted
+# moves over every control of the page, then of the embed demo's elements;
+# fails on any console error, wasm memory growth after warm-up, JS heap
+# growth past its tolerance, or a page that stops responding. The report
+# goes to build/soak.json.
+cmd_soak() {
+  deps_build; apt_install "${APT_BROWSER[@]}"; build
+  say "soak: headless Chromium, ${SOAK_MOVES:-10000} moves and ${SOAK_PROMPTS:-1000} prompt changes on the page, ${SOAK_EMBED_MOVES:-500} and ${SOAK_EMBED_PROMPTS:-50} on the embed demo"
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/browser/soak.mjs" \
+    --moves "${SOAK_MOVES:-10000}" --prompts "${SOAK_PROMPTS:-1000}" \
+    --embed-moves "${SOAK_EMBED_MOVES:-500}" --embed-prompts "${SOAK_EMBED_PROMPTS:-50}" \
+    --seed "${SOAK_SEED:-1}" --json "$BUILD/soak.json" || die "the soak failed (report: build/soak.json)"
+  say "soak passed (report: build/soak.json)"
+}
+
 case "${1:-}" in
   deps) deps_all ;;
   build) deps_build; build ;;
@@ -234,5 +250,6 @@ case "${1:-}" in
   bench) cmd_bench ;;
   fuzz) cmd_fuzz ;;
   dist) cmd_dist ;;
-  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  soak) cmd_soak ;;
+  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

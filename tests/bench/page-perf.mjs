@@ -141,14 +141,28 @@ async function measurePage(browser, url, runs) {
   const tokens = Buffer.byteLength(prompt, 'utf8');
   console.log(`\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide`);
 
+  console.log('Sliders outside the model (target: within one frame, 16 ms):');
+  // Each with its widget on screen, as a reader drags it (sections far off
+  // screen are not rendered).
+  await page.locator('[data-widget="softmax"]').scrollIntoViewIfNeeded();
+  await measureControl(page, { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'], runs });
+  await page.locator('#playground-stretch').scrollIntoViewIfNeeded();
+  await measureControl(page, { name: 'Playground stretch slider', selector: '#playground-stretch', values: ['0.5', '0'], runs });
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+
   console.log('Forward views (target: within one frame, 16 ms):');
   // The Layer selector repaints the views from the forward pass already run.
   await measureControl(page, { name: 'Layer selector (repaint only)', selector: '#layer-select', values: ['22', '0'], runs });
   // A new prompt runs the forward pass again on the same model.
   await measureControl(page, { name: 'prompt keystroke (forward pass)', selector: '#model-prompt', values: [`${prompt.slice(0, -1)}!`, prompt], runs, settle: 150 });
-  // Depth and placement change the configuration: a new model instance.
-  await measureControl(page, { name: 'Depth slider (new model + forward)', selector: '#model-depth', values: ['23', '24'], runs, settle: 150 });
-  await measureControl(page, { name: 'Placement (new model + forward)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
+  // The depth slider runs one 64-layer instance to the chosen depth; the
+  // prompt's residual stream is kept, so a step up runs one more layer and
+  // a step down only the final norm and the head. A jump runs every layer
+  // not run yet.
+  await measureControl(page, { name: 'Depth slider, one step', selector: '#model-depth', values: ['23', '24'], runs, settle: 150 });
+  await measureControl(page, { name: 'Depth slider, jumps 24 -> 12 -> 36', selector: '#model-depth', values: ['12', '36', '24'], runs, settle: 150 });
+  // Placement changes the configuration: another instance, a full forward pass.
+  await measureControl(page, { name: 'Placement (another model, full forward)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
 
   console.log('Gradient views (target: within 100 ms of the last input; a drag never waits for them):');
   const gradient = [];

@@ -5,65 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { CSP, shareBrowserAndServer } from './page-support.mjs';
+import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
 
 const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
 const PAYLOADS = ['<img src=x onerror=window.__xss=1>', '"><script>window.__xss=1</script>', 'javascript:alert(1)'];
 
 const shared = shareBrowserAndServer();
 
-// Opens url; extra maps a path under the server to { body, type } served
-// instead (host pages made up by a test). Collects console errors, page
-// errors, failed requests and CSP violations.
-async function open(url, { csp = true, extra = {} } = {}) {
-  const context = await shared.browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', colorScheme: 'light' });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    d.dismiss();
-  });
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
-  const scripts = [];
-  page.on('request', (r) => {
-    if (r.frame() === page.mainFrame() && /normlab_(simd|scalar)\.js$/.test(r.url())) scripts.push(r.url());
-  });
-  await page.route('**/*', async (route) => {
-    const path = new URL(route.request().url()).pathname.slice(1);
-    const headers = csp ? { 'content-security-policy': CSP } : {};
-    if (extra[path]) {
-      await route.fulfill({ status: 200, contentType: extra[path].type, body: extra[path].body, headers });
-      return;
-    }
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
-  });
-  await page.goto(url);
-  const close = async () => {
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
-    await context.close();
-  };
-  return { page, problems, scripts, close };
-}
-
-// Every element on the page (or frame) has painted computed numbers.
-async function waitComputed(target) {
-  await target.waitForFunction(() => {
-    const all = [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'));
-    return all.length > 0 && all.every((n) => n.dataset.painted === 'computed');
-  });
-  await target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const open = (url, options) => openHost(shared.browser, url, options);
+const waitComputed = (target) => waitPainted(target, 'computed');
 
 test('embed-demo.html under the CSP header: every element computes, one wasm instance, no violation', async () => {
   const { page, problems, scripts, close } = await open(`${shared.server.url}embed-demo.html`);

@@ -92,6 +92,76 @@ export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
+// Opens a page that embeds the <normlab-*> elements (or a ?widget= frame) in
+// a fresh context. options: csp (send the CSP header, default true; only
+// over HTTP), extra (maps a path under the server to { body, type } served
+// instead: host pages made up by a test), blockKernels, reducedMotion,
+// initScript, viewport. Collects console errors, page errors, failed
+// requests, dialogs and CSP violations; scripts lists the backend scripts
+// the main frame loaded.
+export async function openHost(browser, url, options = {}) {
+  const { csp = true, extra = {} } = options;
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1100, height: 900 },
+    locale: 'en-US',
+    colorScheme: 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    d.dismiss();
+  });
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  if (options.initScript) await page.addInitScript(options.initScript);
+  const scripts = [];
+  page.on('request', (r) => {
+    if (r.frame() === page.mainFrame() && /normlab_(simd|scalar)\.js$/.test(r.url())) scripts.push(r.url());
+  });
+  if (url.startsWith('http')) {
+    await page.route('**/*', async (route) => {
+      const path = new URL(route.request().url()).pathname.slice(1);
+      const headers = csp ? { 'content-security-policy': CSP } : {};
+      if (extra[path]) {
+        await route.fulfill({ status: 200, contentType: extra[path].type, body: extra[path].body, headers });
+        return;
+      }
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+    });
+  }
+  // Registered last so it runs first (Playwright tries routes newest first);
+  // from file:// too.
+  if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
+  await page.goto(url);
+  const close = async () => {
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.close();
+  };
+  return { page, problems, scripts, close };
+}
+
+// Every <normlab-*> element on the page (or in the frame) has painted:
+// 'computed' numbers, or 'text' only when the kernels could not load.
+export async function waitPainted(target, painted = 'computed') {
+  await target.waitForFunction((want) => {
+    const all = [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'));
+    return all.length > 0 && all.every((n) => n.dataset.painted === want);
+  }, painted);
+  await target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 export async function cspViolations(page) {
   return page.evaluate(() => window.cspViolations);
 }

@@ -46,9 +46,12 @@ const URL_WRITE_DELAY_MS = 250
 // Gradient results kept (see scheduleGradients): a few dozen small arrays.
 const GRADIENT_CACHE_SIZE = 32
 // Model instances kept beyond the ones in use (compute.js keep()), so that
-// going back to a recent setting skips drawing its weights again; each costs
-// a few MB of wasm memory.
-const SPARE_MODELS = 3
+// switching a norm, placement or eps setting back skips drawing its weights
+// again. One: each spare can hold tens of MB of wasm memory (a 64-layer
+// model with its kept residual stream for a 64-token prompt), and wasm
+// memory never shrinks. Depth needs none (one model serves every depth),
+// nor do revisited gradient settings (their results are kept).
+const SPARE_MODELS = 1
 
 export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [] }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])

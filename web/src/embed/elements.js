@@ -19,7 +19,10 @@ export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'x', 'eps', '
   'depth', 'layer', 'scale', 'gdepth']
 // Parts the `hide` attribute / parameter can hide.
 export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices']
-const OBSERVED = [...STATE_ATTRIBUTES, 'hide']
+// Attributes of the elements that are not page state.
+export const ELEMENT_ATTRIBUTES = ['hide', 'autorun']
+export const AUTORUN_VALUES = ['on', 'off']
+const OBSERVED = [...STATE_ATTRIBUTES, ...ELEMENT_ATTRIBUTES]
 
 // Comma-separated parts to hide; unknown ones are reported.
 export function parseHide(raw) {
@@ -78,8 +81,13 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
 
       connectedCallback() {
         if (!this.shadowRoot) this.#build()
+        else this.#paint?.connected?.()
         this.#readAttributes()
         this.render()
+      }
+
+      disconnectedCallback() {
+        this.#paint?.disconnected?.()
       }
 
       attributeChangedCallback() {
@@ -99,6 +107,8 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
       #state = null
       #rejected = []
       #hide = new Set()
+      #given = []
+      #autorun = 'on'
       #userLang = null
       #nl = null
       #backend = 'loading'
@@ -111,15 +121,20 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
         const params = new URLSearchParams()
         for (const attr of STATE_ATTRIBUTES) if (this.hasAttribute(attr)) params.set(attr, this.getAttribute(attr))
         const detected = detectLanguage(navigator.languages?.length ? navigator.languages : [navigator.language])
-        const { state, rejected } = stateFromSearch(`?${params}`, detected)
+        const { state, rejected, given } = stateFromSearch(`?${params}`, detected)
         const hide = parseHide(this.getAttribute('hide'))
+        const autorun = (this.getAttribute('autorun') ?? 'on').trim().toLowerCase()
+        const autorunOk = AUTORUN_VALUES.includes(autorun)
         if (this.#userLang) state.lang = this.#userLang
         // An attribute change starts from the attributes again (the reader's
         // own changes inside the widget are dropped), except the language
         // the reader picked in the widget's switch.
         this.#state = state
         this.#rejected = [...rejected, ...hide.rejected]
+        if (!autorunOk) this.#rejected.push({ param: 'autorun', value: this.getAttribute('autorun') })
         this.#hide = hide.parts
+        this.#given = given
+        this.#autorun = autorunOk ? autorun : 'on'
         this.#painted = null
         this.#load()
       }
@@ -177,6 +192,9 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
           },
           render: () => this.render(),
           state: () => this.#state,
+          // What the attributes asked for beyond the state: autorun, and
+          // which state fields they set.
+          options: () => ({ autorun: this.#autorun, given: this.#given }),
           guard: (what, fn) => this.#guard(what, fn),
         })
       }

@@ -2,7 +2,7 @@
 // without the page's chrome, and posts its height to the parent page in the
 // formats course platforms listen for. It acts on no incoming message unless
 // the message's origin is listed in ?allowOrigin= (comma-separated origins).
-import { ELEMENT_PREFIX, STATE_ATTRIBUTES, defineElements } from './elements.js'
+import { ELEMENT_ATTRIBUTES, ELEMENT_PREFIX, STATE_ATTRIBUTES, defineElements } from './elements.js'
 import { WIDGET_NAMES } from './widgets.js'
 
 // The widget a query string asks for: { name } for a known one, { rejected }
@@ -37,7 +37,7 @@ export function startFrame({ name, loadNormlab, doc = document, win = window }) 
   const params = new URLSearchParams(win.location.search)
   defineElements({ loadNormlab, stylesheetUrl: new URL('normlab-embed.css', doc.baseURI).href })
   const element = doc.createElement(ELEMENT_PREFIX + name)
-  for (const attr of [...STATE_ATTRIBUTES, 'hide']) if (params.has(attr)) element.setAttribute(attr, params.get(attr))
+  for (const attr of [...STATE_ATTRIBUTES, ...ELEMENT_ATTRIBUTES]) if (params.has(attr)) element.setAttribute(attr, params.get(attr))
   const allowed = parseAllowedOrigins(params.get('allowOrigin'))
   doc.documentElement.classList.add('frame-mode')
   const theme = params.get('theme')
@@ -72,7 +72,7 @@ export function startFrame({ name, loadNormlab, doc = document, win = window }) 
     if (data.type === 'normlab:height') post(true)
     else if (data.type === 'normlab:set' && data.attributes && typeof data.attributes === 'object') {
       for (const [attr, value] of Object.entries(data.attributes)) {
-        if ([...STATE_ATTRIBUTES, 'hide'].includes(attr) && typeof value === 'string') element.setAttribute(attr, value)
+        if ([...STATE_ATTRIBUTES, ...ELEMENT_ATTRIBUTES].includes(attr) && typeof value === 'string') element.setAttribute(attr, value)
       }
     }
   })

@@ -5,8 +5,10 @@
 import {
   computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, forwardModelConfig, modelConfig,
 } from '../compute.js'
-import { GRADIENT_SETTLE_MS } from '../constants.js'
+import { createAutorun } from '../autorun.js'
+import { AUTORUN_STEP_MS, GRADIENT_SETTLE_MS } from '../constants.js'
 import { createAttentionWidget } from '../widgets/attention.js'
+import { createAutorunWidget } from '../widgets/autorun.js'
 import { createCalculator } from '../widgets/calculator.js'
 import { el } from '../widgets/dom.js'
 import { createGainWidget } from '../widgets/gain.js'
@@ -43,9 +45,16 @@ function part(parent, titleKey, captionKey) {
 
 // The model-based views share this: settings from the state, one forward
 // pass per change, and the gradient views' deferred backward passes.
+// An element holds only the model instances it shows: the forward view's
+// and, once it has computed gradients, the pre- and post-norm stacks of the
+// current gradient settings. Any other instance is deleted before a new one
+// is made (each holds a few MB of wasm memory, and the settings can name
+// hundreds of different models over a session).
 function modelHelpers(env) {
   const lab = createModelLab()
   const gradients = { key: null, timer: null, busy: false, result: null }
+  const inUse = { forward: null, gradients: [] }
+  const keep = () => lab.keep([inUse.forward, ...inUse.gradients].filter(Boolean))
   const settings = (state, t) => ({
     prompt: state.prompt ?? t('model.defaultPrompt'),
     norm: state.norm, placement: state.placement, depth: state.depth, eps: state.eps,
@@ -54,9 +63,9 @@ function modelHelpers(env) {
   function forward(nl, state, t) {
     const s = settings(state, t)
     if (!nl) return { settings: s, forward: null, view: null }
-    const g = gradientSettings(s, state)
+    inUse.forward = forwardModelConfig(s)
+    keep()
     const result = lab.forward(nl, s)
-    lab.keep([forwardModelConfig(s), modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })])
     return { settings: s, forward: result, view: result.view }
   }
   // Backward passes run once the input has been still for a moment.
@@ -70,6 +79,8 @@ function modelHelpers(env) {
     clearTimeout(gradients.timer)
     gradients.timer = setTimeout(() => {
       if (gradients.key !== key) return
+      inUse.gradients = [modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })]
+      keep()
       const pre = lab.gradients(nl, { ...g, placement: 'pre' })
       const post = lab.gradients(nl, { ...g, placement: 'post' })
       gradients.result = { depth: g.depth, norm: g.norm, pre, post, error: pre.error ?? post.error ?? null }
@@ -129,8 +140,10 @@ const BUILDERS = {
       widget.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx)
     }
   },
-  // The page's demo panel: settings, layer chart, breakdown, attention and
-  // gradient flow, driven by one model (the page's auto-run walk is left out).
+  // The page's demo panel: settings, auto-run walk, layer chart, breakdown,
+  // attention and gradient flow, driven by one model. The walk starts the
+  // first time the chart comes into view, as on the page, unless the element
+  // says autorun="off", names a layer, or the reader asked for reduced motion.
   demo(root, env) {
     const model = modelHelpers(env)
     const parts = []
@@ -139,6 +152,21 @@ const BUILDERS = {
       parts.push(p)
       return p.section
     }
+    const win = root.ownerDocument.defaultView
+    const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
+    const walk = { step: null, seen: false, suspended: false }
+    const autorun = createAutorun({
+      win,
+      stepMs: AUTORUN_STEP_MS,
+      // Starts 'waiting'; paint() turns it off when the options say so.
+      startsOff: false,
+      depth: () => env.state().depth,
+      onStep: (step) => {
+        walk.step = step
+        env.set({ layer: step.layer })
+      },
+      onEnd: () => env.render(),
+    })
     const controls = createModelControls(box(add('demo.settings', 'demo.settingsIntro'), 'model-controls'), {
       prompt: (prompt) => env.set({ prompt }),
       resetPrompt: () => env.set({ prompt: null }),
@@ -147,28 +175,75 @@ const BUILDERS = {
       depth: (depth) => env.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
       eps: (eps) => env.set({ eps }),
     })
-    const chart = createLayerChart(box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart'), {
+    const autorunBox = box(add('demo.autorun', 'demo.autorunIntro'), 'autorun')
+    autorunBox.classList.add('widget-compact')
+    const autorunWidget = createAutorunWidget(autorunBox, {
+      play: () => autorun.play(),
+      pause: () => {
+        autorun.pause()
+        env.render()
+      },
+      resume: () => {
+        autorun.resume()
+        env.render()
+      },
+    })
+    const chartBox = box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart')
+    const chart = createLayerChart(chartBox, {
       scale: (layerScale) => env.set({ layerScale }),
     })
     const breakdown = createLayerBreakdown(box(add('demo.breakdown', 'demo.breakdownIntro'), 'layer-breakdown'), {
-      layer: (layer) => env.set({ layer }),
+      layer: (layer) => {
+        autorun.handOver()
+        env.set({ layer })
+      },
     })
     const attention = createAttentionWidget(box(add('demo.attention', 'demo.attentionIntro'), 'attention'))
     const gradient = createGradientFlow(box(add('demo.gradient', 'demo.gradientIntro'), 'gradient-flow'), {
       depth: (gradDepth) => env.set({ gradDepth }),
     })
-    return (nl, state, ctx) => {
+    if ('IntersectionObserver' in win) {
+      const observer = new win.IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return
+        observer.disconnect()
+        walk.seen = true
+        env.render()
+      }, { threshold: 0.25 })
+      observer.observe(chartBox)
+    }
+    const paint = (nl, state, ctx) => {
       for (const p of parts) p.paint(ctx)
+      const { autorun: wanted, given } = env.options()
+      // Only a walk that has not started yet is turned off: Play still works.
+      if (autorun.status === 'waiting' && (reducedMotion || wanted === 'off' || given.includes('layer'))) autorun.handOver()
+      if (nl && walk.seen) autorun.firstView()
       const { settings, forward, view } = model.forward(nl, state, ctx.t)
       model.scheduleGradients(nl, state, ctx.t)
       const layer = layerOf(state, view)
       env.guard('model settings', () => controls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
+      const step = walk.step
+      env.guard('auto-run', () => autorunWidget.update({
+        status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
+        layer, depth: state.depth, reducedMotion, view,
+      }, ctx))
       env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale }, ctx))
       env.guard('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
       env.guard('attention', () => attention.update({ view, layer }, ctx))
       const g = model.gradients
       env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx))
     }
+    // Taken out of the page, the walk pauses; put back, it goes on.
+    paint.disconnected = () => {
+      walk.suspended = autorun.status === 'running'
+      autorun.pause()
+      env.render()
+    }
+    paint.connected = () => {
+      if (walk.suspended) autorun.resume()
+      walk.suspended = false
+      env.render()
+    }
+    return paint
   },
 }
 

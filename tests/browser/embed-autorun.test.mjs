@@ -1,0 +1,197 @@
+// The auto-run walk inside <normlab-demo> (issue 5): as on the page, it walks
+// layer 0 -> 23 the first time the panel's chart comes into view, with
+// pause, resume and replay, and hands the controls over; it does not start by
+// itself under prefers-reduced-motion, with autorun="off" (or ?autorun=off
+// in a frame), or when the element names a layer.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+
+const shared = shareBrowserAndServer();
+
+// A course page with one <normlab-demo attrs> below a screenful of text.
+const hostPage = (attrs = '') => ({
+  'course/demo.html': {
+    type: 'text/html',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script defer src="../normlab-embed.js"></script>
+<link rel="stylesheet" href="demo.css"></head><body><p class="spacer">Read this first.</p>
+<normlab-demo lang="en" ${attrs}></normlab-demo></body></html>`,
+  },
+  'course/demo.css': { type: 'text/css', body: '.spacer { height: 1200px; }' },
+});
+
+async function open(attrs, options = {}) {
+  const opened = await openHost(shared.browser, `${shared.server.url}course/demo.html`, { extra: hostPage(attrs), ...options });
+  await waitPainted(opened.page);
+  return opened;
+}
+
+const inDemo = (selector) => `normlab-demo ${selector}`;
+const status = (page) => page.getAttribute(inDemo('[data-widget="autorun"]'), 'data-status');
+const layer = (page) => page.inputValue(inDemo('#layer-select'));
+const waitStatus = (page, want, timeout = 30_000) => page.waitForFunction((s) => document.querySelector('normlab-demo')
+  .shadowRoot.querySelector('[data-widget="autorun"]').dataset.status === s, want, { timeout });
+const showChart = (page) => page.locator(inDemo('[data-widget="layer-chart"]')).scrollIntoViewIfNeeded();
+
+test('walks layer 0 -> 23 when the chart first comes into view, then hands over', async () => {
+  const { page, problems, close } = await open('');
+  try {
+    // Below the fold: waiting.
+    await page.waitForTimeout(500);
+    assert.equal(await status(page), 'waiting');
+    assert.equal(await page.textContent(inDemo('.autorun-status')), 'The walk starts by itself when the chart comes into view.');
+    assert.equal(await layer(page), '0');
+    await showChart(page);
+    await waitStatus(page, 'running');
+    // The chart's marker and the breakdown follow the walk.
+    const markerX = () => page.getAttribute(inDemo('[data-widget="layer-chart"] .marker line'), 'x1');
+    await page.waitForFunction(() => document.querySelector('normlab-demo').shadowRoot.querySelector('.autorun-where').textContent.startsWith('Layer'));
+    assert.match(await page.textContent(inDemo('.autorun-where')), /^Layer \d+ \(of 0–23\): the stream arrives at L2\/tok [\d.]+/);
+    const first = await markerX();
+    await page.waitForFunction((x) => document.querySelector('normlab-demo').shadowRoot
+      .querySelector('[data-widget="layer-chart"] .marker line').getAttribute('x1') !== x, first);
+    await waitStatus(page, 'done');
+    assert.equal(await layer(page), '23');
+    assert.match(await page.textContent(inDemo('.autorun-status')), /^Done: the controls are yours/);
+    assert.equal(await page.getAttribute(inDemo('#autorun-progress'), 'value'), await page.getAttribute(inDemo('#autorun-progress'), 'max'));
+    assert.equal(await page.textContent(inDemo('#autorun-play')), 'Replay');
+    // The reader's choice stays.
+    await page.locator(inDemo('#layer-select')).fill('5');
+    await page.waitForTimeout(600);
+    assert.equal(await layer(page), '5');
+    assert.equal(await status(page), 'done');
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('pause, resume and replay; moving the layer selector takes over', async () => {
+  const { page, problems, close } = await open('');
+  try {
+    await showChart(page);
+    await waitStatus(page, 'running');
+    await page.waitForFunction(() => Number(document.querySelector('normlab-demo').shadowRoot.querySelector('#layer-select').value) >= 2);
+    await page.click(inDemo('#autorun-pause'));
+    await waitStatus(page, 'paused');
+    assert.equal(await page.textContent(inDemo('#autorun-pause')), 'Resume');
+    const paused = await layer(page);
+    await page.waitForTimeout(700);
+    assert.equal(await layer(page), paused);
+    await page.click(inDemo('#autorun-pause'));
+    await waitStatus(page, 'running');
+    await page.waitForFunction((l) => document.querySelector('normlab-demo').shadowRoot.querySelector('#layer-select').value !== l, paused);
+    // Replay starts from the beginning.
+    await page.click(inDemo('#autorun-play'));
+    await page.waitForFunction(() => document.querySelector('normlab-demo').shadowRoot.querySelector('.autorun-where').textContent.startsWith('Tokenize'));
+    assert.equal(await layer(page), '0');
+    await page.locator(inDemo('#layer-select')).fill('1');
+    await waitStatus(page, 'done');
+    await page.waitForTimeout(600);
+    assert.equal(await layer(page), '1');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('taken out of the page the walk pauses; put back, it goes on', async () => {
+  const { page, problems, close } = await open('');
+  try {
+    await showChart(page);
+    await waitStatus(page, 'running');
+    await page.evaluate(() => {
+      window.__demo = document.querySelector('normlab-demo');
+      window.__demo.remove();
+    });
+    await page.waitForFunction(() => window.__demo.shadowRoot.querySelector('[data-widget="autorun"]').dataset.status === 'paused');
+    const step = await page.evaluate(() => window.__demo.shadowRoot.querySelector('#autorun-progress').value);
+    await page.waitForTimeout(700);
+    assert.equal(await page.evaluate(() => window.__demo.shadowRoot.querySelector('#autorun-progress').value), step);
+    await page.evaluate(() => document.body.append(window.__demo));
+    await waitStatus(page, 'running');
+    // It goes on from where it was, to the end.
+    await waitStatus(page, 'done');
+    assert.equal(await layer(page), '23');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('autorun="off": no walk by itself, Play still walks', async () => {
+  const { page, problems, close } = await open('autorun="off"');
+  try {
+    await showChart(page);
+    await page.waitForTimeout(600);
+    assert.equal(await status(page), 'off');
+    assert.equal(await layer(page), '0');
+    assert.match(await page.textContent(inDemo('.autorun-status')), /^Press “Play the walk”/);
+    await page.click(inDemo('#autorun-play'));
+    await waitStatus(page, 'running');
+    await waitStatus(page, 'done');
+    assert.equal(await layer(page), '23');
+    assert.equal(await page.locator(inDemo('.nl-notices .notice')).count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('prefers-reduced-motion: no walk by itself, and the widget says why', async () => {
+  const { page, problems, close } = await open('', { reducedMotion: 'reduce' });
+  try {
+    await showChart(page);
+    await page.waitForTimeout(600);
+    assert.equal(await status(page), 'off');
+    assert.match(await page.textContent(inDemo('.autorun-status')), /reduced motion/);
+    assert.equal(await layer(page), '0');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a layer attribute keeps that layer; a bad autorun value gets a note', async () => {
+  {
+    const { page, problems, close } = await open('layer="3"');
+    try {
+      await showChart(page);
+      await page.waitForTimeout(600);
+      assert.equal(await status(page), 'off');
+      assert.equal(await layer(page), '3');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+  {
+    const { page, problems, close } = await open('autorun="sometimes"');
+    try {
+      assert.match(await page.textContent(inDemo('.nl-notices')), /autorun=sometimes/);
+      await showChart(page);
+      await waitStatus(page, 'running');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('?widget=demo&autorun=off in a frame; ?widget=demo walks on first view', async () => {
+  for (const [query, want] of [['&autorun=off', 'off'], ['', 'running']]) {
+    const { page, problems, close } = await openHost(shared.browser, `${shared.server.url}index.html?widget=demo&lang=en${query}`);
+    try {
+      await waitPainted(page);
+      await showChart(page);
+      if (want === 'running') await waitStatus(page, 'running');
+      else await page.waitForTimeout(600);
+      assert.equal(await status(page), want, query);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+});

@@ -1,0 +1,169 @@
+// Embedding without SIMD128 or without WebAssembly at all (issue 5): the
+// <normlab-*> elements and ?widget= frames on the scalar backend (forced with
+// backend="scalar" / ?backend=scalar, and picked by themselves in a browser
+// whose WebAssembly lacks SIMD128) show the same figures as on SIMD128; with
+// the backend scripts blocked they say so plainly and keep their text.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+
+const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
+const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
+
+const shared = shareBrowserAndServer();
+
+// A course page in another folder with every element, on `backend`.
+function hostPage(backend) {
+  const attr = backend ? ` backend="${backend}"` : '';
+  return {
+    'course/all.html': {
+      type: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script defer src="../normlab-embed.js"></script></head><body>
+${ELEMENTS.map((name) => `<normlab-${name} lang="en"${attr}${name === 'demo' ? ' autorun="off"' : ''}${name === 'gradient-flow' ? ' gdepth="12"' : ''}></normlab-${name}>`).join('\n')}
+</body></html>`,
+    },
+  };
+}
+
+const rows = (page, selector) => page.locator(selector).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+const texts = (page, selector) => page.locator(selector).allTextContents();
+
+// Every figure the elements show, as text.
+async function figures(page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
+    .every((n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false'));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return {
+    softmax: await texts(page, 'normlab-softmax .bar-value'),
+    calculator: await texts(page, 'normlab-calculator [data-step]'),
+    playground: await texts(page, 'normlab-playground [data-readout]'),
+    gain: await texts(page, 'normlab-gain .readout dd'),
+    layerChart: await rows(page, 'normlab-layer-chart [data-widget="layer-chart"] tbody tr'),
+    gradientFlow: await rows(page, 'normlab-gradient-flow [data-widget="gradient-flow"] tbody tr'),
+    demoBreakdown: await texts(page, 'normlab-demo [data-box] [data-stat] dd'),
+    demoAttention: await rows(page, 'normlab-demo [data-widget="attention"] tbody tr'),
+    demoGradients: await rows(page, 'normlab-demo [data-widget="gradient-flow"] tbody tr'),
+  };
+}
+
+async function allBackends(page) {
+  return page.evaluate(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).map((n) => n.dataset.backend));
+}
+
+test('backend="scalar": every element computes on the scalar build, the same figures as on SIMD128', async () => {
+  const results = {};
+  for (const backend of ['simd128', 'scalar']) {
+    const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(backend) });
+    try {
+      await waitPainted(page);
+      assert.deepEqual(await allBackends(page), ELEMENTS.map(() => backend));
+      // Only the backend asked for is downloaded, once for all elements.
+      assert.deepEqual(scripts.map((s) => s.replace(/^.*\//, '')), [backend === 'scalar' ? 'normlab_scalar.js' : 'normlab_simd.js']);
+      assert.equal(await page.evaluate(() => window.normlabEmbed.wasmInstances), 1);
+      results[backend] = await figures(page);
+      assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+  const scalar = results.scalar;
+  assert.deepEqual(scalar.softmax, SOFTMAX_AT_DEFAULT);
+  assert.ok(scalar.calculator.includes('[1.07, -0.53, 1.6, 0]'), scalar.calculator.join(' | '));
+  assert.ok(scalar.playground.includes('16.0'), scalar.playground.join(' | '));
+  assert.equal(scalar.layerChart.length, 25, 'residual stream at 24 layers + the final norm');
+  assert.equal(scalar.gradientFlow.length, 12);
+  assert.ok(scalar.demoBreakdown.length > 10 && scalar.demoBreakdown.every((v) => /\d/.test(v)), scalar.demoBreakdown.join(' | '));
+  // The two builds run the same C++; what the widgets print agrees digit for digit.
+  for (const key of Object.keys(scalar)) assert.deepEqual(scalar[key], results.simd128[key], key);
+});
+
+test('without SIMD128 in the browser, the elements pick the scalar build by themselves', async () => {
+  // wasm-feature-detect asks WebAssembly.validate about a SIMD module; an
+  // engine without SIMD128 says no.
+  const initScript = () => {
+    WebAssembly.validate = () => false;
+  };
+  const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(null), initScript });
+  try {
+    await waitPainted(page);
+    assert.deepEqual(await allBackends(page), ELEMENTS.map(() => 'scalar'));
+    assert.deepEqual(scripts.map((s) => s.replace(/^.*\//, '')), ['normlab_scalar.js']);
+    assert.deepEqual(await texts(page, 'normlab-softmax .bar-value'), SOFTMAX_AT_DEFAULT);
+    assert.ok((await texts(page, 'normlab-calculator [data-step]')).includes('[1.07, -0.53, 1.6, 0]'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('?widget=NAME&backend=scalar: the frame computes on the scalar build', async () => {
+  for (const widget of ['softmax', 'calculator', 'demo']) {
+    const { page, problems, close } = await open(`${shared.server.url}index.html?widget=${widget}&lang=en&backend=scalar`);
+    try {
+      await waitPainted(page);
+      assert.equal(await page.getAttribute(`normlab-${widget}`, 'data-backend'), 'scalar');
+      if (widget === 'softmax') assert.deepEqual(await texts(page, 'normlab-softmax .bar-value'), SOFTMAX_AT_DEFAULT);
+      if (widget === 'calculator') assert.ok((await texts(page, 'normlab-calculator [data-step]')).includes('[1.07, -0.53, 1.6, 0]'));
+      if (widget === 'demo') {
+        const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
+        assert.ok(Math.abs(normOut - 32) < 3.2, `scalar model's norm output ${normOut}`);
+      }
+      assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+const WASM_FAILED = /The WebAssembly module could not be loaded/;
+// Only the blocked backend script itself may show up as a problem: its
+// failed request, and the browser's own console line about it.
+const onlyBlockedScript = (problems) => problems.filter((p) => !/^request failed: .*normlab_(simd|scalar)\.js net::ERR_FAILED$/.test(p)
+  && p !== 'console: Failed to load resource: net::ERR_FAILED');
+
+test('with the kernels blocked, every element says so plainly and keeps its text', async () => {
+  for (const backend of [null, 'scalar']) {
+    const { page, problems, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(backend), blockKernels: true });
+    try {
+      await waitPainted(page, 'text');
+      assert.deepEqual(await allBackends(page), ELEMENTS.map(() => 'failed'));
+      for (const name of ELEMENTS) {
+        const notice = page.locator(`normlab-${name} .nl-notices .notice`);
+        assert.match(await notice.textContent(), WASM_FAILED, name);
+        assert.ok(await notice.isVisible(), name);
+      }
+      // The text still reads: labels, notes, the demo panel's headings and captions.
+      assert.match(await page.textContent('normlab-softmax .widget-note'), /\d/);
+      assert.equal(await page.textContent('normlab-softmax label[for="softmax-l2"]'), 'Per-token magnitude (L2)');
+      const titles = await texts(page, 'normlab-demo .nl-title');
+      assert.ok(titles.includes('Gradient flow: pre-norm vs post-norm'), titles.join(' | '));
+      assert.ok((await texts(page, 'normlab-demo .nl-caption')).every((c) => c.length > 40));
+      // No figure pretends to be computed.
+      assert.equal(await page.locator('normlab-softmax .bar-value').count(), 0);
+      assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+      assert.deepEqual(onlyBlockedScript(problems), []);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('with the kernels blocked, a ?widget= frame says so and keeps its text', async () => {
+  const { page, problems, close } = await open(`${shared.server.url}index.html?widget=demo&lang=en`, { blockKernels: true });
+  try {
+    await waitPainted(page, 'text');
+    assert.equal(await page.getAttribute('normlab-demo', 'data-backend'), 'failed');
+    assert.match(await page.textContent('normlab-demo .nl-notices'), WASM_FAILED);
+    assert.ok((await texts(page, 'normlab-demo .nl-title')).includes('The model and its settings'));
+    assert.deepEqual(onlyBlockedScript(problems), []);
+  } finally {
+    await close();
+  }
+});
+
+function open(url, options) {
+  return openHost(shared.browser, url, options);
+}
