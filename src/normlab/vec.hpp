@@ -184,4 +184,49 @@ XSIMD_INLINE double vec_map_sum(float* y, int n, F&& f) {
   return sum;
 }
 
+// y_i = f(load, i).first for i < n, and returns (sum_i y_i, sum_i
+// f(load, i).second): a map that also reduces a second term of the same
+// pass (the softmax's exp and its exponents). Blocked as vec_sum_of. Two
+// batches per step, each with its own pair of accumulators: four independent
+// add chains, so the sums never wait on each other even when a JIT keeps the
+// accumulators on the stack. y: (n)
+template <class Arch, class F>
+XSIMD_INLINE std::pair<double, double> vec_map_sum2(float* y, int n, F&& f) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const batch_load<Arch> lanes;
+  const int n_vec = n - n % W;
+  double a = 0.0, b = 0.0;
+  int i = 0;
+  while (i < n_vec) {
+    const int block_end = std::min(n_vec, i + kSumBlock);
+    batch a0(0.0f), a1(0.0f), b0(0.0f), b1(0.0f);
+    for (; i + 2 * W <= block_end; i += 2 * W) {
+      const auto t0 = f(lanes, i);
+      const auto t1 = f(lanes, i + W);
+      t0.first.store_unaligned(y + i);
+      t1.first.store_unaligned(y + i + W);
+      a0 += t0.first;
+      b0 += t0.second;
+      a1 += t1.first;
+      b1 += t1.second;
+    }
+    for (; i < block_end; i += W) {
+      const auto t0 = f(lanes, i);
+      t0.first.store_unaligned(y + i);
+      a0 += t0.first;
+      b0 += t0.second;
+    }
+    a += xsimd::reduce_add(a0 + a1);
+    b += xsimd::reduce_add(b0 + b1);
+  }
+  for (; i < n; ++i) {
+    const auto t = f(scalar_load{}, i);
+    y[i] = t.first;
+    a += t.first;
+    b += t.second;
+  }
+  return {a, b};
+}
+
 }  // namespace normlab::simd
