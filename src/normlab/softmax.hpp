@@ -1,6 +1,6 @@
 // Softmax with temperature, forward and backward, SIMD over one row at a
-// time: max (vec_max_of) -> exp, its sum and a NaN check (vec_map_sum2) ->
-// scale (vec_map). exp is exp2_nonpositive (fast_exp.hpp), not xsimd::exp.
+// time: max and a NaN check (vec_max_sum_of) -> exp and its sum (vec_map_sum)
+// -> scale (vec_map). exp is exp2_nonpositive (fast_exp.hpp), not xsimd::exp.
 //
 // T = rows (tokens), D = row length (vocabulary / keys), W = batch::size
 //
@@ -19,16 +19,16 @@
 //
 // Rows the fast path does not handle go to the double reference, which
 // defines them: a non-finite max (a +inf entry, a fully masked row, or a NaN
-// the max kept), a NaN the max dropped (found through the sum of the w in
-// the exp pass: every w is <= 0 or -inf, so that sum is NaN exactly when an
-// entry is NaN), and temperatures above kMaxFastTemperature or so small
+// the max kept), a NaN the max dropped (found in the same pass through the
+// sum of |x|), and temperatures above kMaxFastTemperature or so small
 // that s overflows (below ~4e-39). Above kMaxFastTemperature is the only case
 // where x - m overflowing float (a row spanning more than FLT_MAX, say
 // -3e38 and 3e38) can change the result: 2^(-FLT_MAX * s) is below the
 // smallest float for any temperature up to ~3.3e36.
 //
-// out must not overlap inp: the exp pass stores into out before it knows
-// whether the row needs the reference.
+// Every row is sent to the reference, or not, before anything is written, so
+// out may be inp (in place; the reference works in place too). No other
+// overlap is allowed.
 #pragma once
 
 #include "normlab/fast_exp.hpp"
@@ -60,20 +60,24 @@ void softmax_forward(float* out, const float* inp, int T, int D,
   for (int t = 0; t < T; ++t) {
     const float* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
     float* p_t = out + static_cast<std::size_t>(t) * D;        // p_t: (D)
-    const float m = vec_max_of<Arch>(D, [x_t](auto load, int i) { return load(x_t + i); });
-    if (!std::isfinite(m)) {
-      softmax_forward_ref(p_t, x_t, 1, D, temperature);
-      continue;
-    }
-    // 2^w into p_t, the sum of 2^w, and the sum of w (NaN iff a w is NaN).
-    const auto [sum, sum_w] = vec_map_sum2<Arch>(p_t, D, [=](auto load, int i) {
-      const auto w = (load(x_t + i) - m) * s;
-      return std::make_pair(exp2_nonpositive(w), w);
+    // The max, and the sum of |x|: NaN exactly when an entry is NaN (its
+    // terms are >= 0, so infinities cannot make one), whatever the max did
+    // with it.
+    const std::pair<float, double> max_sum = vec_max_sum_of<Arch>(D, [x_t](auto load, int i) {
+      const auto x = load(x_t + i);
+      return std::make_pair(x, xsimd::abs(x));
     });
-    if (!std::isfinite(sum) || std::isnan(sum_w)) {
+    const float m = max_sum.first;
+    if (!std::isfinite(m) || std::isnan(max_sum.second)) {
       softmax_forward_ref(p_t, x_t, 1, D, temperature);
       continue;
     }
+    // 2^w into p_t and the sum of 2^w. No NaN can arise from here on: x is
+    // finite or -inf, m finite, s > 0, so every w is <= 0 or -inf.
+    const double sum = vec_map_sum<Arch>(p_t, D, [=](auto load, int i) {
+      return exp2_nonpositive((load(x_t + i) - m) * s);
+    });
+    assert(sum >= 1.0 && std::isfinite(sum));
     const float inv_sum = static_cast<float>(1.0 / sum);
     vec_map<Arch>(p_t, D, [=](auto load, int i) { return load(p_t + i) * inv_sum; });
   }
