@@ -199,15 +199,14 @@ function createApi(module, backend) {
   // elements, which the call fills and returns instead of allocating a new
   // array. It may be x; a tensor may not be the gain or bias tensor (its
   // later rows would read the earlier rows' output).
-  function outArg(out, n, ...params) {
+  function outArg(out, n, gain = null, bias = null) {
     if (out === undefined || out === null) return null;
     const s = TENSORS.get(out);
     if (s !== undefined) {
       liveTensor(s, 'out');
       if (s.length !== n) throw new RangeError(`out.length ${s.length} != x.length ${n}`);
-      for (const [name, p] of params) {
-        if (p === s) throw new RangeError(`out cannot be the ${name} tensor`);
-      }
+      if (s === gain) throw new RangeError('out cannot be the gain tensor');
+      if (s === bias) throw new RangeError('out cannot be the bias tensor');
       return s;
     }
     if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array or a tensor');
@@ -305,7 +304,7 @@ function createApi(module, backend) {
     const { rows, dim } = checkShape(x, o.dim, 'x');
     const gain = paramArg(o.gain, 'gain', rows, dim);
     const eps = checkEps(o.eps, 1e-6);
-    const out = outArg(o.out, x.length, ['gain', gain]);
+    const out = outArg(o.out, x.length, gain);
     if (rows === 0) return emptyResult(o.out);
     resize(rows, dim, needFor(xs, out), 'x');
     const h = heapView();
@@ -322,7 +321,7 @@ function createApi(module, backend) {
     const gain = paramArg(o.gain, 'gain', rows, dim);
     const bias = paramArg(o.bias, 'bias', rows, dim);
     const eps = checkEps(o.eps, 1e-5);
-    const out = outArg(o.out, x.length, ['gain', gain], ['bias', bias]);
+    const out = outArg(o.out, x.length, gain, bias);
     if (rows === 0) return emptyResult(o.out);
     resize(rows, dim, needFor(xs, out), 'x');
     const h = heapView();
