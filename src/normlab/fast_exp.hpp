@@ -56,6 +56,14 @@ inline constexpr float kC5 = 0.001112550926354402f;
 // batch. Returns 2^f; t receives kRound + n (as a float).
 template <class V>
 XSIMD_INLINE V exp2_reduced(V w, V& t) {
+#if defined(__clang__)
+  // No fused multiply-add for the float (tail) version: clang contracts
+  // p * f + c into an FMA on float where the hardware has one (x86 with FMA),
+  // but never across xsimd's operator calls, which would give a tail element
+  // other bits than a lane. (g++ builds in ISO mode: no contraction; wasm has
+  // no FMA.)
+#pragma clang fp contract(off)
+#endif
   using namespace fast_exp_detail;
   t = w + V(kRound);
   const V n = t - V(kRound);
