@@ -350,8 +350,12 @@ for (const t of targets) {
     verdicts.push([v.name, verdict]);
   }
   const metBy = verdicts.filter(([, x]) => x === 'MET').map(([n]) => n);
-  const line = metBy.length ? `met by ${metBy.join(' and ')}` : 'met by neither way';
+  const partly = verdicts.filter(([, x]) => x.startsWith('partly')).map(([n, x]) => `${n} ${x}`);
+  const line = metBy.length
+    ? `met by ${metBy.join(' and ')}`
+    : `met by neither way${partly.length ? ` (${partly.join('; ')})` : ''}`;
   text.push(`  ${''.padEnd(46)}-> ${line}`);
+  md.push(`| | | ${opts.sizes.map(() => '').join(' | ')} | **${line}** |`);
 }
 text.push(`  (columns: ${sizeHeaders.join(', ')})`);
 
