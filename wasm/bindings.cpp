@@ -8,6 +8,14 @@
 //   gain and bias (D), output (T, D) and the per-row results (T). JS writes the
 //   inputs straight into the wasm heap, runs one kernel on them, and copies the
 //   results out with one .slice() (or one .set() into a caller's array).
+// - Tensors (nl.tensor() in JS) are plain malloc'd float arrays that live in
+//   the wasm memory until JS frees them (nl_tensor_alloc / nl_tensor_free).
+//   The kernel exports take the address of every row-sized input and output
+//   (x, out, gain, bias), so JS points them either at Workspace buffers (the
+//   copying API) or straight at tensors (no copy at all); the per-row results
+//   (rstd, mean, stats, ...) always stay in the Workspace. resize() takes flags
+//   saying which of the two (T, D) buffers a call needs, so calls on tensors
+//   do not allocate copies they never use.
 // - The hot path is plain C functions (extern "C", nl_ws_*), called directly as
 //   module._nl_ws_*: an Embind call costs microseconds under
 //   DYNAMIC_EXECUTION=0 (its invokers are generic closures, no generated
@@ -30,14 +38,17 @@
 //   after any resize and before writing inputs. Kernel calls do not
 //   allocate, so the view stays valid from the input write to the output copy.
 //   Views handed out by the model (floats(), ints(), gains()) are taken fresh
-//   right after the call that filled them and never kept across calls.
+//   right after the call that filled them and never kept across calls. A
+//   tensor's view (its .array) follows the same rule on its own: it is
+//   re-taken whenever the memory's buffer has changed. Kernels only ever see
+//   addresses, which a growth leaves unchanged.
 // - Buffers only grow (each keeps its high-water size), so calls with familiar
 //   sizes do not touch malloc at all.
 // - Nothing here throws: the shipped modules are built without exceptions, and
 //   a C++ exception would reach JS as a bare number. The JS wrapper checks every
 //   argument before it gets here; resize() reports an allocation failure (the
 //   512 MiB memory limit) by returning false.
-// - Leak accounting: every buffer, Workspace and Model is counted
+// - Leak accounting: every buffer, tensor, Workspace and Model is counted
 //   (liveAllocations), and memoryInfo() also reports the bytes malloc has handed
 //   out and not yet had back, which covers allocations made anywhere in the
 //   module (Embind's included), so tests can prove that calls leak nothing.
@@ -120,15 +131,21 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
   ~Workspace() { --g_live_allocations; }
 
-  // Set the shape to T rows of D. May grow wasm memory: views taken before are
-  // invalid afterwards. Returns false, changing nothing, when the memory
-  // cannot hold the buffers.
-  bool resize(int T, int D) {
+  // Which (T, D) buffers resize() must provide; the (D) and (T) buffers are
+  // always provided.
+  static constexpr int kNeedInput = 1, kNeedOutput = 2;
+
+  // Set the shape to T rows of D, with room for the (T, D) buffers `need`
+  // names (kNeedInput | kNeedOutput; the others keep whatever size they
+  // had). May grow wasm memory: views taken before are invalid afterwards.
+  // Returns false, changing nothing, when the memory cannot hold the buffers.
+  bool resize(int T, int D, int need) {
     if (T < 0 || D < 1) return false;
     const std::size_t n = static_cast<std::size_t>(T) * static_cast<std::size_t>(D);
     if (T != 0 && n / static_cast<std::size_t>(T) != static_cast<std::size_t>(D)) return false;
 
-    Pending<float> inp{inp_, n}, out{out_, n}, gain{gain_, std::size_t(D)}, bias{bias_, std::size_t(D)};
+    Pending<float> inp{inp_, need & kNeedInput ? n : 0}, out{out_, need & kNeedOutput ? n : 0};
+    Pending<float> gain{gain_, std::size_t(D)}, bias{bias_, std::size_t(D)};
     Pending<float> mean{mean_, std::size_t(T)}, rstd{rstd_, std::size_t(T)};
     Pending<float> entropy{entropy_, std::size_t(T)}, max_prob{max_prob_, std::size_t(T)};
     Pending<RowStats> stats{stats_, std::size_t(T)};
@@ -148,30 +165,31 @@ class Workspace {
 
   // Byte addresses of the buffers after the last resize, in this order (JS
   // reads them as uint32): input, gain, bias, output, mean, rstd, entropy,
-  // maxProb, stats. Null (0) before the first resize.
+  // maxProb, stats. Null (0) before the first resize. The input and output
+  // buffers hold T * D floats only if the last resize needed them.
   static constexpr int kLayoutSize = 9;
   const uint32_t* layout() const { return layout_; }
 
   // The address the nl_ws_* functions take (wasm32: fits a JS number).
   double handle() const { return static_cast<double>(reinterpret_cast<uintptr_t>(this)); }
 
-  // Kernels on the current shape: input (and gain, bias when asked) in,
-  // output and per-row results out.
-  void rmsnorm(float eps, bool use_gain) {
-    normlab::rmsnorm_forward(out_.data(), rstd_.data(), inp_.data(), use_gain ? gain_.data() : nullptr,
-                             T_, D_, eps);
+  // Kernels on the current shape. inp and out are (T, D) and gain, bias (D)
+  // anywhere in the memory (Workspace buffers or tensors; gain, bias null for
+  // none; out may be inp); the per-row results go to the Workspace.
+  void rmsnorm(float* out, const float* inp, const float* gain, float eps) {
+    normlab::rmsnorm_forward(out, rstd_.data(), inp, gain, T_, D_, eps);
   }
-  void layernorm(float eps, bool use_gain, bool use_bias) {
-    normlab::layernorm_forward(out_.data(), mean_.data(), rstd_.data(), inp_.data(),
-                               use_gain ? gain_.data() : nullptr, use_bias ? bias_.data() : nullptr,
-                               T_, D_, eps);
+  void layernorm(float* out, const float* inp, const float* gain, const float* bias, float eps) {
+    normlab::layernorm_forward(out, mean_.data(), rstd_.data(), inp, gain, bias, T_, D_, eps);
   }
-  void softmax(float temperature) { normlab::softmax_forward(out_.data(), inp_.data(), T_, D_, temperature); }
-  void row_stats() { normlab::row_stats(stats_.data(), inp_.data(), T_, D_); }
-  void distribution_stats() {
-    normlab::distribution_stats(entropy_.data(), max_prob_.data(), inp_.data(), T_, D_);
+  void softmax(float* out, const float* inp, float temperature) {
+    normlab::softmax_forward(out, inp, T_, D_, temperature);
   }
-  void copy_rows() { normlab::copy_rows(out_.data(), inp_.data(), T_, D_); }
+  void row_stats(const float* inp) { normlab::row_stats(stats_.data(), inp, T_, D_); }
+  void distribution_stats(const float* inp) {
+    normlab::distribution_stats(entropy_.data(), max_prob_.data(), inp, T_, D_);
+  }
+  void copy_rows(float* out, const float* inp) { normlab::copy_rows(out, inp, T_, D_); }
 
  private:
   // One buffer's part of a resize: new storage when the buffer holds fewer
@@ -378,16 +396,39 @@ Workspace* ws(uintptr_t w) { return reinterpret_cast<Workspace*>(w); }
 
 extern "C" {
 // 1 on success; 0, changing nothing, when the memory cannot hold the buffers.
-EMSCRIPTEN_KEEPALIVE int nl_ws_resize(uintptr_t w, int T, int D) { return ws(w)->resize(T, D) ? 1 : 0; }
-EMSCRIPTEN_KEEPALIVE const uint32_t* nl_ws_layout(uintptr_t w) { return ws(w)->layout(); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_rmsnorm(uintptr_t w, float eps, int use_gain) { ws(w)->rmsnorm(eps, use_gain != 0); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_layernorm(uintptr_t w, float eps, int use_gain, int use_bias) {
-  ws(w)->layernorm(eps, use_gain != 0, use_bias != 0);
+// need: Workspace::kNeedInput | kNeedOutput.
+EMSCRIPTEN_KEEPALIVE int nl_ws_resize(uintptr_t w, int T, int D, int need) {
+  return ws(w)->resize(T, D, need) ? 1 : 0;
 }
-EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float temperature) { ws(w)->softmax(temperature); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_row_stats(uintptr_t w) { ws(w)->row_stats(); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w) { ws(w)->distribution_stats(); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w) { ws(w)->copy_rows(); }
+EMSCRIPTEN_KEEPALIVE const uint32_t* nl_ws_layout(uintptr_t w) { return ws(w)->layout(); }
+// Addresses: out, inp (T, D); gain, bias (D) or 0 for none.
+EMSCRIPTEN_KEEPALIVE void nl_ws_rmsnorm(uintptr_t w, float* out, const float* inp, const float* gain, float eps) {
+  ws(w)->rmsnorm(out, inp, gain, eps);
+}
+EMSCRIPTEN_KEEPALIVE void nl_ws_layernorm(uintptr_t w, float* out, const float* inp, const float* gain,
+                                          const float* bias, float eps) {
+  ws(w)->layernorm(out, inp, gain, bias, eps);
+}
+EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float* out, const float* inp, float temperature) {
+  ws(w)->softmax(out, inp, temperature);
+}
+EMSCRIPTEN_KEEPALIVE void nl_ws_row_stats(uintptr_t w, const float* inp) { ws(w)->row_stats(inp); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w, const float* inp) { ws(w)->distribution_stats(inp); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w, float* out, const float* inp) { ws(w)->copy_rows(out, inp); }
+
+// Tensors: n >= 1 floats, zeroed; 0 when the memory cannot hold them. Each
+// live tensor counts as one live allocation.
+EMSCRIPTEN_KEEPALIVE float* nl_tensor_alloc(uint32_t n) {
+  if (n == 0 || n > SIZE_MAX / sizeof(float)) return nullptr;
+  auto* p = static_cast<float*>(std::calloc(n, sizeof(float)));
+  if (p != nullptr) ++g_live_allocations;
+  return p;
+}
+EMSCRIPTEN_KEEPALIVE void nl_tensor_free(float* p) {
+  if (p == nullptr) return;
+  std::free(p);
+  --g_live_allocations;
+}
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(normlab) {

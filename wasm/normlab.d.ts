@@ -2,8 +2,10 @@
 // script dist/normlab.js exposes the same loadNormlab as `normlab.loadNormlab`).
 //
 // Conventions shared by every function:
-// - Vectors are a Float32Array or an array of numbers; results are new
-//   Float32Arrays that the caller owns.
+// - Vectors are a Float32Array or an array of numbers, or a Tensor of the same
+//   instance (see Tensor: floats that stay in the wasm memory, read and written
+//   by the kernels without any copy); results are new Float32Arrays that the
+//   caller owns, or the `out` the caller passed.
 // - A vector of length T * D holds T rows of D values; `dim` (D) defaults to
 //   the vector's length, i.e. one row.
 // - Empty input gives an empty result (empty arrays; NaN for the scalars of
@@ -11,8 +13,46 @@
 // - Bad arguments throw before any work: TypeError for a wrong type, RangeError
 //   for a wrong value, with a message naming the problem, e.g.
 //   "x.length 10 is not a multiple of dim 4" or "gain.length 3 != dim 4".
+//   Tensors add: Error("tensor was freed") for a freed tensor (or one whose
+//   instance was disposed), Error("x is a tensor of another normlab
+//   instance") for a tensor of another loadNormlab() instance, and TypeError
+//   ("x is a view of this normlab instance's memory (a tensor's .array): pass
+//   the tensor itself, or a copy (.slice())") for a tensor's .array (or part
+//   of it) passed where a vector goes: a call may grow the memory, which
+//   empties such views halfway through.
 
 export type Vector = Float32Array | readonly number[];
+
+/**
+ * Floats that live in one normlab instance's wasm memory, from nl.tensor().
+ * Pass the tensor itself as x, gain, bias or out of rmsnorm, layernorm,
+ * softmax and copyRows (and as the input of every other function): the
+ * kernels read and write it in place, with no copy in or out. A pipeline that
+ * keeps its activations in tensors pays only for the kernels.
+ *
+ * The memory is the instance's until free() (or the instance's dispose()).
+ * Where the engine has explicit resource management (Symbol.dispose, e.g.
+ * Node 20), a tensor also has [Symbol.dispose]() = free(), so
+ * `using t = nl.tensor(n)` frees it at the end of the block.
+ */
+export interface Tensor {
+  /** Number of floats (still readable after free()). */
+  readonly length: number;
+  /**
+   * A Float32Array view of the floats, to read or write them from JS. The
+   * wasm memory can grow during any normlab call (a larger input, a model),
+   * which empties every view taken before; .array checks for that and gives
+   * a fresh view when needed, so read .array again after a normlab call
+   * instead of keeping the old view. Throws Error("tensor was freed") once
+   * freed.
+   */
+  readonly array: Float32Array;
+  /** Give the memory back; later uses throw Error("tensor was freed"). Safe to call twice. */
+  free(): void;
+}
+
+/** An output destination: a Float32Array (filled with a copy) or a Tensor (written by the kernel). */
+export type Out = Float32Array | Tensor;
 export type Backend = 'simd128' | 'scalar';
 
 export interface LoadOptions {
@@ -25,27 +65,29 @@ export interface RowOptions {
   dim?: number;
 }
 
-/** rmsnorm, layernorm and softmax can write into a caller's array instead of allocating one. */
+/** rmsnorm, layernorm, softmax and copyRows can write into a caller's array or tensor instead of allocating one. */
 export interface OutOption {
   /**
-   * Destination: a Float32Array of exactly x.length elements (it may be x
-   * itself). The call fills it and returns it. Default: a new Float32Array.
+   * Destination: a Float32Array or a Tensor of exactly x.length elements (it
+   * may be x itself: the ops work in place). The call fills it and returns
+   * it. A Tensor out may not be the gain or bias tensor (RangeError "out
+   * cannot be the gain tensor"). Default: a new Float32Array.
    */
-  out?: Float32Array | null;
+  out?: Out | null;
 }
 
 export interface RmsnormOptions extends RowOptions, OutOption {
   /** Per-column gain g, length dim. Default: all ones. */
-  gain?: Vector | null;
+  gain?: Vector | Tensor | null;
   /** Added to the mean square inside the square root; finite, >= 0. Default 1e-6. */
   eps?: number;
 }
 
 export interface LayernormOptions extends RowOptions, OutOption {
   /** Per-column gain g, length dim. Default: all ones. */
-  gain?: Vector | null;
+  gain?: Vector | Tensor | null;
   /** Per-column bias b, length dim. Default: all zeros. */
-  bias?: Vector | null;
+  bias?: Vector | Tensor | null;
   /** Added to the variance inside the square root; finite, >= 0. Default 1e-5. */
   eps?: number;
 }
@@ -358,30 +400,44 @@ export interface Normlab {
   /** Instruction set the kernels were compiled for: 'wasm' (SIMD128) or 'emulated'. */
   readonly arch: string;
 
-  /** y = x / sqrt(mean(x^2) + eps) * gain, per row. */
-  rmsnorm(x: Vector, options?: RmsnormOptions): Float32Array;
-  /** y = (x - mean) / sqrt(variance + eps) * gain + bias, per row. */
-  layernorm(x: Vector, options?: LayernormOptions): Float32Array;
+  /**
+   * A tensor of `init` floats (zeros), or holding a copy of `init`'s values
+   * (a Float32Array, an array of numbers, or another tensor, of this
+   * instance or any other). RangeError when it does not fit in the wasm
+   * memory (512 MiB at most) or for a length that is not an integer >= 0.
+   */
+  tensor(init: number | Vector | Tensor): Tensor;
+
+  /** y = x / sqrt(mean(x^2) + eps) * gain, per row. Returns out when given. */
+  rmsnorm<O extends Out>(x: Vector | Tensor, options: RmsnormOptions & { out: O }): O;
+  rmsnorm(x: Vector | Tensor, options?: RmsnormOptions): Float32Array;
+  /** y = (x - mean) / sqrt(variance + eps) * gain + bias, per row. Returns out when given. */
+  layernorm<O extends Out>(x: Vector | Tensor, options: LayernormOptions & { out: O }): O;
+  layernorm(x: Vector | Tensor, options?: LayernormOptions): Float32Array;
   /**
    * p = softmax(x / temperature), per row. -Infinity entries get p = 0; a row
-   * that is all -Infinity gives zeros; a NaN makes its row NaN.
+   * that is all -Infinity gives zeros; a NaN makes its row NaN. Returns out
+   * when given.
    */
-  softmax(x: Vector, options?: SoftmaxOptions): Float32Array;
+  softmax<O extends Out>(x: Vector | Tensor, options: SoftmaxOptions & { out: O }): O;
+  softmax(x: Vector | Tensor, options?: SoftmaxOptions): Float32Array;
   /** The intermediate values of RMSNorm on one row. */
-  rmsnormSteps(x: Vector, options?: { eps?: number }): RmsnormSteps;
+  rmsnormSteps(x: Vector | Tensor, options?: { eps?: number }): RmsnormSteps;
   /** The intermediate values of LayerNorm on one row. */
-  layernormSteps(x: Vector, options?: { eps?: number }): LayernormSteps;
+  layernormSteps(x: Vector | Tensor, options?: { eps?: number }): LayernormSteps;
   /** Per-row statistics of x. */
-  stats(x: Vector, options?: RowOptions): RowStats;
+  stats(x: Vector | Tensor, options?: RowOptions): RowStats;
   /** Per-row entropy and largest probability of p (e.g. softmax output). */
-  distributionStats(p: Vector, options?: RowOptions): DistributionStats;
+  distributionStats(p: Vector | Tensor, options?: RowOptions): DistributionStats;
 
   /**
    * A copy of x made by the kernel copy_rows through the same path as
-   * rmsnorm (copy in, kernel, copy out): the memory-bandwidth ceiling the
-   * benchmark measures the norms against.
+   * rmsnorm (copy in, kernel, copy out; with tensors, the kernel alone): the
+   * memory-bandwidth ceiling the benchmark measures the norms against.
+   * Returns out when given.
    */
-  copyRows(x: Vector, options?: RowOptions): Float32Array;
+  copyRows<O extends Out>(x: Vector | Tensor, options: RowOptions & OutOption & { out: O }): O;
+  copyRows(x: Vector | Tensor, options?: RowOptions & OutOption): Float32Array;
 
   /**
    * A synthetic model with weights drawn from options.seed. Lives in wasm
@@ -393,9 +449,12 @@ export interface Normlab {
   heapBytes(): number;
   /** Bytes malloc has handed out and not had back, anywhere in the module. */
   mallocBytes(): number;
-  /** Workspace buffers and objects and models alive; back to its old value when nothing leaks. */
+  /** Workspace buffers and objects, tensors and models alive; back to its old value when nothing leaks. */
   liveAllocations(): number;
-  /** Free the wasm-side workspace and every model not yet deleted; any later call throws. Safe to call twice. */
+  /**
+   * Free the wasm-side workspace, every tensor not yet freed and every model
+   * not yet deleted; any later call throws. Safe to call twice.
+   */
   dispose(): void;
 }
 

@@ -1,25 +1,37 @@
-// exp(z) for z <= 0: the softmax's max-subtracted exponents. One source for
-// every build (xsimd batches on SIMD128, native and emulated<128>; plain
-// float for the scalar tails, with the same operations in the same order, so
-// a tail element gets the same bits as it would in a lane).
+// 2^w for w <= 0: the softmax's max-subtracted exponents, already scaled by
+// log2(e) / temperature (softmax.hpp). One source for every build (xsimd
+// batches on SIMD128, native and emulated<128>; plain float for the scalar
+// tails, with the same operations in the same order, so a tail element gets
+// the same bits as it would in a lane).
 //
 // Why not xsimd::exp: it handles the whole float range (overflow, both
 // signs) and its SIMD128 code is ~5x slower than what the softmax needs.
 //
-// Method (Cephes expf): z = n ln2 + r with n = round(z / ln2), |r| <= ln2 / 2;
-// ln2 is split in two (Cody-Waite: n * kLn2Hi is exact for |n| < 2^15), so r
-// carries no extra rounding; e^r = 1 + r + r^2 P(r), P of degree 5; then
-// 2^n e^r by adding n to the exponent bits. n is rounded by adding
-// 1.5 * 2^23 (round to nearest even), whose bits then hold n in their low
-// bits: (bits << 23) is n << 23 modulo 2^32, no float -> int conversion.
-// Max error ~1 ulp (measured by the Catch2 test against double, see
-// test_softmax.cpp).
+// Every operation below is one SIMD128 instruction (f32x4.max/add/sub/mul,
+// i32x4.shl) and one x86 instruction: no float -> int conversion, no lane
+// extract, no select, no division. The constants are the only other cost,
+// so there are few of them. (The previous version, Cephes expf on e^z, took
+// ~29 vector operations and 16 constants per 4 lanes; on V8 the constants'
+// register pressure pushed the sum accumulator onto the stack. This one takes
+// 16 operations and 9 constants.)
 //
-// Range: z < kExpMin (-86.5, exp ~ 2.7e-38) gives 0, so -inf gives 0 and
-// e^r's exponent never drops below the normal range. Results in
-// (FLT_MIN, 2.7e-38) and the subnormal ones are flushed to 0: in a softmax,
-// where the row sum is >= 1, that is an absolute error below 3e-38. NaN
-// gives NaN. z > 0 is not supported (the result is wrong above ~88).
+// Method: w = n + f with n = round(w), |f| <= 1/2; 2^f by a degree-5
+// polynomial with p(0) = 1 exactly (minimax for relative error on
+// [-1/2, 1/2], max 4.4e-7, ~3.7 ulp; computed with mpmath's Remez, see
+// the coefficients); then 2^f * 2^n with 2^n built from its exponent bits.
+// n is rounded by adding kRound = 1.5 * 2^23 + 127 (round to nearest even),
+// whose bits then hold n + 127, the biased exponent of 2^n, in their low
+// bits: (bits << 23) is that float's bit pattern, no float -> int conversion.
+//
+// Range: w is clamped to >= -127, so n + 127 is in [0, 127]. n = -127 gives
+// 2^n's bits = 0, i.e. the result 0: w < -126.5 (exp(z) below ~8e-39) gives
+// exactly 0, and -inf gives 0. Results between that and FLT_MIN are
+// subnormal (2^f times FLT_MIN, rounded once). In a softmax, where the row sum
+// is >= 1, the flush is an absolute error below 1e-38.
+// NaN: the clamp is xsimd::max, whose NaN rule differs between instruction
+// sets (x86 max returns its second operand), so a NaN w gives NaN or 0
+// depending on the build. Callers must detect NaN themselves (softmax sums w
+// in the same pass). w > 0 is not supported (the result is wrong above 1/2).
 #pragma once
 
 #include <xsimd/xsimd.hpp>
@@ -30,61 +42,60 @@
 namespace normlab::simd {
 
 namespace fast_exp_detail {
-inline constexpr float kExpMin = -86.5f;
-inline constexpr float kLog2e = 1.44269504088896341f;
-inline constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
-inline constexpr float kLn2Hi = 0.693359375f;
-inline constexpr float kLn2Lo = -2.12194440e-4f;
-inline constexpr float kP0 = 1.9875691500e-4f;
-inline constexpr float kP1 = 1.3981999507e-3f;
-inline constexpr float kP2 = 8.3334519073e-3f;
-inline constexpr float kP3 = 4.1665795894e-2f;
-inline constexpr float kP4 = 1.6666665459e-1f;
-inline constexpr float kP5 = 5.0000001201e-1f;
+inline constexpr float kExp2Min = -127.0f;
+inline constexpr float kRound = 12583039.0f;  // 1.5 * 2^23 + 127
+// 2^f ~ 1 + f (c1 + f (c2 + f (c3 + f (c4 + f c5)))) on [-1/2, 1/2].
+inline constexpr float kC1 = 0.69314283061102996f;
+inline constexpr float kC2 = 0.24022350650173076f;
+inline constexpr float kC3 = 0.055574004686395205f;
+inline constexpr float kC4 = 0.009666282547493229f;
+inline constexpr float kC5 = 0.001112550926354402f;
 }  // namespace fast_exp_detail
 
-// e^r and the rounded n (as kRound + n), for z clamped to >= kExpMin. Works
-// on float and on any xsimd float batch.
+// 2^f for |f| <= 1/2 and the clamp / round steps, on float or any xsimd float
+// batch. Returns 2^f; t receives kRound + n (as a float).
 template <class V>
-XSIMD_INLINE V fast_exp_core(V zc, V& t) {
+XSIMD_INLINE V exp2_reduced(V w, V& t) {
+#if defined(__clang__)
+  // No fused multiply-add for the float (tail) version: clang contracts
+  // p * f + c into an FMA on float where the hardware has one (x86 with FMA),
+  // but never across xsimd's operator calls, which would give a tail element
+  // other bits than a lane. (g++ builds in ISO mode: no contraction; wasm has
+  // no FMA.)
+#pragma clang fp contract(off)
+#endif
   using namespace fast_exp_detail;
-  t = zc * V(kLog2e) + V(kRound);
+  t = w + V(kRound);
   const V n = t - V(kRound);
-  V r = zc - n * V(kLn2Hi);
-  r = r - n * V(kLn2Lo);
-  V p = V(kP0);
-  p = p * r + V(kP1);
-  p = p * r + V(kP2);
-  p = p * r + V(kP3);
-  p = p * r + V(kP4);
-  p = p * r + V(kP5);
-  return (p * (r * r) + r) + V(1.0f);
+  const V f = w - n;  // exact (Sterbenz): w and n are within a factor 2, or n = 0
+  V p = V(kC5);
+  p = p * f + V(kC4);
+  p = p * f + V(kC3);
+  p = p * f + V(kC2);
+  p = p * f + V(kC1);
+  return p * f + V(1.0f);
 }
 
 template <class Arch>
-XSIMD_INLINE xsimd::batch<float, Arch> exp_nonpositive(xsimd::batch<float, Arch> z) noexcept {
+XSIMD_INLINE xsimd::batch<float, Arch> exp2_nonpositive(xsimd::batch<float, Arch> w) noexcept {
   using B = xsimd::batch<float, Arch>;
-  using fast_exp_detail::kExpMin;
   B t;
-  const B e = fast_exp_core(xsimd::max(z, B(kExpMin)), t);
-  const auto bits = xsimd::bitwise_cast<int32_t>(e) + (xsimd::bitwise_cast<int32_t>(t) << 23);
-  const B y = xsimd::select(z >= B(kExpMin), xsimd::bitwise_cast<float>(bits), B(0.0f));
-  return xsimd::select(z == z, y, z);
+  const B p = exp2_reduced(xsimd::max(w, B(fast_exp_detail::kExp2Min)), t);
+  const B pow2n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(t) << 23);
+  return p * pow2n;
 }
 
-XSIMD_INLINE float exp_nonpositive(float z) noexcept {
-  using fast_exp_detail::kExpMin;
-  if (z != z) return z;
-  if (!(z >= kExpMin)) return 0.0f;
+XSIMD_INLINE float exp2_nonpositive(float w) noexcept {
+  // std::max's rule, as emulated<128> and SIMD128 (pmax) apply it: NaN stays.
+  const float wc = w < fast_exp_detail::kExp2Min ? fast_exp_detail::kExp2Min : w;
   float t;
-  const float e = fast_exp_core(z, t);
-  uint32_t e_bits, t_bits;
-  std::memcpy(&e_bits, &e, sizeof e);
+  const float p = exp2_reduced(wc, t);
+  uint32_t t_bits;
   std::memcpy(&t_bits, &t, sizeof t);
-  const uint32_t bits = e_bits + (t_bits << 23);
-  float y;
-  std::memcpy(&y, &bits, sizeof y);
-  return y;
+  const uint32_t pow2n_bits = t_bits << 23;
+  float pow2n;
+  std::memcpy(&pow2n, &pow2n_bits, sizeof pow2n);
+  return p * pow2n;
 }
 
 }  // namespace normlab::simd

@@ -15,6 +15,11 @@
 // Preconditions (checked by callers such as the JS wrapper, asserted here in
 // debug builds): T >= 0, D >= 1, eps >= 0 and finite, temperature > 0 and
 // finite, pointers non-null where marked (T, D) and T > 0.
+//
+// The forward ops rmsnorm, layernorm and softmax work in place: out may be
+// inp (each row is read before it is written, and a row that needs the
+// double reference is sent there before anything is written). No other
+// overlap of an output with an input is allowed.
 #pragma once
 
 #include <cstddef>

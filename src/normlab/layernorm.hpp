@@ -6,19 +6,32 @@
 //   r_t    = 1 / sqrt(var_t + eps)              (0 for a constant row, eps = 0)
 //   y_ti   = (x_ti - mean_t) * r_t * g_i + b_i
 //
-// Numerics. The variance uses the corrected two-pass algorithm (Chan, Golub
-// & LeVeque): pass 1 gives a float mean m0; pass 2 sums d = x - m0 and d^2.
-// sum(d) / D is the error of m0, and var = (sum(d^2) - sum(d)^2 / D) / D
-// removes its first-order effect, so a rounded m0 does not inflate the
-// variance. The output applies the same correction as (x - m0) - shift:
-// x - m0 is exact wherever x is within a factor of 2 of m0 (Sterbenz), which
-// keeps rows whose mean dwarfs their spread accurate in the forward pass.
-// Such rows stay ill-conditioned in the backward pass, which only has the
-// cached float mean: there it is as good as a two-pass float32 computation.
+// Passes. Two over each row: its sums, then its output. The sums are of
+// d = x - K and d^2 around a shift K, the mean of the row's first
+// kShiftPrefix entries (a prefix that is still in L1 for the main pass):
+//   mean = K + sum(d) / D,  var = (sum(d^2) - sum(d)^2 / D) / D.
+// That is exact algebra for any K; in float its error is that of the sum of
+// d^2, amplified by sum(d^2) / (D var) = 1 + (mean - K)^2 / var. The row keeps
+// this one pass only when 4 sum(d)^2 <= D sum(d^2), i.e. (mean - K)^2 <= var / 3
+// and the amplification is at most 4/3 (for Gaussian-like rows a 64-entry
+// prefix is within var / 3 of the mean unless it is 4.6 sigma off). A row that
+// fails the test (a prefix of outliers, a trend along the row) takes a second
+// sums pass around m0 = the rounded mean of the first: the corrected two-pass
+// algorithm (Chan, Golub & LeVeque), whose sum(d) / D removes the first-order
+// effect of the error in m0.
 //
-// Range: as in rmsnorm, the float sums overflow once |x - m0| reaches ~1.8e19
-// (or the plain sum overflows, |x| ~ 3e38 / D), and lose digits once
-// sum(d^2) < D * FLT_MIN. Those rows are recomputed by the double reference.
+// Numerics. x - K is exact wherever x is within a factor of 2 of K
+// (Sterbenz), which keeps rows whose mean dwarfs their spread accurate. The
+// output applies the mean as (x - m0) - shift, m0 = the mean rounded to float
+// and shift = mean - m0 from the double sums: x - m0 is exact for the same
+// rows. Such rows stay ill-conditioned in the backward pass, which only has
+// the cached float mean: there it is as good as a two-pass float32
+// computation.
+//
+// Range: as in rmsnorm, the float sums overflow once |x - K| reaches ~1.8e19
+// (or the prefix sum overflows, |x| ~ 3e38 / kShiftPrefix), and lose digits
+// once sum(d^2) < D * FLT_MIN. Those rows are recomputed by the double
+// reference.
 #pragma once
 
 #include "normlab/reference.h"
@@ -29,6 +42,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
+#include <tuple>
 #include <utility>
 
 namespace normlab::simd {
@@ -48,6 +62,8 @@ void layernorm_row_output(float* y_t, const float* x_t, const float* gain,
   });
 }
 
+inline constexpr int kShiftPrefix = 64;
+
 // out: (T, D), mean: (T), rstd: (T), inp: (T, D), gain, bias: (D) or nullptr
 template <class Arch>
 void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
@@ -57,31 +73,39 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
   assert(eps >= 0.0f && std::isfinite(eps));
   assert(T == 0 || (out && mean && rstd && inp));
   const double min_accurate_sum = D * static_cast<double>(FLT_MIN);
+  const int prefix = std::min(D, kShiftPrefix);
   for (int t = 0; t < T; ++t) {
     const float* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
     float* y_t = out + static_cast<std::size_t>(t) * D;        // y_t: (D)
-    const double sum = vec_sum_of<Arch>(D, [x_t](auto load, int i) { return load(x_t + i); });
-    if (!std::isfinite(sum)) {
-      layernorm_forward_ref(y_t, mean + t, rstd + t, x_t, gain, bias, 1, D, eps);
-      continue;
+    // sum(x - k) and sum((x - k)^2) over the row; NaN fails the range test.
+    const auto sums_around = [=](float k) {
+      return vec_sum2_of<Arch>(D, [=](auto load, int i) {
+        const auto d = load(x_t + i) - k;
+        return std::make_pair(d, d * d);
+      });
+    };
+    const auto in_range = [=](double sum_sq_dev) {
+      return sum_sq_dev >= min_accurate_sum && sum_sq_dev <= FLT_MAX;
+    };
+    float k = static_cast<float>(vec_sum_of<Arch>(prefix, [x_t](auto load, int i) { return load(x_t + i); }) / prefix);
+    auto [sum_dev, sum_sq_dev] = sums_around(k);
+    if (in_range(sum_sq_dev) && 4.0 * sum_dev * sum_dev > D * sum_sq_dev) {
+      // The prefix was a poor guess: a second pass around the first pass's mean.
+      k = static_cast<float>(k + sum_dev / D);
+      std::tie(sum_dev, sum_sq_dev) = sums_around(k);
     }
-    const float m0 = static_cast<float>(sum / D);
-    const auto [sum_dev, sum_sq_dev] = vec_sum2_of<Arch>(D, [=](auto load, int i) {
-      const auto d = load(x_t + i) - m0;
-      return std::make_pair(d, d * d);
-    });
-    // Written so that NaN fails it too.
-    if (!(sum_sq_dev >= min_accurate_sum && sum_sq_dev <= FLT_MAX)) {
+    if (!in_range(sum_sq_dev)) {
       layernorm_forward_ref(y_t, mean + t, rstd + t, x_t, gain, bias, 1, D, eps);
       continue;
     }
     // Per-row scalars in double: the correction and + eps cannot overflow.
-    const double shift = sum_dev / D;
+    const double mu = k + sum_dev / D;
     const double var = std::max(0.0, (sum_sq_dev - sum_dev * sum_dev / D) / D);
     const double r = var + eps == 0.0 ? 0.0 : 1.0 / std::sqrt(var + eps);
-    mean[t] = static_cast<float>(m0 + shift);
+    const float m0 = static_cast<float>(mu);
+    mean[t] = m0;
     rstd[t] = static_cast<float>(r);
-    const float shift_t = static_cast<float>(shift);
+    const float shift_t = static_cast<float>(mu - m0);
     const float r_t = static_cast<float>(r);
     if (gain && bias) {
       layernorm_row_output<Arch, true, true>(y_t, x_t, gain, bias, m0, shift_t, r_t, D);

@@ -137,6 +137,45 @@ XSIMD_INLINE float vec_max_of(int n, Term&& term) {
   return m;
 }
 
+// max_{i < n} a_i and sum_{i < n} b_i in one pass, n >= 1: term returns a
+// std::pair (a_i, b_i). The max as vec_max_of (its NaN rule included), the
+// sum blocked as vec_sum_of.
+template <class Arch, class Term>
+XSIMD_INLINE std::pair<float, double> vec_max_sum_of(int n, Term&& term) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const batch_load<Arch> lanes;
+  const int n_vec = n - n % W;
+  batch max0(-INFINITY), max1(-INFINITY);
+  double sum = 0.0;
+  int i = 0;
+  while (i < n_vec) {
+    const int block_end = std::min(n_vec, i + kSumBlock);
+    batch sum0(0.0f), sum1(0.0f);
+    for (; i + 2 * W <= block_end; i += 2 * W) {
+      const auto t0 = term(lanes, i);
+      const auto t1 = term(lanes, i + W);
+      max0 = xsimd::max(max0, t0.first);
+      max1 = xsimd::max(max1, t1.first);
+      sum0 += t0.second;
+      sum1 += t1.second;
+    }
+    for (; i < block_end; i += W) {
+      const auto t0 = term(lanes, i);
+      max0 = xsimd::max(max0, t0.first);
+      sum0 += t0.second;
+    }
+    sum += xsimd::reduce_add(sum0 + sum1);
+  }
+  float m = xsimd::reduce_max(xsimd::max(max0, max1));
+  for (; i < n; ++i) {
+    const auto t = term(scalar_load{}, i);
+    m = std::max(m, t.first);
+    sum += t.second;
+  }
+  return {m, sum};
+}
+
 // y_i = f(load, i) for i < n. Each batch is loaded before it is stored, so
 // y may be one of the rows f reads at the same index (an in-place update).
 // y: (n)
@@ -156,9 +195,11 @@ XSIMD_INLINE void vec_map(float* y, int n, F&& f) {
 }
 
 // y_i = f(load, i) for i < n, and returns sum_i y_i, blocked as
-// vec_sum_of. One accumulator: the callers' f (an exp, or a backward pass's
-// three loads and four arithmetic ops) already hides the add latency.
-// y: (n)
+// vec_sum_of. Two batches per step, each into its own accumulator: the
+// callers' f (an exp, or a backward pass's three loads and four arithmetic
+// ops) hides the add latency, and two chains keep it hidden even where a JIT
+// (V8) keeps an accumulator on the stack, whose reload and store add ~5
+// cycles to its chain. y: (n)
 template <class Arch, class F>
 XSIMD_INLINE double vec_map_sum(float* y, int n, F&& f) {
   using batch = xsimd::batch<float, Arch>;
@@ -169,13 +210,21 @@ XSIMD_INLINE double vec_map_sum(float* y, int n, F&& f) {
   int i = 0;
   while (i < n_vec) {
     const int block_end = std::min(n_vec, i + kSumBlock);
-    batch acc(0.0f);
+    batch acc0(0.0f), acc1(0.0f);
+    for (; i + 2 * W <= block_end; i += 2 * W) {
+      const batch v0 = f(lanes, i);
+      const batch v1 = f(lanes, i + W);
+      v0.store_unaligned(y + i);
+      v1.store_unaligned(y + i + W);
+      acc0 += v0;
+      acc1 += v1;
+    }
     for (; i < block_end; i += W) {
       const batch v = f(lanes, i);
       v.store_unaligned(y + i);
-      acc += v;
+      acc0 += v;
     }
-    sum += xsimd::reduce_add(acc);
+    sum += xsimd::reduce_add(acc0 + acc1);
   }
   for (; i < n; ++i) {
     y[i] = f(scalar_load{}, i);

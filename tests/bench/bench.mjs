@@ -1,13 +1,26 @@
 // normlab benchmark: normlab's WebAssembly kernels (SIMD128 and scalar, through
 // the JS API) against plain JavaScript, onnxruntime-web, tfjs-backend-wasm and
-// onnxruntime-node, plus native normlab and the WASM copy ceiling. One thread,
+// onnxruntime-node, plus native normlab and the WASM copy ceilings. One thread,
 // same inputs for everyone, median of repeated runs after a warm-up.
+//
+// normlab is measured two ways (peers/normlab.mjs), each against the peers:
+//   copying   arrays in, a new Float32Array out (copy in, kernel, copy out),
+//             as onnxruntime-web works: its inputs are JS arrays copied into
+//             its wasm heap on every run, its output copied out
+//   resident  wasm-resident tensors in and out (nl.tensor): the kernel alone,
+//             no copy, for pipelines that keep their data in wasm memory
+// Between them, 'out=' (arrays, a reused output array) and 'tensor in'
+// (tensors in, a new array out: tfjs-backend-wasm's pattern, whose tensors
+// live in its wasm heap and whose dataSync() copies the result out). Each
+// way has its copy ceiling: the same bytes copied by the copy kernel through
+// the copying path, resp. from tensor to tensor.
 //
 //   node tests/bench/bench.mjs [--native build/bench-native.json]
 //        [--md build/bench.md] [--dist dist/normlab.mjs] [--quick]
 //        [--sizes 64x1024,1024x4096]
 //
-// Prints the tables, the ratios of normlab-simd against each peer and a
+// Prints the tables, the ratios of each way normlab is called against each
+// peer and a
 // targets check (printed, never asserted); writes the same as Markdown
 // (--md) and the raw numbers next to it as JSON.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -92,8 +105,11 @@ try {
 
 const candidates = [
   loadNormlab && normlabAdapter(loadNormlab, 'simd128'),
-  loadNormlab && normlabAdapter(loadNormlab, 'simd128', { out: true }),
+  loadNormlab && normlabAdapter(loadNormlab, 'simd128', { mode: 'out' }),
+  loadNormlab && normlabAdapter(loadNormlab, 'simd128', { mode: 'tensor-in' }),
+  loadNormlab && normlabAdapter(loadNormlab, 'simd128', { mode: 'resident' }),
   loadNormlab && normlabAdapter(loadNormlab, 'scalar'),
+  loadNormlab && normlabAdapter(loadNormlab, 'scalar', { mode: 'resident' }),
   plainJs,
   ortWeb,
   tfjsWasm,
@@ -103,13 +119,17 @@ const candidates = [
 const LABELS = {
   'normlab-simd': 'normlab wasm SIMD128',
   'normlab-simd-out': 'normlab wasm SIMD128, out=',
+  'normlab-simd-tensor-in': 'normlab wasm SIMD128, tensor in',
+  'normlab-simd-resident': 'normlab-simd resident',
   'normlab-scalar': 'normlab wasm scalar',
+  'normlab-scalar-resident': 'normlab-scalar resident',
   'plain-js': 'plain JavaScript',
   'ort-web': 'onnxruntime-web (wasm)',
   'tfjs-wasm': 'tfjs-backend-wasm',
   'ort-node': 'onnxruntime-node (native)',
   'native': 'normlab native',
   'copy-wasm': 'WASM SIMD copy (ceiling)',
+  'copy-wasm-resident': 'WASM SIMD copy, resident (ceiling)',
   'copy-native': 'native copy (ceiling)',
 };
 
@@ -124,7 +144,13 @@ for (const c of candidates) {
   }
 }
 const simd = impls.find((i) => i.id === 'normlab-simd');
+const simdResident = impls.find((i) => i.id === 'normlab-simd-resident');
 if (simd && !simd.api.copyName) notes.push('normlab API has no copy entry point: WASM copy ceiling not measured');
+// The copy ceiling of each way, measured in the same rounds as the cell.
+const ceilings = [
+  ['copy-wasm', simd],
+  ['copy-wasm-resident', simdResident],
+].filter(([, impl]) => impl?.api.copyName);
 
 let native = null;
 if (opts.native) {
@@ -165,7 +191,7 @@ for (const op of OPS) {
     const parts = [];
     for (const impl of impls) {
       const p = await impl.api.prepare(op, x, rows, dim, w);
-      const y = await p.run();
+      const y = p.read ? p.read() : await p.run();
       p.dispose?.();
       const diff = maxAbsDiff(y, ref);
       agreement.push({ op, size: sizeName(size), id: impl.id, diff });
@@ -199,7 +225,7 @@ for (const size of opts.sizes) {
     // with the WASM copy of the same bytes among them (the ceiling).
     const prepared = new Map();
     for (const impl of impls) prepared.set(impl.id, await impl.api.prepare(op, x, rows, dim, w));
-    if (simd?.api.copyName) prepared.set('copy-wasm', await simd.api.prepare('copy', x, rows, dim, w));
+    for (const [id, impl] of ceilings) prepared.set(id, await impl.api.prepare('copy', x, rows, dim, w));
     const timed = await measureRounds(new Map([...prepared].map(([id, p]) => [id, p.run])), budget);
     for (const p of prepared.values()) p.dispose?.();
     for (const [id, r] of timed) results.set(key(op, size, id), r);
@@ -219,7 +245,7 @@ env.loadAtEnd = loadAvg();
 console.log(` ${((performance.now() - t0) / 1e3).toFixed(0)} s (load average at end: ${env.loadAtEnd})`);
 
 // ---------------------------------------------------------------- tables
-const rowIds = [...impls.map((i) => i.id), ...(native ? ['native'] : []), 'copy-wasm', ...(native ? ['copy-native'] : [])];
+const rowIds = [...impls.map((i) => i.id), ...(native ? ['native'] : []), ...ceilings.map(([id]) => id), ...(native ? ['copy-native'] : [])];
 const get = (op, size, id) => results.get(key(op, size, id))?.medianUs ?? NaN;
 const sizeHeaders = opts.sizes.map(sizeName);
 const text = [];
@@ -241,7 +267,7 @@ for (const op of OPS) {
         return Number.isFinite(us) ? `${fmtUs(us)} µs ${gbps(us, s).toFixed(2).padStart(6)} GB/s` : '-';
       }),
     }));
-  text.push('', textTable(OP_TITLES[op], sizeHeaders, rows));
+  text.push('', textTable(OP_TITLES[op], sizeHeaders, rows, 36));
   md.push('', `## ${OP_TITLES[op]}: median µs per call (GB/s)`, '');
   md.push(mdTable(['implementation', ...sizeHeaders], rows.map((r) => ({
     label: r.label,
@@ -249,46 +275,87 @@ for (const op of OPS) {
   }))));
 }
 
-// Ratio = peer time / normlab-simd time: how many times faster normlab-simd
-// is. Against the copy ceilings it is the fraction of copy speed reached.
-const ratio = (op, size, id) => get(op, size, id) / get(op, size, 'normlab-simd');
-text.push('', 'normlab-simd speed-up vs each (peer time / normlab-simd time; vs copy: fraction of copy speed)');
-md.push('', '## normlab-simd speed-up', '', 'Peer time / normlab-simd time (higher is better for normlab). Against a copy ceiling: the fraction of copy speed normlab-simd reaches.');
-for (const op of OPS) {
-  const rows = rowIds
-    .filter((id) => id !== 'normlab-simd' && opts.sizes.some((s) => Number.isFinite(get(op, s, id))))
-    .map((id) => ({ label: `vs ${LABELS[id] ?? id}`, cells: opts.sizes.map((s) => fmtRatio(ratio(op, s, id))) }));
-  text.push('', textTable(OP_TITLES[op], sizeHeaders, rows, 34, 12));
-  md.push('', `### ${OP_TITLES[op]}`, '', mdTable(['normlab-simd', ...sizeHeaders], rows));
+// The two ways normlab is measured, each with the rows that play the same
+// role for it: its copy ceiling and its scalar backend.
+const VARIANTS = [
+  {
+    name: 'copying',
+    base: 'normlab-simd',
+    copy: 'copy-wasm',
+    scalar: 'normlab-scalar',
+    title: 'normlab-simd, copying API (arrays in, new array out)',
+  },
+  {
+    name: 'resident',
+    base: 'normlab-simd-resident',
+    copy: 'copy-wasm-resident',
+    scalar: 'normlab-scalar-resident',
+    title: 'normlab-simd resident (tensors in and out, no copy)',
+  },
+].filter((v) => impls.some((i) => i.id === v.base));
+
+// Ratio = peer time / base time: how many times faster the base is. Against
+// a copy ceiling it is the fraction of copy speed reached.
+const ratio = (op, size, id, base) => get(op, size, id) / get(op, size, base);
+for (const v of VARIANTS) {
+  text.push('', `${v.title}: speed-up vs each (peer time / its time; vs copy: fraction of copy speed)`);
+  md.push('', `## ${v.title}: speed-up`, '', `Peer time / ${v.base} time (higher is better for normlab). Against a copy ceiling: the fraction of copy speed it reaches.`);
+  for (const op of OPS) {
+    const rows = rowIds
+      .filter((id) => id !== v.base && opts.sizes.some((s) => Number.isFinite(get(op, s, id))))
+      .map((id) => ({ label: `vs ${LABELS[id] ?? id}`, cells: opts.sizes.map((s) => fmtRatio(ratio(op, s, id, v.base))) }));
+    text.push('', textTable(`${OP_TITLES[op]} (${v.base})`, sizeHeaders, rows, 40, 12));
+    md.push('', `### ${OP_TITLES[op]} (${v.base})`, '', mdTable([v.base, ...sizeHeaders], rows));
+  }
 }
 
 // ---------------------------------------------------------------- targets
+// peer 'copy' and 'scalar' stand for the variant's own copy ceiling and
+// scalar backend (copying vs copying, resident vs resident).
 const targets = [
   ...['rmsnorm', 'layernorm'].flatMap((op) => [
     { op, peer: 'ort-web', min: 8 },
     { op, peer: 'ort-node', min: 1.5 },
   ]),
-  { op: 'rmsnorm', peer: 'copy-wasm', min: 0.6, sizes: [[64, 1024]] },
-  { op: 'layernorm', peer: 'copy-wasm', min: 0.4, sizes: [[64, 1024]] },
+  { op: 'rmsnorm', peer: 'copy', min: 0.6, sizes: [[64, 1024]] },
+  { op: 'layernorm', peer: 'copy', min: 0.4, sizes: [[64, 1024]] },
   { op: 'softmax', peer: 'ort-web', min: 3 },
   { op: 'softmax', peer: 'tfjs-wasm', min: 3 },
-  { op: 'rmsnorm', peer: 'normlab-scalar', min: 3 },
-  { op: 'layernorm', peer: 'normlab-scalar', min: 3 },
+  { op: 'rmsnorm', peer: 'scalar', min: 3 },
+  { op: 'layernorm', peer: 'scalar', min: 3 },
 ];
-text.push('', 'Targets (printed, not asserted): normlab-simd vs');
-md.push('', '## Targets', '', '| target | ' + sizeHeaders.join(' | ') + ' | verdict |', '| --- |' + ' ---: |'.repeat(opts.sizes.length) + ' --- |');
+const peerId = (t, v) => (t.peer === 'copy' ? v.copy : t.peer === 'scalar' ? v.scalar : t.peer);
+const targetName = (t) => {
+  const peer = t.peer === 'copy' ? "its WASM copy (ceiling)" : t.peer === 'scalar' ? 'its wasm scalar' : LABELS[t.peer] ?? t.peer;
+  return `${OP_TITLES[t.op]} >= ${t.min}x ${peer}`;
+};
+text.push('', `Targets (printed, not asserted), for each way normlab is called (${VARIANTS.map((v) => `${v.name} = ${v.base}`).join(', ')})`);
+md.push('', '## Targets', '', `Each target for each way normlab is called: ${VARIANTS.map((v) => `${v.name} = \`${v.base}\``).join(', ')}. "its" = the same way's copy ceiling or scalar backend.`, '');
+md.push('| target | way | ' + sizeHeaders.join(' | ') + ' | verdict |', '| --- | --- |' + ' ---: |'.repeat(opts.sizes.length) + ' --- |');
 const summary = [];
 for (const t of targets) {
   const sizes = t.sizes ?? opts.sizes;
-  const vals = opts.sizes.map((s) => (sizes.some((z) => sizeName(z) === sizeName(s)) ? ratio(t.op, s, t.peer) : null));
-  const measured = vals.filter((v) => v !== null && Number.isFinite(v));
-  const met = measured.filter((v) => v >= t.min).length;
-  const verdict = measured.length === 0 ? 'not measured' : met === measured.length ? 'MET' : met === 0 ? 'NOT MET' : `partly met (${met}/${measured.length} sizes)`;
-  const name = `${OP_TITLES[t.op]} >= ${t.min}x ${LABELS[t.peer] ?? t.peer}`;
-  const cells = vals.map((v) => (v === null ? '' : `${fmtRatio(v)}${Number.isFinite(v) ? (v >= t.min ? ' ok' : ' no') : ''}`));
-  text.push(`  ${name.padEnd(52)}${cells.map((c) => c.padStart(12)).join('')}   ${verdict}`);
-  md.push(`| ${name} | ${cells.join(' | ')} | ${verdict} |`);
-  summary.push({ ...t, vals, verdict });
+  const name = targetName(t);
+  const verdicts = [];
+  for (const v of VARIANTS) {
+    const peer = peerId(t, v);
+    const vals = opts.sizes.map((s) => (sizes.some((z) => sizeName(z) === sizeName(s)) ? ratio(t.op, s, peer, v.base) : null));
+    const measured = vals.filter((x) => x !== null && Number.isFinite(x));
+    const met = measured.filter((x) => x >= t.min).length;
+    const verdict = measured.length === 0 ? 'not measured' : met === measured.length ? 'MET' : met === 0 ? 'NOT MET' : `partly met (${met}/${measured.length} sizes)`;
+    const cells = vals.map((x) => (x === null ? '' : `${fmtRatio(x)}${Number.isFinite(x) ? (x >= t.min ? ' ok' : ' no') : ''}`));
+    text.push(`  ${name.padEnd(46)}${v.name.padEnd(10)}${cells.map((c) => c.padStart(12)).join('')}   ${verdict}`);
+    md.push(`| ${name} | ${v.name} | ${cells.join(' | ')} | ${verdict} |`);
+    summary.push({ ...t, variant: v.name, base: v.base, peerId: peer, vals, verdict });
+    verdicts.push([v.name, verdict]);
+  }
+  const metBy = verdicts.filter(([, x]) => x === 'MET').map(([n]) => n);
+  const partly = verdicts.filter(([, x]) => x.startsWith('partly')).map(([n, x]) => `${n} ${x}`);
+  const line = metBy.length
+    ? `met by ${metBy.join(' and ')}`
+    : `met by neither way${partly.length ? ` (${partly.join('; ')})` : ''}`;
+  text.push(`  ${''.padEnd(46)}-> ${line}`);
+  md.push(`| | | ${opts.sizes.map(() => '').join(' | ')} | **${line}** |`);
 }
 text.push(`  (columns: ${sizeHeaders.join(', ')})`);
 
@@ -301,7 +368,7 @@ const jsonPath = opts.md.replace(/\.md$/, '') + '.json';
 writeFileSync(jsonPath, JSON.stringify({
   env, notes, budget, agreement,
   results: Object.fromEntries(results),
-  targets: summary.map(({ op, peer, min, verdict, vals }) => ({ op, peer, min, verdict, ratios: vals })),
+  targets: summary.map(({ op, peer, peerId: pid, variant, base, min, verdict, vals }) => ({ op, peer: pid, role: peer, variant, base, min, verdict, ratios: vals })),
 }, null, 2) + '\n');
 const shown = (p) => (path.relative(process.cwd(), p).startsWith('..') ? p : path.relative(process.cwd(), p));
 console.log(`\nwrote ${shown(opts.md)} and ${shown(jsonPath)}`);

@@ -166,3 +166,29 @@ TEST_CASE("layernorm forward: SIMD matches the reference on every tail length", 
   CHECK(worst_y <= kTol);
   CHECK(worst_cache <= kTol);
 }
+
+TEST_CASE("layernorm: rows whose first entries are a poor guess at the mean", "[layernorm]") {
+  // The kernel's one sums pass is taken around the mean of the first 64
+  // entries; these rows make that guess far off (an outlying prefix, a
+  // trend along the row, a prefix of a different scale), so they take the
+  // second, corrected pass. Either way the result is the reference's.
+  Rng rng(36);
+  for (const int D : {65, 100, 1024, 1031}) {
+    const int T = 4;
+    std::vector<float> x = rng.uniform_vec(static_cast<std::size_t>(T) * D, -1.0f, 1.0f);
+    for (int i = 0; i < 64; ++i) x[0 * D + i] += 1000.0f;          // outlying prefix
+    for (int i = 0; i < D; ++i) x[1 * D + i] += 0.5f * i;           // trend
+    for (int i = 0; i < 64; ++i) x[2 * D + i] *= 1e-3f;             // quiet prefix, loud rest
+    for (int i = 0; i < D; ++i) x[3 * D + i] += i < 64 ? -3e4f : 3e4f;  // two plateaus
+    const std::vector<float> g = rng.uniform_vec(D, 0.5f, 1.5f);
+    const std::vector<float> b = rng.uniform_vec(D, -1.0f, 1.0f);
+    std::vector<float> y(x.size()), y_ref(x.size()), mean(T), mean_ref(T), rstd(T), rstd_ref(T);
+    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
+    layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
+    INFO("D = " << D);
+    CHECK(max_scaled_diff(y, y_ref, T, D) <= kTol);
+    CHECK(max_rel_diff(rstd.data(), rstd_ref.data(), T) <= kTol);
+    // The rows spread over >= 1: the mean to 1e-6 of it (or of itself).
+    for (int t = 0; t < T; ++t) CHECK(mean[t] == Approx(mean_ref[t]).epsilon(1e-6).margin(1e-6));
+  }
+}

@@ -391,3 +391,42 @@ TEST_CASE("a NaN or inf row leaves every other row untouched", "[numerics]") {
     }
   }
 }
+
+TEST_CASE("rmsnorm, layernorm and softmax work in place (out = inp)", "[numerics]") {
+  // Ordinary rows, and rows that go to the double reference (NaN, +inf,
+  // fully masked, 3e38, a NaN next to -inf): in place must give exactly the
+  // bits of the out-of-place call, on every tail length.
+  Rng rng(48);
+  for (const int D : {1, 3, 4, 7, 16, 37, 1025}) {
+    const int T = 7;
+    std::vector<float> x = rng.uniform_vec(static_cast<std::size_t>(T) * D, -3.0f, 3.0f);
+    x[1 * D + D / 2] = kNaN;
+    x[2 * D + D - 1] = kInf;
+    for (int i = 0; i < D; ++i) x[3 * D + i] = -kInf;
+    for (int i = 0; i < D; ++i) x[4 * D + i] *= 1e38f;
+    x[5 * D] = -kInf;
+    x[5 * D + D - 1] = kNaN;
+    const std::vector<float> g = rng.uniform_vec(D, 0.5f, 1.5f);
+    const std::vector<float> b = rng.uniform_vec(D, -1.0f, 1.0f);
+    const std::size_t bytes = x.size() * sizeof(float);
+    INFO("D = " << D);
+
+    std::vector<float> want(x.size()), got = x, stat(T), stat2(T), stat_in(T), stat2_in(T);
+    rmsnorm_forward(want.data(), stat.data(), x.data(), g.data(), T, D, 1e-5f);
+    rmsnorm_forward(got.data(), stat_in.data(), got.data(), g.data(), T, D, 1e-5f);
+    CHECK(std::memcmp(want.data(), got.data(), bytes) == 0);
+
+    got = x;
+    layernorm_forward(want.data(), stat.data(), stat2.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
+    layernorm_forward(got.data(), stat_in.data(), stat2_in.data(), got.data(), g.data(), b.data(), T, D, 1e-5f);
+    CHECK(std::memcmp(want.data(), got.data(), bytes) == 0);
+
+    for (const float temperature : {1.0f, 0.3f, 2e36f}) {
+      INFO("temperature = " << temperature);
+      got = x;
+      softmax_forward(want.data(), x.data(), T, D, temperature);
+      softmax_forward(got.data(), got.data(), T, D, temperature);
+      CHECK(std::memcmp(want.data(), got.data(), bytes) == 0);
+    }
+  }
+}

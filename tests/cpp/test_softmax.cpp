@@ -1,14 +1,23 @@
 // Softmax forward: worked example, normalization, shift invariance,
-// temperature, masking and the +inf / NaN rules, and the SIMD kernel
-// against the double reference on every tail length.
+// temperature, masking and the +inf / NaN rules, the SIMD kernel against
+// the double reference on every tail length, and its exp on its own.
 //
 // T = rows, D = row length
 #include <catch2/catch.hpp>
 
+// As in kernels.cpp: GCC 12's false positives in its own AVX-512 intrinsics
+// (GCC bug 105593), which fast_exp.hpp's xsimd batches pull in natively.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include "normlab/fast_exp.hpp"
 #include "normlab/kernels.h"
 #include "normlab/reference.h"
 #include "tensor_check.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -170,4 +179,66 @@ TEST_CASE("softmax forward: SIMD matches the reference on every tail length", "[
   }
   INFO("softmax forward: max |p - p_ref| / row scale = " << worst << " (D = " << worst_D << ")");
   CHECK(worst <= kTol);
+}
+
+// exp2_nonpositive (fast_exp.hpp) on its own, on the architecture the
+// kernels of this build use, lane by lane against the scalar-tail version
+// and std::exp2 in double.
+TEST_CASE("exp2_nonpositive: accuracy, exact points, range ends", "[softmax][exp]") {
+#if XSIMD_WITH_EMULATED
+  using arch = xsimd::emulated<128>;
+#else
+  using arch = xsimd::default_arch;
+#endif
+  using batch = xsimd::batch<float, arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const auto lanes = [](float w) {
+    alignas(64) float in[W], out[W];
+    for (float& v : in) v = w;
+    simd::exp2_nonpositive(batch::load_aligned(in)).store_aligned(out);
+    return out[W - 1];
+  };
+
+  // Every w in [-127, 0] on a grid of 2^-12 (the reduction's every phase),
+  // plus random points.
+  Rng rng(26);
+  std::vector<float> ws;
+  for (int k = 0; k <= 127 * 4096; ++k) ws.push_back(-static_cast<float>(k) / 4096.0f);
+  for (int k = 0; k < 100000; ++k) ws.push_back(rng.uniform(-127.0f, 0.0f));
+  double worst = 0.0;
+  float worst_w = 0.0f;
+  int lane_mismatches = 0;
+  for (const float w : ws) {
+    const float y = simd::exp2_nonpositive(w);
+    const float y_lane = lanes(w);
+    if (std::memcmp(&y, &y_lane, sizeof y) != 0) ++lane_mismatches;
+    const double want = std::exp2(static_cast<double>(w));
+    if (want >= FLT_MIN) {
+      const double rel = std::fabs(y - want) / want;
+      if (rel > worst) {
+        worst = rel;
+        worst_w = w;
+      }
+    } else {
+      // Below FLT_MIN: 0 (w < -126.5) or subnormal, off by < FLT_MIN.
+      CHECK(std::fabs(y - want) < FLT_MIN);
+    }
+  }
+  INFO("max relative error " << worst << " at w = " << worst_w);
+  CHECK(worst <= 6e-7);  // the polynomial's 4.4e-7 plus the float rounding
+  CHECK(lane_mismatches == 0);
+
+  // Exact: 2^0 = 1 (a softmax row's max contributes exactly 1), and every
+  // integer power of two.
+  for (int k = 0; k <= 126; ++k) {
+    INFO("w = -" << k);
+    CHECK(simd::exp2_nonpositive(-static_cast<float>(k)) == std::ldexp(1.0f, -k));
+    CHECK(lanes(-static_cast<float>(k)) == std::ldexp(1.0f, -k));
+  }
+  // The low end: exactly 0 from w = -126.5 down, -inf included.
+  for (const float w : {-126.51f, -127.0f, -1000.0f, -3e38f, -kInf}) {
+    INFO("w = " << w);
+    CHECK(simd::exp2_nonpositive(w) == 0.0f);
+    CHECK(lanes(w) == 0.0f);
+  }
 }

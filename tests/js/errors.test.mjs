@@ -15,9 +15,9 @@ const x8 = new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]);
 
 // [call, error class, exact message]
 const CASES = [
-  [() => nl.rmsnorm('1,2,3'), TypeError, 'x must be a Float32Array or an array of numbers'],
-  [() => nl.rmsnorm(new Float64Array(4)), TypeError, 'x must be a Float32Array or an array of numbers'],
-  [() => nl.rmsnorm(), TypeError, 'x must be a Float32Array or an array of numbers'],
+  [() => nl.rmsnorm('1,2,3'), TypeError, 'x must be a Float32Array, an array of numbers or a tensor'],
+  [() => nl.rmsnorm(new Float64Array(4)), TypeError, 'x must be a Float32Array, an array of numbers or a tensor'],
+  [() => nl.rmsnorm(), TypeError, 'x must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.rmsnorm([1, 2, '3', 4]), TypeError, 'x[2] is not a number'],
   [() => nl.rmsnorm([1, null]), TypeError, 'x[1] is not a number'],
   [() => nl.rmsnorm([1, undefined, 3]), TypeError, 'x[1] is not a number'],
@@ -28,7 +28,7 @@ const CASES = [
   [() => nl.rmsnorm(x8, { dim: NaN }), RangeError, 'dim must be a positive integer'],
   [() => nl.rmsnorm(x8, { dim: '4' }), TypeError, 'dim must be a positive integer'],
   [() => nl.rmsnorm(x8, { dim: 4, gain: [1, 1, 1] }), RangeError, 'gain.length 3 != dim 4'],
-  [() => nl.rmsnorm(x8, { dim: 4, gain: 2 }), TypeError, 'gain must be a Float32Array or an array of numbers'],
+  [() => nl.rmsnorm(x8, { dim: 4, gain: 2 }), TypeError, 'gain must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.rmsnorm(x8, { dim: 4, gain: [1, 1, 'a', 1] }), TypeError, 'gain[2] is not a number'],
   [() => nl.rmsnorm(x8, { eps: -1e-6 }), RangeError, 'eps must be a finite number >= 0'],
   [() => nl.rmsnorm(x8, { eps: NaN }), RangeError, 'eps must be a finite number >= 0'],
@@ -39,7 +39,7 @@ const CASES = [
   [() => nl.rmsnorm(x8, null), TypeError, 'options must be an object'],
   [() => nl.layernorm(x8, { dim: 4, bias: [0, 0, 0] }), RangeError, 'bias.length 3 != dim 4'],
   [() => nl.layernorm(x8, { dim: 4, gain: new Float32Array(5) }), RangeError, 'gain.length 5 != dim 4'],
-  [() => nl.layernorm(x8, { dim: 4, bias: {} }), TypeError, 'bias must be a Float32Array or an array of numbers'],
+  [() => nl.layernorm(x8, { dim: 4, bias: {} }), TypeError, 'bias must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.layernorm(x8, { dim: 3 }), RangeError, 'x.length 8 is not a multiple of dim 3'],
   [() => nl.layernorm(x8, { eps: -1 }), RangeError, 'eps must be a finite number >= 0'],
   [() => nl.softmax(x8, { temperature: 0 }), RangeError, 'temperature must be a finite number > 0'],
@@ -47,13 +47,13 @@ const CASES = [
   [() => nl.softmax(x8, { temperature: Infinity }), RangeError, 'temperature must be a finite number > 0'],
   [() => nl.softmax(x8, { temperature: 1e-50 }), RangeError, 'temperature must be a finite number > 0'], // 0 as float32
   [() => nl.softmax(x8, { temperature: 'hot' }), TypeError, 'temperature must be a finite number > 0'],
-  [() => nl.softmax({ length: 4 }), TypeError, 'x must be a Float32Array or an array of numbers'],
+  [() => nl.softmax({ length: 4 }), TypeError, 'x must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.rmsnormSteps([1, 'x']), TypeError, 'x[1] is not a number'],
   [() => nl.rmsnormSteps([1, 2], { eps: -1 }), RangeError, 'eps must be a finite number >= 0'],
-  [() => nl.layernormSteps(new Int32Array(2)), TypeError, 'x must be a Float32Array or an array of numbers'],
+  [() => nl.layernormSteps(new Int32Array(2)), TypeError, 'x must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.stats(x8, { dim: 3 }), RangeError, 'x.length 8 is not a multiple of dim 3'],
   [() => nl.distributionStats(x8, { dim: 3 }), RangeError, 'p.length 8 is not a multiple of dim 3'],
-  [() => nl.distributionStats('p'), TypeError, 'p must be a Float32Array or an array of numbers'],
+  [() => nl.distributionStats('p'), TypeError, 'p must be a Float32Array, an array of numbers or a tensor'],
   [() => nl.copyRows(x8, { dim: 5 }), RangeError, 'x.length 8 is not a multiple of dim 5'],
 ];
 
