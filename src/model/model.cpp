@@ -23,6 +23,12 @@ static_assert(sizeof(RowStats) == kStats * sizeof(float),
 
 namespace {
 
+// The prompt lengths a model's buffers are sized for: T rounded up to a
+// multiple of 16 tokens. A prompt growing one token at a time then
+// reallocates them 4 times at most, in few distinct sizes, which keeps the
+// wasm heap (which never shrinks) from fragmenting over a long session.
+int token_capacity(int T) { return (T + 15) / 16 * 16; }
+
 // Hands out consecutive slices of one arena. With a null base it only
 // counts, which is how the arena's size for T tokens is found.
 class Carver {
@@ -121,16 +127,27 @@ Model::Model(const ModelOptions& options)
 
 size_t Model::memory_floats() const {
   return params_.size() + grads_.size() + rope_cos_.size() +
-         rope_sin_.size() + workspace_.size() + checkpoints_.size() +
-         run_stream_.size();
+         rope_sin_.size() + run_stream_.size();
+}
+
+Model::Scratch& Model::scratch() {
+  thread_local Scratch shared;
+  return shared;
+}
+
+size_t Model::shared_scratch_floats() {
+  const Scratch& s = scratch();
+  return s.workspace.size() + s.checkpoints.size() + s.rescale_stats.size();
 }
 
 void Model::prepare(int T) {
   const size_t D = config_.hidden;
   const size_t H = config_.heads;
-  const size_t td = T * D;
-  const size_t htt = causal_size(T, static_cast<int>(H));
-  auto carve = [&](Carver* k, Buffers* b) {
+  // carve(k, b, tokens): the buffers for that many tokens, in order.
+  auto carve = [&](Carver* k, Buffers* b, int tokens) {
+    const size_t T = tokens;
+    const size_t td = T * D;
+    const size_t htt = causal_size(tokens, static_cast<int>(H));
     LayerCache& c = b->cache;
     c.input_norm_in = nullptr;
     c.input_norm_sum = k->take(td);
@@ -183,10 +200,11 @@ void Model::prepare(int T) {
   };
   Carver counter(nullptr);
   Buffers sizing{};
-  carve(&counter, &sizing);
-  if (workspace_.size() < counter.used()) workspace_.resize(counter.used());
-  Carver carver(workspace_.data());
-  carve(&carver, &buffers_);
+  carve(&counter, &sizing, token_capacity(T));
+  std::vector<float>& workspace = scratch().workspace;
+  if (workspace.size() < counter.used()) workspace.resize(counter.used());
+  Carver carver(workspace.data());
+  carve(&carver, &buffers_, T);
 }
 
 void Model::embed(float* x, const std::vector<int>& tokens) const {
@@ -285,7 +303,11 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k,
   // Nothing is differentiated: per-token intermediates reuse one row.
   buffers_.cache.attention.row_stride = 0;
   buffers_.cache.mlp.row_stride = 0;
-  if (run_stream_.size() < (L + 1) * td) run_stream_.resize((L + 1) * td);
+  // Sized for every layer of the model, whatever the depth asked for, and
+  // for token_capacity(T) tokens.
+  const size_t stream_floats = static_cast<size_t>(config_.layers + 1) *
+                               token_capacity(T) * config_.hidden;
+  if (run_stream_.size() < stream_floats) run_stream_.resize(stream_floats);
   float* stream = run_stream_.data();  // x_l at stream + l * td
   if (start == 0) embed(stream, tokens);
   for (int l = start; l < L; l++) {
@@ -514,8 +536,11 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   const int D = config_.hidden;
   const size_t td = static_cast<size_t>(T) * D;
   prepare(T);
-  if (checkpoints_.size() < (L + 1) * td) checkpoints_.resize((L + 1) * td);
-  float* ckpt = checkpoints_.data();  // x_l at ckpt + l * td
+  const size_t checkpoint_floats =
+      static_cast<size_t>(L + 1) * token_capacity(T) * config_.hidden;
+  std::vector<float>& checkpoints = scratch().checkpoints;
+  if (checkpoints.size() < checkpoint_floats) checkpoints.resize(checkpoint_floats);
+  float* ckpt = checkpoints.data();  // x_l at ckpt + l * td
   // Allocated by the first backward pass: a model used for forward passes
   // only (the page's depth control keeps a 64-layer one) never holds it.
   if (grads_.size() == 0) grads_ = ParameterSet(config_.layers, config_.hidden);
@@ -532,8 +557,11 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   r.norm_rescale_product.resize(rescale_size);
   r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
   r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
-  if (post) rescale_stats_.resize(static_cast<size_t>(2) * T * kStats);
-  RowStats* norm_in_stats = reinterpret_cast<RowStats*>(rescale_stats_.data());
+  std::vector<float>& rescale_stats = scratch().rescale_stats;
+  if (post && rescale_stats.size() < static_cast<size_t>(2) * T * kStats) {
+    rescale_stats.resize(static_cast<size_t>(2) * T * kStats);
+  }
+  RowStats* norm_in_stats = reinterpret_cast<RowStats*>(rescale_stats.data());
 
   embed(ckpt, tokens);
   for (int l = 0; l < L; l++) {

@@ -91,12 +91,17 @@ class Model {
   }
   const ParameterSet& parameter_gradients() const { return grads_; }
 
-  // Floats held by the parameters, their gradients, the rotary tables and
-  // the workspace (a wasm build's heap use is ~4 bytes times this).
+  // Floats this model holds: parameters, their gradients (once gradients()
+  // ran), the rotary tables and the kept forward run (a wasm build's heap
+  // use is ~4 bytes times this).
   size_t memory_floats() const;
+  // Floats of the scratch buffers every model on this thread shares (see
+  // Scratch below).
+  static size_t shared_scratch_floats();
 
  private:
-  // Pointers into workspace_ for a prompt of T tokens.
+  // Pointers into the shared workspace for a prompt of T tokens, set by
+  // prepare() at the start of every call.
   struct Buffers {
     LayerCache cache;
     LayerScratch scratch;
@@ -112,6 +117,17 @@ class Model {
     float* dx_a;           // (T, D) residual gradient, ping
     float* dx_b;           // (T, D) residual gradient, pong
   };
+
+  // Buffers used only within one call (forward, gradients, loss), shared
+  // by every model on the thread: a page holds several models but runs one
+  // call at a time, and one copy instead of one per model saves ~8 MB
+  // (workspace) and up to ~13 MB (checkpoints) per model at 64 tokens.
+  struct Scratch {
+    std::vector<float> workspace;      // grown to the longest prompt seen
+    std::vector<float> checkpoints;    // (L + 1, T, D), gradients() only
+    std::vector<float> rescale_stats;  // (2, T, S), gradients() post-norm only
+  };
+  static Scratch& scratch();
 
   void prepare(int T);
   void embed(float* x, const std::vector<int>& tokens) const;
@@ -136,15 +152,12 @@ class Model {
   std::vector<float> rope_cos_;     // (kMaxPromptTokens, dh / 2)
   std::vector<float> rope_sin_;     // (kMaxPromptTokens, dh / 2)
   RopeTables rope_{};
-  std::vector<float> workspace_;    // grown to the longest prompt seen
-  std::vector<float> checkpoints_;  // (L + 1, T, D), gradients() only
   // forward()'s kept run: its prompt's tokens, and the residual stream
   // entering layers 0..run_layers_ ((run_layers_ + 1, T, D)); forward_
   // holds those layers' probes.
   std::vector<int> run_tokens_;
   std::vector<float> run_stream_;
   int run_layers_ = 0;
-  std::vector<float> rescale_stats_;  // (2, T, S), gradients() post-norm only
   Buffers buffers_{};
   ForwardResult forward_;
   GradientResult gradients_;

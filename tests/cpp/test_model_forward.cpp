@@ -533,14 +533,21 @@ TEST_CASE("buffers are reused: no growth after warm-up", "[model][forward]") {
   REQUIRE(model.forward(kLongPrompts[0]).empty());
   REQUIRE(model.gradients(kLongPrompts[0]).empty());
   const size_t floats = model.memory_floats();
+  const size_t shared = Model::shared_scratch_floats();
   for (int i = 0; i < 20; i++) {
     REQUIRE(model.forward(kAllPrompts[i % 6]).empty());
   }
   REQUIRE(model.gradients("shorter prompt").empty());
   CHECK(model.memory_floats() == floats);
-  // The default model with a 44-token prompt, gradients included: ~20 MB.
-  INFO("memory: " << floats * 4 / 1e6 << " MB");
-  CHECK(floats * 4 < 32u * 1024 * 1024);
+  CHECK(Model::shared_scratch_floats() == shared);
+  // A second model shares the scratch: it adds its own floats only.
+  Model other(ModelOptions{});
+  REQUIRE(other.gradients(kLongPrompts[0]).empty());
+  CHECK(Model::shared_scratch_floats() == shared);
+  // The default model with a 44-token prompt, gradients included, and the
+  // scratch: ~24 MB.
+  INFO("memory: " << (floats + shared) * 4 / 1e6 << " MB");
+  CHECK((floats + shared) * 4 < 32u * 1024 * 1024);
 }
 
 TEST_CASE("gradients() reports the forward pass's post-norm rescalings, "
