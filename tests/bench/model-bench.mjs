@@ -23,6 +23,9 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
 const PROMPT_16 = 'RMSNorm keeps it'; // 16 ASCII characters = 16 byte tokens
+// The same length, another first token: a model keeps nothing of one run
+// for the other, so alternating the two times whole forward passes.
+const PROMPT_16_OTHER = 'rmsnorm keeps it';
 const PROMPT_64 = 'Pre-norm keeps the residual highway clean; post-norm rescales it'; // 64
 const BACKENDS = [
   { backend: 'simd128', label: 'wasm SIMD128' },
@@ -92,7 +95,12 @@ for (const { backend, label } of BACKENDS) {
   model.gradients(PROMPT_64);
   const heap64Bytes = nl.heapBytes();
 
-  runs.set(`forward ${backend}`, () => model.forward(PROMPT_16));
+  let other = false;
+  runs.set(`forward ${backend}`, () => model.forward((other = !other) ? PROMPT_16_OTHER : PROMPT_16));
+  // The depth slider's case: the same prompt at 23 and 24 layers, where the
+  // model runs only layer 23 (going up) or no layer (going down).
+  let shallow = false;
+  runs.set(`depth ${backend}`, () => model.forward(PROMPT_16, { layers: (shallow = !shallow) ? 23 : 24 }));
   runs.set(`gradients ${backend}`, () => model.gradients(PROMPT_16));
   perBackend.push({
     backend,
@@ -109,10 +117,13 @@ for (const { backend, label } of BACKENDS) {
 process.stdout.write('  timing');
 const forwardTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('forward'))), budget);
 process.stdout.write('.');
+const depthTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('depth'))), budget);
+process.stdout.write('.');
 const gradientTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('gradients'))), budget);
 console.log('. done');
 for (const r of perBackend) {
   r.forwardMs = forwardTimes.get(`forward ${r.backend}`).medianUs / 1e3;
+  r.depthMs = depthTimes.get(`depth ${r.backend}`).medianUs / 1e3;
   r.gradientsMs = gradientTimes.get(`gradients ${r.backend}`).medianUs / 1e3;
   r.model.delete();
   delete r.model;
@@ -157,6 +168,7 @@ const figureRows = [
   { label: 'model creation, first', cells: perBackend.map((r) => `${r.firstCreateMs.toFixed(1)} ms`) },
   { label: 'model creation (median)', cells: perBackend.map((r) => `${r.createMs.toFixed(1)} ms`) },
   { label: 'forward, 16 tokens (median)', cells: perBackend.map((r) => `${r.forwardMs.toFixed(2)} ms`) },
+  { label: 'same prompt, depth 23 <-> 24', cells: perBackend.map((r) => `${r.depthMs.toFixed(2)} ms`) },
   { label: 'gradients, 16 tokens (median)', cells: perBackend.map((r) => `${r.gradientsMs.toFixed(1)} ms`) },
   { label: 'wasm heap, 16-token prompt', cells: perBackend.map((r) => `${(r.heapBytes / MB).toFixed(0)} MB`) },
   { label: 'wasm heap, 64-token prompt', cells: perBackend.map((r) => `${(r.heap64Bytes / MB).toFixed(0)} MB`) },
