@@ -70,6 +70,27 @@ test('forward views at any depth equal a model of that depth', () => {
   lab.keep([]);
 });
 
+test('idle extension runs the model on to its last layer; deeper views then equal fresh models', () => {
+  const lab = createModelLab();
+  assert.equal(lab.extend(nl, settings, 8), false, 'no forward view yet, nothing to extend');
+  lab.forward(nl, settings);
+  let more = 0;
+  while (lab.extend(nl, settings, 8)) more += 1;
+  // 24 -> 32 -> 40 -> 48 -> 56 -> 64: true four times, false at 64.
+  assert.equal(more, 4);
+  assert.equal(lab.extend(nl, settings, 8), false);
+  assert.equal(lab.extend(nl, { ...settings, prompt: 'another prompt' }, 8), false, 'only the last view\'s prompt');
+  for (const depth of [40, 64, 13]) {
+    const view = lab.forward(nl, { ...settings, depth }).view;
+    const fresh = nl.createModel(modelConfig({ ...settings, depth }));
+    const run = fresh.forward(settings.prompt, { topK: 5 });
+    fresh.delete();
+    assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+    assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  }
+  lab.keep([]);
+});
+
 test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
   const lab = createModelLab();
   const good = lab.forward(nl, settings);

@@ -52,6 +52,8 @@ const GRADIENT_CACHE_SIZE = 32
 // memory never shrinks. Depth needs none (one model serves every depth),
 // nor do revisited gradient settings (their results are kept).
 const SPARE_MODELS = 1
+// Layers the forward views' model runs per idle slot (scheduleExtension).
+const EXTEND_LAYERS = 8
 
 export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [] }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])
@@ -274,6 +276,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
           { spare: SPARE_MODELS })
       })
       scheduleGradients(nl, gradient)
+      scheduleExtension(nl, settings)
     }
     const view = forward?.view ?? null
     const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
@@ -292,6 +295,27 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       win.performance.measure('normlab:gradient-views', { start: gradients.inputAt, end: win.performance.now() })
     }
     gradients.paintedResult = gradients.result
+  }
+
+  // In idle time after the views are painted, and after the gradient views
+  // (whose 100 ms this must not delay), the forward views' model runs the
+  // rest of its DEPTH_MAX layers for the prompt, EXTEND_LAYERS per idle slot
+  // (about 3 ms each): a later jump of the depth slider then finds its
+  // layers run and repaints in one frame. The next paint starts over.
+  const extension = { handle: null }
+  function scheduleExtension(nl, settings) {
+    const request = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn) : (fn) => win.setTimeout(fn, 50)
+    const cancel = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h)
+    if (extension.handle !== null) cancel(extension.handle)
+    const step = () => {
+      extension.handle = null
+      if (gradients.busy || gradients.settling) {
+        extension.handle = request(step)
+        return
+      }
+      if (lab.extend(nl, settings, EXTEND_LAYERS)) extension.handle = request(step)
+    }
+    extension.handle = request(step)
   }
 
   // Backward passes are heavier than a repaint: they run once the input has

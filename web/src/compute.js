@@ -139,6 +139,8 @@ export function createModelLab() {
   let forwardMemo = { key: null, view: null }
   let lastGoodForward = null
   let gainView = null
+  // The forward views' models' last run: { prompt, layers } (see extend()).
+  const ran = new WeakMap()
 
   // models is kept in least- to most-recently-used order.
   function modelFor(nl, config) {
@@ -179,7 +181,10 @@ export function createModelLab() {
     const key = `${configKey(config)}|${prompt}`
     if (forwardMemo.key !== key) {
       try {
-        const run = modelFor(nl, forwardModelConfig(settings)).forward(prompt, { topK: 5, layers: settings.depth })
+        const model = modelFor(nl, forwardModelConfig(settings))
+        const run = model.forward(prompt, { topK: 5, layers: settings.depth })
+        // The model now holds the layers up to this depth for this prompt.
+        ran.set(model, { prompt, layers: settings.depth })
         forwardMemo = { key, view: forwardView(run, config, prompt) }
       } catch (error) {
         return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: lastGoodForward }
@@ -243,7 +248,26 @@ export function createModelLab() {
     return gainView
   }
 
-  return { keep, forward, gradients, gains, modelFor }
+  // Runs `step` more layers of the forward views' model for the prompt of
+  // its last forward view, up to DEPTH_MAX, in the model only (it keeps the
+  // prompt's residual stream and every layer run; the views are not
+  // touched). Returns true while layers remain. The page calls it in idle
+  // time, so that a later jump of the depth slider finds its layers run.
+  function extend(nl, settings, step) {
+    const model = models.get(configKey(forwardModelConfig(settings)))
+    const run = model && ran.get(model)
+    if (!run || run.prompt !== settings.prompt || run.layers >= DEPTH_MAX) return false
+    const layers = Math.min(DEPTH_MAX, run.layers + step)
+    try {
+      model.forward(run.prompt, { topK: 1, layers })
+    } catch {
+      return false
+    }
+    run.layers = layers
+    return layers < DEPTH_MAX
+  }
+
+  return { keep, forward, gradients, gains, modelFor, extend }
 }
 
 // The forward views' data: per-layer averages over the prompt's tokens.
