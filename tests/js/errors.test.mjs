@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
+import { assertThrowsExactly } from './assert-throws.mjs';
 
 let nl;
 before(async () => {
@@ -62,13 +63,7 @@ describe('bad arguments', () => {
     nl.rmsnorm(x8, { dim: 4, gain: [1, 1, 1, 1] }); // buffers at their working size first
     const live = nl.liveAllocations();
     const bytes = nl.mallocBytes();
-    for (const [call, type, message] of CASES) {
-      assert.throws(call, (error) => {
-        assert.equal(error.constructor, type, `${message}: thrown as ${error.constructor.name}`);
-        assert.equal(error.message, message);
-        return true;
-      });
-    }
+    for (const [call, type, message] of CASES) assertThrowsExactly(call, type, message);
     assert.equal(nl.liveAllocations(), live);
     assert.equal(nl.mallocBytes(), bytes);
   });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
+import { assertThrowsExactly } from './assert-throws.mjs';
 
 let nl;
 let model;
@@ -94,14 +95,6 @@ const CALL_CASES = [
   [() => model.gains('0', 'inputNorm'), TypeError, 'layer must be an integer in 0..2'],
   [() => model.gains(undefined, 'inputNorm'), TypeError, 'layer must be an integer in 0..2'],
 ];
-
-function assertThrowsExactly(call, ErrorClass, message) {
-  assert.throws(call, (error) => {
-    assert.equal(error.constructor, ErrorClass, `${error.constructor.name}: ${error.message}`);
-    assert.equal(error.message, message);
-    return true;
-  });
-}
 
 describe('bad model options', () => {
   for (const [call, ErrorClass, message] of CREATE_CASES) {

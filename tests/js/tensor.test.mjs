@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
+import { assertThrowsExactly } from './assert-throws.mjs';
 import { normals } from './reference.mjs';
 
 const same = (got, want, what) => assert.deepEqual(Array.from(got), Array.from(want), what);
@@ -185,13 +186,7 @@ for (const backend of ['simd128', 'scalar']) {
       ];
       const live = nl.liveAllocations();
       const bytes = nl.mallocBytes();
-      for (const [call, type, message] of cases) {
-        assert.throws(call, (error) => {
-          assert.equal(error.constructor, type, `${message}: thrown as ${error.constructor.name}`);
-          assert.equal(error.message, message);
-          return true;
-        });
-      }
+      for (const [call, type, message] of cases) assertThrowsExactly(call, type, message);
       assert.equal(nl.liveAllocations(), live);
       assert.equal(nl.mallocBytes(), bytes);
       // Copies of a view are fine, and so is a view as the values of a new tensor.

@@ -8,15 +8,15 @@ import {
 import {
   AUTORUN_STEP_MS, GRADIENT_SETTLE_MS, MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL,
 } from './constants.js'
-import { DICTIONARIES, LANGUAGE_CODES, detectLanguage, lookup, plain } from './i18n/index.js'
-import { KATEX_VERSION, mathNode, typeset } from './math.js'
+import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
+import { KATEX_VERSION, typeset } from './math.js'
 import { estimateReadingMinutes } from './reading-time.js'
-import { richNodes } from './rich-text.js'
 import { isQuizAnswer, searchFromState, stateFromSearch } from './state.js'
+import { textContext } from './text-context.js'
 import { createCalculator } from './widgets/calculator.js'
 import { el, setOptions } from './widgets/dom.js'
 import { createForwardStrip } from './widgets/forward-strip.js'
-import { createGlossary, createTerm, installTermTooltips } from './widgets/glossary.js'
+import { createGlossary, installTermTooltips } from './widgets/glossary.js'
 import { createAttentionWidget } from './widgets/attention.js'
 import { createAutorunWidget } from './widgets/autorun.js'
 import { createGainWidget } from './widgets/gain.js'
@@ -78,7 +78,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
 
-  const context = makeContext(() => state.lang)
+  const context = () => textContext(state.lang)
   const widget = (name) => doc.querySelector(`[data-widget="${name}"]`)
   const strip = createForwardStrip(widget('forward-strip'))
   const glossary = createGlossary(widget('glossary'))
@@ -424,25 +424,6 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   return { state, render, setStage: strip.setStage }
 }
 
-// t() gives plain text for the current language; rich() renders a string's
-// inline markup into an element, skipping the work if nothing changed.
-function makeContext(currentLang) {
-  return () => {
-    const lang = currentLang()
-    const t = (key, params) => plain(lookup(lang, key), params)
-    const makers = {
-      term: (key, text) => createTerm(key, text, lookup(lang, `glossary.${key}.def`)),
-      math: (tex) => mathNode(tex),
-    }
-    const rich = (node, key, params) => {
-      const signature = `${lang}|${key}|${JSON.stringify(params ?? null)}`
-      if (node.dataset.rich === signature) return
-      node.replaceChildren(...richNodes(lookup(lang, key), params, makers))
-      node.dataset.rich = signature
-    }
-    return { lang, t, rich }
-  }
-}
 
 function paintStaticText(doc, ctx) {
   doc.title = ctx.t('meta.title')

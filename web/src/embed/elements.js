@@ -5,12 +5,10 @@
 // Attributes use the page's URL parameter names and validation (state.js):
 // a bad value falls back to the default with a visible note. Every element
 // on a page shares one wasm instance.
-import { DICTIONARIES, LANGUAGE_CODES, detectLanguage, lookup, plain } from '../i18n/index.js'
-import { mathNode } from '../math.js'
-import { richNodes } from '../rich-text.js'
+import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from '../i18n/index.js'
 import { stateFromSearch } from '../state.js'
+import { textContext } from '../text-context.js'
 import { el, setOptions } from '../widgets/dom.js'
-import { createTerm } from '../widgets/glossary.js'
 import { WIDGET_NAMES, buildWidget } from './widgets.js'
 
 export const ELEMENT_PREFIX = 'normlab-'
@@ -35,21 +33,6 @@ export function parseHide(raw) {
     else rejected.push({ param: 'hide', value: item.trim() })
   }
   return { parts, rejected }
-}
-
-function makeContext(lang) {
-  const t = (key, params) => plain(lookup(lang, key), params)
-  const makers = {
-    term: (key, text) => createTerm(key, text, lookup(lang, `glossary.${key}.def`)),
-    math: (tex) => mathNode(tex),
-  }
-  const rich = (node, key, params) => {
-    const signature = `${lang}|${key}|${JSON.stringify(params ?? null)}`
-    if (node.dataset.rich === signature) return
-    node.replaceChildren(...richNodes(lookup(lang, key), params, makers))
-    node.dataset.rich = signature
-  }
-  return { lang, t, rich }
 }
 
 // loadNormlab: the wasm loader (normlab.js's); stylesheetUrl: where
@@ -219,7 +202,7 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
 
       #paintNow() {
         const state = this.#state
-        const ctx = makeContext(state.lang)
+        const ctx = textContext(state.lang)
         const { root, langLabel, langSelect, notices } = this.#nodes
         root.lang = state.lang
         for (const part of HIDE_PARTS) root.classList.toggle(`hide-${part}`, this.#hide.has(part))
