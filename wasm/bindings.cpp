@@ -31,11 +31,9 @@
 // - The view rule: a typed array on the wasm memory is a window on the memory
 //   as it is now. Anything that grows memory (Workspace::resize, or anything
 //   else that allocates: the model, Embind) replaces the memory's ArrayBuffer
-//   and leaves older views empty. JS keeps ONE cached Float32Array over the
-//   whole heap and re-takes it only when memory has grown, i.e. when the
-//   cached view's .buffer !== the current memory buffer (module.HEAPF32.buffer,
-//   which Emscripten re-points on every growth); it checks this on every op,
-//   after any resize and before writing inputs. Kernel calls do not
+//   and leaves older views empty. JS uses the Float32Array over the whole
+//   heap that Emscripten replaces on every growth (module.HEAPF32), read
+//   afresh on every op, after any resize and before writing inputs. Kernel calls do not
 //   allocate, so the view stays valid from the input write to the output copy.
 //   Views handed out by the model (floats(), ints(), gains()) are taken fresh
 //   right after the call that filled them and never kept across calls. A

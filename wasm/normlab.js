@@ -53,10 +53,15 @@ export function makeLoadNormlab(backends) {
 //
 // A tensor is a run of floats malloc'd in one instance's wasm memory
 // (nl_tensor_alloc), alive until free() or the instance's dispose(). Its
-// state lives here, keyed by the tensor object, so nothing outside this file
-// can reach its address; `owner` tells the instances apart.
-const TENSORS = new WeakMap(); // Tensor -> TensorState
+// state is a private field, read through tensorState(), which only this file
+// holds, so nothing outside it can reach the address; `owner` tells the
+// instances apart. (A private field rather than a WeakMap keyed by the
+// tensor: a kernel call reads the state of x, gain, bias and out several
+// times, and each WeakMap lookup cost about as much as a 256-float kernel.)
 const TENSOR_KEY = Symbol('normlab tensor');
+
+/** @type {(v: unknown) => TensorState | undefined} The state of a Tensor, else undefined. */
+let tensorState;
 
 class TensorState {
   constructor(owner, module, ptr, length, free) {
@@ -70,14 +75,20 @@ class TensorState {
 }
 
 class Tensor {
+  #state;
+
+  static {
+    tensorState = (v) => (typeof v === 'object' && v !== null && #state in v ? v.#state : undefined);
+  }
+
   constructor(key, state) {
     if (key !== TENSOR_KEY) throw new TypeError('create tensors with nl.tensor()');
-    TENSORS.set(this, state);
+    this.#state = state;
   }
 
   /** Number of floats. */
   get length() {
-    return TENSORS.get(this).length;
+    return this.#state.length;
   }
 
   /**
@@ -87,7 +98,7 @@ class Tensor {
    * normlab call rather than keeping it.
    */
   get array() {
-    const s = TENSORS.get(this);
+    const s = this.#state;
     if (s.ptr < 0) throw new Error('tensor was freed');
     const buffer = s.module.HEAPF32.buffer;
     if (s.view === null || s.view.buffer !== buffer) s.view = new Float32Array(buffer, s.ptr, s.length);
@@ -96,7 +107,7 @@ class Tensor {
 
   /** Give the memory back. Later uses throw 'tensor was freed'; safe to call twice. */
   free() {
-    const s = TENSORS.get(this);
+    const s = this.#state;
     if (s.ptr >= 0) s.free(this);
   }
 }
@@ -128,19 +139,17 @@ function createApi(module, backend) {
     onDelete: (model) => models.delete(model),
   });
 
-  // The cached heap view (the view rule in bindings.cpp): Emscripten re-points
-  // module.HEAPF32 at the new buffer whenever memory grows.
-  let heap = module.HEAPF32;
-  function heapView() {
-    if (heap.buffer !== module.HEAPF32.buffer) heap = module.HEAPF32;
-    return heap;
-  }
+  // The heap view (the view rule in bindings.cpp): Emscripten replaces
+  // module.HEAPF32 with a view of the new buffer whenever memory grows, so
+  // the current one is always valid. (Comparing a cached view's .buffer
+  // with it cost two getter calls: 15% of a 64-float kernel call.)
+  const heapView = () => module.HEAPF32;
 
   // ---- tensors of this instance
   const owner = {};
   const tensors = new Set(); // alive, freed by dispose()
   function freeTensor(t) {
-    const s = TENSORS.get(t);
+    const s = tensorState(t);
     if (s.ptr > 0) module._nl_tensor_free(s.ptr);
     s.ptr = -1;
     s.view = null;
@@ -155,7 +164,7 @@ function createApi(module, backend) {
       if (!Number.isInteger(init) || init < 0) throw new RangeError('tensor length must be an integer >= 0');
       n = init;
     } else {
-      const s = TENSORS.get(init);
+      const s = tensorState(init);
       if (s !== undefined) {
         if (s.ptr < 0) throw new Error('tensor was freed');
         values = init.array.slice(); // allocating may grow this memory: copy first
@@ -181,7 +190,7 @@ function createApi(module, backend) {
   // A Float32Array on this instance's memory (a tensor's .array) is refused:
   // a call that grows the memory would empty it halfway.
   function dataArg(v, name) {
-    const s = TENSORS.get(v);
+    const s = tensorState(v);
     if (s !== undefined) return liveTensor(s, name);
     checkVector(v, name);
     if (v.buffer === module.HEAPF32.buffer) throw new TypeError(heapViewMessage(name));
@@ -201,7 +210,7 @@ function createApi(module, backend) {
   // later rows would read the earlier rows' output).
   function outArg(out, n, gain = null, bias = null) {
     if (out === undefined || out === null) return null;
-    const s = TENSORS.get(out);
+    const s = tensorState(out);
     if (s !== undefined) {
       liveTensor(s, 'out');
       if (s.length !== n) throw new RangeError(`out.length ${s.length} != x.length ${n}`);
@@ -466,7 +475,7 @@ function createApi(module, backend) {
 const NEED_INPUT = 1;
 const NEED_OUTPUT = 2;
 
-// A tensor's state (from TENSORS), as opposed to a Float32Array or array.
+// A tensor's state (from tensorState()), as opposed to a Float32Array or array.
 function isTensorState(v) {
   return v instanceof TensorState;
 }

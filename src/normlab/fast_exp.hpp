@@ -28,10 +28,10 @@
 // exactly 0, and -inf gives 0. Results between that and FLT_MIN are
 // subnormal (2^f times FLT_MIN, rounded once). In a softmax, where the row sum
 // is >= 1, the flush is an absolute error below 1e-38.
-// NaN: the clamp is xsimd::max, whose NaN rule differs between instruction
-// sets (x86 max returns its second operand), so a NaN w gives NaN or 0
-// depending on the build. Callers must detect NaN themselves (softmax sums w
-// in the same pass). w > 0 is not supported (the result is wrong above 1/2).
+// NaN: a NaN w gives NaN in every build, lanes and tail alike, so a caller
+// that sums the results finds it there (softmax does). The clamp keeps it:
+// its operand order is the one whose max returns w when w is NaN (clamp_low).
+// w > 0 is not supported (the result is wrong above 1/2).
 #pragma once
 
 #include <xsimd/xsimd.hpp>
@@ -76,17 +76,31 @@ XSIMD_INLINE V exp2_reduced(V w, V& t) {
   return p * f + V(1.0f);
 }
 
+// max(w, lo), NaN when w is NaN: one max instruction, whose NaN rule
+// decides the operand order. x86 max (maxps) returns its second operand when
+// either is NaN; SIMD128's pmax(a, b) = a < b ? b : a and emulated<128>'s
+// std::max return the first.
+template <class Arch>
+XSIMD_INLINE xsimd::batch<float, Arch> clamp_low(xsimd::batch<float, Arch> w,
+                                                 xsimd::batch<float, Arch> lo) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  return xsimd::max(lo, w);
+#else
+  return xsimd::max(w, lo);
+#endif
+}
+
 template <class Arch>
 XSIMD_INLINE xsimd::batch<float, Arch> exp2_nonpositive(xsimd::batch<float, Arch> w) noexcept {
   using B = xsimd::batch<float, Arch>;
   B t;
-  const B p = exp2_reduced(xsimd::max(w, B(fast_exp_detail::kExp2Min)), t);
+  const B p = exp2_reduced(clamp_low(w, B(fast_exp_detail::kExp2Min)), t);
   const B pow2n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(t) << 23);
   return p * pow2n;
 }
 
 XSIMD_INLINE float exp2_nonpositive(float w) noexcept {
-  // std::max's rule, as emulated<128> and SIMD128 (pmax) apply it: NaN stays.
+  // clamp_low's rule: NaN stays.
   const float wc = w < fast_exp_detail::kExp2Min ? fast_exp_detail::kExp2Min : w;
   float t;
   const float p = exp2_reduced(wc, t);

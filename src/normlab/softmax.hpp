@@ -1,6 +1,13 @@
 // Softmax with temperature, forward and backward, SIMD over one row at a
-// time: max and a NaN check (vec_max_sum_of) -> exp and its sum (vec_map_sum)
-// -> scale (vec_map). exp is exp2_nonpositive (fast_exp.hpp), not xsimd::exp.
+// time: max (vec_max_of) -> exp (vec_map) -> its sum, NaN exactly when the
+// row has a NaN (vec_sum_of) -> scale (vec_map). exp is exp2_nonpositive
+// (fast_exp.hpp), not xsimd::exp.
+//
+// The sum is a pass of its own, over the row just written (in L1): summed in
+// the exp pass, V8 kept one of its accumulators on the stack, and the
+// reload-add-store chain set the pace of the whole pass. Apart, the exp pass
+// has no chain and the sum pass four accumulators; softmax 64x1024 went
+// from ~62 to ~54 us on SIMD128.
 //
 // T = rows (tokens), D = row length (vocabulary / keys), W = batch::size
 //
@@ -19,14 +26,15 @@
 //
 // Rows the fast path does not handle go to the double reference, which
 // defines them: a non-finite max (a +inf entry, a fully masked row, or a NaN
-// the max kept), a NaN the max dropped (found in the same pass through the
-// sum of |x|), and temperatures above kMaxFastTemperature or so small
+// the max kept) and temperatures above kMaxFastTemperature or so small
 // that s overflows (below ~4e-39). Above kMaxFastTemperature is the only case
 // where x - m overflowing float (a row spanning more than FLT_MAX, say
 // -3e38 and 3e38) can change the result: 2^(-FLT_MAX * s) is below the
 // smallest float for any temperature up to ~3.3e36.
 //
-// Every row is sent to the reference, or not, before anything is written, so
+// A row with a NaN the max dropped shows as a NaN sum of 2^w, after p_t is
+// written; it gets the reference's result for such a row, all NaN. Every
+// other row is sent to the reference, or not, before anything is written, so
 // out may be inp (in place; the reference works in place too). No other
 // overlap is allowed.
 #pragma once
@@ -35,11 +43,11 @@
 #include "normlab/reference.h"
 #include "normlab/vec.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
-#include <utility>
 
 namespace normlab::simd {
 
@@ -60,23 +68,26 @@ void softmax_forward(float* out, const float* inp, int T, int D,
   for (int t = 0; t < T; ++t) {
     const float* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
     float* p_t = out + static_cast<std::size_t>(t) * D;        // p_t: (D)
-    // The max, and the sum of |x|: NaN exactly when an entry is NaN (its
-    // terms are >= 0, so infinities cannot make one), whatever the max did
-    // with it.
-    const std::pair<float, double> max_sum = vec_max_sum_of<Arch>(D, [x_t](auto load, int i) {
-      const auto x = load(x_t + i);
-      return std::make_pair(x, xsimd::abs(x));
-    });
-    const float m = max_sum.first;
-    if (!std::isfinite(m) || std::isnan(max_sum.second)) {
+    // The max. It may drop a NaN entry (which max keeps one is up to the
+    // instruction set); the sum of 2^w below cannot.
+    const float m = vec_max_of<Arch>(D, [x_t](auto load, int i) { return load(x_t + i); });
+    if (!std::isfinite(m)) {
       softmax_forward_ref(p_t, x_t, 1, D, temperature);
       continue;
     }
-    // 2^w into p_t and the sum of 2^w. No NaN can arise from here on: x is
-    // finite or -inf, m finite, s > 0, so every w is <= 0 or -inf.
-    const double sum = vec_map_sum<Arch>(p_t, D, [=](auto load, int i) {
+    // 2^w into p_t and the sum of 2^w. x is finite, -inf or NaN, m finite and
+    // s > 0, so every w is <= 0, -inf or NaN; a NaN w gives a NaN 2^w
+    // (fast_exp.hpp), and the sum is NaN exactly when the row has a NaN.
+    vec_map<Arch>(p_t, D, [=](auto load, int i) {
       return exp2_nonpositive((load(x_t + i) - m) * s);
     });
+    const double sum = vec_sum_of<Arch>(D, [p_t](auto load, int i) { return load(p_t + i); });
+    if (std::isnan(sum)) {
+      // The reference's result for a row with a NaN, which needs no input:
+      // p_t may be x_t, already overwritten.
+      std::fill(p_t, p_t + D, NAN);
+      continue;
+    }
     assert(sum >= 1.0 && std::isfinite(sum));
     const float inv_sum = static_cast<float>(1.0 / sum);
     vec_map<Arch>(p_t, D, [=](auto load, int i) { return load(p_t + i) * inv_sum; });

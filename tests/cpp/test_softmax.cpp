@@ -144,6 +144,34 @@ TEST_CASE("softmax: a NaN makes its whole row NaN", "[softmax]") {
   }
 }
 
+TEST_CASE("softmax: a NaN row in place, beside masked entries, between clean rows", "[softmax]") {
+  // The kernel finds a NaN the max dropped only through the sum of exp, after
+  // the row is written: in place, the row must still come out all NaN, and
+  // its neighbours as they would alone. -inf entries next to the NaN take the
+  // exp's clamped path; -1e30 and 0 make a row spanning past 2^-127.
+  constexpr int D = 37;
+  for (const int pos : {0, 5, 16, 36}) {
+    std::vector<float> x(3 * D);
+    for (int i = 0; i < 3 * D; ++i) x[i] = 0.25f * static_cast<float>(i % 11) - 1.0f;
+    x[D + 3] = -kInf;
+    x[D + 20] = -1e30f;
+    x[D + pos] = kNaN;
+    std::vector<float> want(3 * D);
+    softmax_forward(want.data(), x.data(), 3, D, 0.7f);
+    softmax_forward(x.data(), x.data(), 3, D, 0.7f);  // in place
+    INFO("NaN at " << pos);
+    for (int i = 0; i < D; ++i) CHECK(std::isnan(x[D + i]));
+    for (const int t : {0, 2}) {
+      double sum = 0.0;
+      for (int i = 0; i < D; ++i) {
+        CHECK(x[t * D + i] == want[t * D + i]);
+        sum += x[t * D + i];
+      }
+      CHECK(sum == Approx(1.0).epsilon(1e-6));
+    }
+  }
+}
+
 TEST_CASE("softmax: logits spanning the whole float range", "[softmax]") {
   // x - max overflows float for -3e38 vs 3e38; exp(-inf) = 0 is the right
   // answer at any ordinary temperature.
@@ -235,6 +263,10 @@ TEST_CASE("exp2_nonpositive: accuracy, exact points, range ends", "[softmax][exp
     CHECK(simd::exp2_nonpositive(-static_cast<float>(k)) == std::ldexp(1.0f, -k));
     CHECK(lanes(-static_cast<float>(k)) == std::ldexp(1.0f, -k));
   }
+  // NaN stays NaN in every build, lanes and tail: softmax finds a NaN entry
+  // through the sum of 2^w.
+  CHECK(std::isnan(simd::exp2_nonpositive(kNaN)));
+  CHECK(std::isnan(lanes(kNaN)));
   // The low end: exactly 0 from w = -126.5 down, -inf included.
   for (const float w : {-126.51f, -127.0f, -1000.0f, -3e38f, -kInf}) {
     INFO("w = " << w);
