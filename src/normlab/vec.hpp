@@ -37,19 +37,21 @@ struct scalar_load {
   XSIMD_INLINE float operator()(const float* p) const noexcept { return *p; }
 };
 
-// Whether vec_map handles four batches per step. On a real instruction set
-// that lets the four loads and stores of a step share one address
-// computation: V8 computes each address afresh (Emscripten builds without
-// loop strength reduction), which took half the instructions of RMSNorm's
-// output loop, and unrolling it made RMSNorm 64x4096 ~10% faster on SIMD128.
-// emulated<128> (the scalar wasm build) holds a batch in four locals, and
-// sixteen live ones spill on V8: unrolled, its RMSNorm was ~25% slower.
-#if XSIMD_WITH_EMULATED
+// Whether vec_map handles four batches per step: on SIMD128 only, where it
+// lets the four loads and stores of a step share one address computation.
+// V8 computes each address afresh (Emscripten builds without loop strength
+// reduction), which took half the instructions of RMSNorm's output loop;
+// unrolled, RMSNorm 64x4096 is ~10% faster. Elsewhere it does not pay:
+// g++ already addresses well on x86 (unrolled, native LayerNorm 1x1024 went
+// from 0.14 to 0.21 us), and emulated<128> (the scalar wasm build) holds a
+// batch in four locals, sixteen of which spill on V8 (its RMSNorm was ~25%
+// slower).
+#if XSIMD_WITH_WASM
 template <class Arch>
-inline constexpr bool kUnrollMaps = !std::is_same_v<Arch, xsimd::emulated<128>>;
+inline constexpr bool kUnrollMaps = std::is_same_v<Arch, xsimd::wasm>;
 #else
 template <class Arch>
-inline constexpr bool kUnrollMaps = true;
+inline constexpr bool kUnrollMaps = false;
 #endif
 
 // Block length of the sums below, in floats: a multiple of 4W for every W.
