@@ -68,6 +68,38 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
   }
 });
 
+test('moved in the document, an element keeps what the reader changed; a later attribute still applies', async () => {
+  const { page, problems, close } = await open(`${shared.server.url}embed-demo.html`);
+  const barValue = (selector) => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.bar-value').textContent, selector);
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  try {
+    await waitComputed(page);
+    await page.locator('#softmax + normlab-softmax #softmax-l2').fill('3');
+    await page.waitForFunction(() => document.querySelector('#softmax + normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325');
+    const changed = await barValue('#softmax + normlab-softmax');
+    // Re-parented, as slide and tab frameworks do.
+    await page.evaluate(() => {
+      const element = document.querySelector('#softmax + normlab-softmax');
+      element.id = 'moved';
+      document.body.append(element);
+    });
+    await frames();
+    assert.equal(await page.locator('#moved #softmax-l2').inputValue(), '3');
+    assert.equal(await barValue('#moved'), changed);
+    // Detached, given an attribute, attached again: the attribute wins.
+    await page.evaluate(() => {
+      const element = document.getElementById('moved');
+      element.remove();
+      element.setAttribute('l2', '32');
+      document.body.prepend(element);
+    });
+    await page.waitForFunction(() => document.getElementById('moved').shadowRoot.querySelector('.bar-value').textContent === '0.325');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('from another folder, hostile host-page CSS does not break the elements', async () => {
   // The host page lives in another folder: the script finds its backend and
   // stylesheet next to itself, by its own URL.

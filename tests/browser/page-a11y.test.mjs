@@ -1,7 +1,8 @@
 // Accessibility audit with axe-core (injected from node_modules) in both
 // languages and both themes, on a phone and a desktop, with the dynamic
 // parts shown (quiz feedback, open data tables, an error message, the model's
-// views filled in): no serious or critical violation.
+// views filled in): no serious or critical violation. The same for the
+// custom elements of embed-demo.html, whose shadow roots axe enters.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,6 +30,14 @@ const CASES = [
   { name: 'Chinese, dark, desktop', query: '?lang=zh-CN&theme=dark', colorScheme: 'light', viewport: { width: 1280, height: 900 } },
 ];
 
+async function seriousViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
 for (const c of CASES) {
   test(`axe finds no serious or critical violation: ${c.name}`, async () => {
     // Over HTTP: axe reads the stylesheets itself, which file:// forbids.
@@ -45,12 +54,25 @@ for (const c of CASES) {
       await page.locator('[data-widget="layer-chart"] summary').click();
       await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
       await settle(page);
-      await page.addScriptTag({ content: axeSource });
-      const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-      const serious = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-      assert.deepEqual(serious, []);
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`axe finds no serious or critical violation inside the custom elements: embed-demo.html, ${colorScheme}`, async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}embed-demo.html`, {
+      colorScheme, viewport: { width: 1280, height: 900 }, bypassCSP: true,
+    });
+    try {
+      await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
+        .every((n) => n.shadowRoot?.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false'));
+      await settle(page);
+      assert.ok(await page.evaluate(() => document.querySelectorAll('normlab-softmax').length) > 0);
+      assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(problems, []);
     } finally {
       await close();

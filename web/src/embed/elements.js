@@ -63,9 +63,15 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
       static get observedAttributes() { return OBSERVED }
 
       connectedCallback() {
-        if (!this.shadowRoot) this.#build()
-        else this.#paint?.connected?.()
-        this.#readAttributes()
+        if (!this.shadowRoot) {
+          this.#build()
+          this.#readAttributes()
+        } else {
+          // Moved in the document (a slide or tab framework re-parenting
+          // it): the reader's changes stay. Attribute changes made while it
+          // was out of the document were read as they came.
+          this.#paint?.connected?.()
+        }
         this.render()
       }
 
