@@ -33,8 +33,9 @@
 //   else that allocates: the model, Embind) replaces the memory's ArrayBuffer
 //   and leaves older views empty. JS uses the Float32Array over the whole
 //   heap that Emscripten replaces on every growth (module.HEAPF32), read
-//   afresh on every op, after any resize and before writing inputs. Kernel calls do not
-//   allocate, so the view stays valid from the input write to the output copy.
+//   afresh on every op, after any resize and before writing inputs. Kernel
+//   calls do not allocate, so the view stays valid from the input write to
+//   the output copy.
 //   Views handed out by the model (floats(), ints(), gains()) are taken fresh
 //   right after the call that filled them and never kept across calls. A
 //   tensor's view (its .array) follows the same rule on its own: it is

@@ -56,8 +56,9 @@ export function makeLoadNormlab(backends) {
 // state is a private field, read through tensorState(), which only this file
 // holds, so nothing outside it can reach the address; `owner` tells the
 // instances apart. (A private field rather than a WeakMap keyed by the
-// tensor: a kernel call reads the state of x, gain, bias and out several
-// times, and each WeakMap lookup cost about as much as a 256-float kernel.)
+// tensor: a kernel call reads the state of x, gain, bias and out up to seven
+// times, and a private field is read like any property, without a hash
+// lookup.)
 const TENSOR_KEY = Symbol('normlab tensor');
 
 /** @type {(v: unknown) => TensorState | undefined} The state of a Tensor, else undefined. */
