@@ -44,6 +44,33 @@ export async function startServer() {
   return { url, stop: () => server.kill() };
 }
 
+// Collects what a test must not see on page: console errors and CSP
+// reports, page errors and failed requests (returned, filled as they come),
+// and every CSP violation in window.cspViolations.
+export async function watchProblems(page) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  return problems;
+}
+
+// Sends the CSP header with every response the page gets.
+export async function sendCspHeader(page) {
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
+  });
+}
+
 // Opens url in a fresh context and waits until the kernels have loaded (the
 // backend badge leaves its loading state) and the first frame is painted.
 // options: viewport, colorScheme, locale, reducedMotion, csp (send the CSP
@@ -58,25 +85,9 @@ export async function openPage(browser, url, options = {}) {
     bypassCSP: options.bypassCSP ?? false,
   });
   const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
+  const problems = await watchProblems(page);
   if (options.initScript) await page.addInitScript(options.initScript);
-  if (options.csp) {
-    await page.route('**/*', async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
-    });
-  }
+  if (options.csp) await sendCspHeader(page);
   // Simulates a browser where the wasm backend cannot be fetched. Registered
   // last so it runs first (Playwright tries routes newest first).
   if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
@@ -108,21 +119,10 @@ export async function openHost(browser, url, options = {}) {
     reducedMotion: options.reducedMotion ?? 'no-preference',
   });
   const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  const problems = await watchProblems(page);
   page.on('dialog', (d) => {
     problems.push(`dialog: ${d.message()}`);
     d.dismiss();
-  });
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
   });
   if (options.initScript) await page.addInitScript(options.initScript);
   const scripts = [];

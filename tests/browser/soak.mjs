@@ -23,7 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { CSP, launchBrowser, startServer } from './page-support.mjs';
+import { launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
 
 // What fails a run.
 export const LIMITS = Object.freeze({
@@ -447,26 +447,10 @@ function soakRuntime() {
 export async function openSoakPage(browser, url, { csp = true, viewport = { width: 1280, height: 900 } } = {}) {
   const context = await browser.newContext({ viewport, locale: 'en-US', colorScheme: 'light', reducedMotion: 'no-preference' });
   const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  const problems = await watchProblems(page);
   page.on('crash', () => problems.push('page crashed'));
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
   await page.addInitScript(soakRuntime);
-  if (csp) {
-    await page.route('**/*', async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
-    });
-  }
+  if (csp) await sendCspHeader(page);
   await page.goto(url);
   const cdp = await context.newCDPSession(page);
   await cdp.send('HeapProfiler.enable');
