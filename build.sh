@@ -375,8 +375,18 @@ fresh_remove() {
   rm -rf --one-file-system "$1"
 }
 
-# A command in the chroot runs as root with a clean environment.
-FRESH_ENV=(/usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+# A command in the chroot runs as root with a clean environment, but for this
+# machine's network settings: the proxy variables and the extra CA file Node
+# is told to trust, where they are set (a machine behind a TLS-inspecting
+# proxy has them, and its local CA certificates, which are copied in too).
+fresh_env() {
+  local v
+  FRESH_ENV=(/usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+  for v in NODE_EXTRA_CA_CERTS http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+    [ -n "${!v:-}" ] && FRESH_ENV+=("$v=${!v}")
+  done
+  return 0
+}
 
 cmd_fresh_check() {
   [ "$(id -u)" -eq 0 ] || die "fresh-check needs root (debootstrap, chroot, mounts)"
@@ -401,11 +411,16 @@ cmd_fresh_check() {
     echo "system: Debian $(cat "$base/etc/debian_version") minbase from $mirror; no node, cc or git: $(chroot "$base" sh -c 'command -v node cc git' || echo none)"
   } >"$report"
   local failed=0 name
+  fresh_env
   for name in serve test; do
     local root=$fresh/$name log=$fresh/$name.log start seconds status
     fresh_remove "$root"
     cp -a "$base" "$root"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+      mkdir -p "$root/usr/local/share/ca-certificates"
+      cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    fi
     git clone -q "$ROOT" "$root/root/normlab"
     chroot_mount "$root"
     say "fresh-check: ./build.sh $name in build/fresh/$name (log: build/fresh/$name.log)"
