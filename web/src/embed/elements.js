@@ -13,7 +13,7 @@ import { WIDGET_NAMES, buildWidget } from './widgets.js'
 
 export const ELEMENT_PREFIX = 'normlab-'
 // Attributes read through the page's URL state (same names, same checks).
-export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'x', 'eps', 'stretch', 'prompt', 'norm', 'placement',
+export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'growth', 'x', 'eps', 'stretch', 'prompt', 'norm', 'placement',
   'depth', 'layer', 'scale', 'gdepth']
 // Parts the `hide` attribute / parameter can hide.
 export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices']
