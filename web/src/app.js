@@ -1,7 +1,7 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
+import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL, SOFTMAX_L2_UNIT } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
@@ -262,19 +262,16 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() })
   }
 
-  // The softmax widget's data: at the current magnitude, what the other way
-  // of growing would give there, and the question's values.
+  // The softmax widget's data, with the question's values.
   function softmaxData(nl) {
     const growth = state.softmaxGrowth
-    const other = computeSoftmax(nl, state.l2, growth === 'square' ? 'linear' : 'square')
     // A guess is revealed with the scores growing the way they did when it
     // was made.
     const asked = question('s')
     const askedGrowth = asked?.state === 'asking' ? growth : asked?.square ? 'square' : 'linear'
     const at = asked && computeSoftmax(nl, SOFTMAX_QUESTION_L2, askedGrowth)
     return {
-      ...computeSoftmax(nl, state.l2, growth),
-      other: { growth: other.growth, scale: other.scale, maxProb: other.maxProb },
+      ...computeSoftmaxView(nl, state.l2, growth),
       question: asked && {
         ...asked, l2: SOFTMAX_QUESTION_L2, scale: at.scale, maxProb: at.maxProb,
         base: computeSoftmax(nl, SOFTMAX_L2_UNIT, askedGrowth).maxProb,

@@ -31,6 +31,13 @@ export function computeSoftmax(nl, l2, growth = 'linear') {
   }
 }
 
+// The softmax widget's data: the probabilities at l2 with the scores growing
+// as `growth` says, and what the other way of growing gives at the same l2.
+export function computeSoftmaxView(nl, l2, growth = 'linear') {
+  const other = computeSoftmax(nl, l2, growth === 'square' ? 'linear' : 'square')
+  return { ...computeSoftmax(nl, l2, growth), other: { growth: other.growth, scale: other.scale, maxProb: other.maxProb } }
+}
+
 // The chapter's example is stated with eps = 1e-6 whatever the page's eps
 // setting, so the text around it stays true.
 export function computeWorkedExample(nl) {

@@ -30,11 +30,13 @@ export const CLOSE_FACTOR = 1.1
 const finiteIn = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi
 const isSkip = (v) => v.s === 1 && Object.keys(v).length === 1
 
+const onlyKeys = (v, keys) => Object.keys(v).every((key) => keys.includes(key))
+
 const CHECKS = {
-  d: (v) => isSkip(v) || (finiteIn(v.r, CURVE_GUESS_MIN, CURVE_GUESS_MAX) && finiteIn(v.n, CURVE_GUESS_MIN, CURVE_GUESS_MAX)
-    && typeof v.k === 'string' && v.k.length <= 64),
-  s: (v) => isSkip(v) || (finiteIn(v.g, 0, 1) && (v.q === undefined || v.q === 1)),
-  p: (v) => isSkip(v) || finiteIn(v.g, 0, LENGTH_GUESS_MAX),
+  d: (v) => isSkip(v) || (onlyKeys(v, ['r', 'n', 'k']) && finiteIn(v.r, CURVE_GUESS_MIN, CURVE_GUESS_MAX)
+    && finiteIn(v.n, CURVE_GUESS_MIN, CURVE_GUESS_MAX) && typeof v.k === 'string' && v.k.length <= 64),
+  s: (v) => isSkip(v) || (onlyKeys(v, ['g', 'q']) && finiteIn(v.g, 0, 1) && (v.q === undefined || v.q === 1)),
+  p: (v) => isSkip(v) || (onlyKeys(v, ['g']) && finiteIn(v.g, 0, LENGTH_GUESS_MAX)),
 }
 
 // The section as stored; a record that fails its check reads as absent.

@@ -2,7 +2,7 @@
 // and repaint it from an element's state. They reuse the page's widget
 // modules and compute functions (web/src/widgets/*, compute.js); only the
 // wiring (which state a widget reads, which inputs it changes) lives here.
-import { computeSoftmax, createCalculatorModel, createPlaygroundModel } from '../compute.js'
+import { computeSoftmaxView, createCalculatorModel, createPlaygroundModel } from '../compute.js'
 import { createDemoController } from '../demo-controller.js'
 import { createMemoryLearnerStore } from '../learner.js'
 import { createAttentionWidget } from '../widgets/attention.js'
@@ -77,8 +77,10 @@ const layerOf = (state, view) => Math.min(state.layer, (view?.layers ?? state.de
 // state(), options(), guard(what, fn) } and returns paint(nl, state, ctx).
 const BUILDERS = {
   softmax(root, env) {
-    const widget = createSoftmaxWidget(box(root, 'softmax'), { onMagnitude: (l2) => env.set({ l2 }) })
-    return (nl, state, ctx) => widget.update(nl && computeSoftmax(nl, state.l2), ctx)
+    const widget = createSoftmaxWidget(box(root, 'softmax'), {
+      onMagnitude: (l2) => env.set({ l2 }), onGrowth: (softmaxGrowth) => env.set({ softmaxGrowth }),
+    })
+    return (nl, state, ctx) => widget.update(nl && computeSoftmaxView(nl, state.l2, state.softmaxGrowth), ctx)
   },
   calculator(root, env) {
     const compute = createCalculatorModel()

@@ -66,7 +66,7 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
   const thresholds = el('p', { className: 'widget-note' })
   const note = el('p', { className: 'widget-note synthetic-note' })
   const table = createDataTable(root)
-  root.prepend(...(question ? [question.node] : []), growthWrap, control, figure, readouts, zoneText, growthNote, thresholds, note)
+  root.prepend(...(question ? [question.node] : []), growthWrap, control, figure, readouts, zoneText, thresholds, growthNote, note)
 
   return {
     // data: null while the kernels load, else
