@@ -17,8 +17,8 @@ async function exercise(page) {
   // The questions asked before the sliders move: a guess, then a skip.
   await page.fill('#softmax-guess', '0.6');
   await page.click('[data-widget="softmax"] button[data-action="check"]');
-  await page.selectOption('#softmax-growth', 'square');
-  await page.selectOption('#softmax-growth', 'linear');
+  await page.check('#softmax-growth-square');
+  await page.check('#softmax-growth-linear');
   await page.click('[data-widget="playground"] button[data-action="skip"]');
   await page.fill('#softmax-l2', '3');
   await page.fill('#calc-vector', '1, oops');

@@ -7,6 +7,8 @@
 // playground's guess; the predictions kept across a reload and never put in
 // the URL; reduced motion, where nothing moves by itself.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 
 import { computeSoftmax } from '../../web/src/compute.js';
@@ -183,7 +185,7 @@ for (const lang of ['en', 'zh-CN']) {
 
       // The square mode: queries and keys both grow, the scores by 16 here.
       const square = computeSoftmax(nl, 128, 'square');
-      await page.selectOption('#softmax-growth', 'square');
+      await page.check('#softmax-growth-square');
       await settle(page);
       assert.deepEqual(await widget.locator('.bar-value').allTextContents(), square.probs.map((p) => fixed(p)));
       assert.equal(await widget.locator('output').textContent(), text(lang, 'softmax.sliderValue', { l2: '128', scale: '16' }));
@@ -302,3 +304,47 @@ test('skipping never blocks: the walk runs, the slider moves, and a link that ch
     assert.equal((await drawn(page, 'residual')).length, 25);
   });
 });
+
+// The questions' other states, audited as page-a11y.test.mjs audits the
+// page: the input error, the reveals, the walk half way (the compact strip)
+// and its comparison.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function seriousViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+for (const [lang, colorScheme, width] of [['en', 'dark', 375], ['zh-CN', 'light', 1280]]) {
+  test(`axe: no serious or critical violation in the questions' states (${lang}, ${colorScheme}, ${width} px)`, async () => {
+    const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html?lang=${lang}`, {
+      colorScheme, viewport: { width, height: 800 }, bypassCSP: true, initScript: () => {
+        window.NORMLAB_WALK_STEP_MS = 60_000;
+      },
+    });
+    try {
+      await page.fill('#softmax-guess', '2');
+      await page.click('[data-widget="softmax"] button[data-action="check"]');
+      await page.fill('#playground-guess', '20');
+      await page.click('[data-widget="playground"] button[data-action="check"]');
+      await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+      await page.click('#predict-commit');
+      await page.click('#autorun-pause');
+      await page.click('#autorun-next');
+      await page.click('#autorun-next');
+      await settle(page);
+      assert.equal(await page.locator('.strip-compact').isVisible(), true);
+      assert.deepEqual(await seriousViolations(page), []);
+      await page.click('#autorun-finish');
+      await settle(page);
+      assert.equal(await page.locator(WALK_COMPARE).isVisible(), true);
+      assert.deepEqual(await seriousViolations(page), []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}

@@ -14,7 +14,7 @@ import {
 } from '../constants.js'
 import { decimals, fixed } from '../format.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, readout, setOptions, setText } from './dom.js'
+import { el, labelledControl, readout, setText } from './dom.js'
 import { createGuessQuestion } from './guess.js'
 
 const ZONE_TEXT = { informative: 'zoneInformative', drift: 'zoneDrift', saturated: 'zoneSaturated' }
@@ -28,8 +28,21 @@ export const sliderFromL2 = (l2) => Math.log2(l2 / SOFTMAX_L2_UNIT)
 // (absent: no question).
 export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predict = null }) {
   const question = predict && createGuessQuestion('softmax-guess', (p) => p >= 0 && p <= 1, predict)
-  const { wrap: growthWrap, input: growthSelect, label: growthLabel } = labelledControl('softmax-growth', 'select')
-  growthSelect.addEventListener('change', () => onGrowth?.(growthSelect.value))
+  // How the scores grow: two radio buttons, whose labels wrap on a phone.
+  const growthWrap = el('fieldset', { className: 'control growth-choice' })
+  const growthLabel = el('legend', { className: 'control-label' })
+  growthWrap.append(growthLabel)
+  const growthInputs = new Map(SOFTMAX_GROWTHS.map((growth) => {
+    const label = el('label', { className: 'growth-option' })
+    const input = el('input', { type: 'radio', name: 'softmax-growth', id: `softmax-growth-${growth}`, value: growth })
+    input.addEventListener('change', () => {
+      if (input.checked) onGrowth?.(growth)
+    })
+    const text = el('span')
+    label.append(input, text)
+    growthWrap.append(label)
+    return [growth, { input, text }]
+  }))
   growthWrap.hidden = !onGrowth
   const { wrap: control, input: slider, label } = labelledControl('softmax-l2', 'input', {
     type: 'range', min: SOFTMAX_LOG2_MIN, max: SOFTMAX_LOG2_MAX, step: SOFTMAX_LOG2_STEP,
@@ -93,7 +106,10 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
       }
       slider.disabled = asking
       if (!data) return
-      setOptions(growthSelect, SOFTMAX_GROWTHS.map((g) => [g, t(`softmax.growth${g === 'square' ? 'Square' : 'Linear'}`)]), data.growth)
+      for (const [growth, { input, text }] of growthInputs) {
+        setText(text, t(`softmax.growth${growth === 'square' ? 'Square' : 'Linear'}`))
+        input.checked = growth === data.growth
+      }
       // At the default L2 both ways leave the scores as they are: nothing
       // to compare there.
       growthNote.hidden = data.scale === data.other.scale
