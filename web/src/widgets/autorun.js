@@ -8,7 +8,7 @@ import { decimals, significant } from '../format.js'
 import {
   CLOSE_FACTOR, CURVE_GUESS_MAX, CURVE_GUESS_MIN, CURVE_GUESS_STEP_LOG10, curveGuessFromSlider, sliderFromCurveGuess,
 } from '../predictions.js'
-import { el, labelledControl, setAttr, setText } from './dom.js'
+import { el, labelledControl, setAttr, setDisabled, setHidden, setText } from './dom.js'
 import { createForwardStrip } from './forward-strip.js'
 
 // A byte token as text: printable ASCII as itself, anything else as hex.
@@ -97,7 +97,7 @@ export function createAutorunWidget(root, on) {
       root.dataset.prediction = prediction.state
 
       // The prediction.
-      predict.hidden = !asking || !data.view
+      setHidden(predict, !asking || !data.view)
       if (asking && data.view) {
         const norm = t(`model.short.${data.view.config.norm}`)
         const last = data.view.layers - 1
@@ -105,7 +105,7 @@ export function createAutorunWidget(root, on) {
           start: significant(data.view.residualL2[0]), last, norm,
         }))
         const hasNorm = data.view.config.norm !== 'none'
-        inputs.n.wrap.hidden = !hasNorm
+        setHidden(inputs.n.wrap, !hasNorm)
         for (const [which, labelKey] of [['r', 'autorun.predict.residual'], ['n', 'autorun.predict.norm']]) {
           const { input, label, output } = inputs[which]
           const value = prediction.markers[which]
@@ -124,12 +124,12 @@ export function createAutorunWidget(root, on) {
       setText(play, t(data.status === 'waiting' || data.status === 'off' ? 'autorun.play' : 'autorun.replay'))
       setText(pause, t(paused && !data.manual ? 'autorun.resume' : 'autorun.pause'))
       pause.dataset.action = paused ? 'resume' : 'pause'
-      pause.disabled = !(running || (paused && !data.manual))
-      pause.hidden = data.manual
+      setDisabled(pause, !(running || (paused && !data.manual)))
+      setHidden(pause, data.manual)
       setText(next, t('autorun.next'))
-      next.disabled = !paused
+      setDisabled(next, !paused)
       setText(finish, t('autorun.finish'))
-      finish.disabled = !walking
+      setDisabled(finish, !walking)
       setText(progressLabel, t('autorun.progress'))
       const walked = data.status === 'done' ? data.steps : walking ? data.step + 1 : 0
       progress.max = data.steps
@@ -138,9 +138,9 @@ export function createAutorunWidget(root, on) {
 
       strip.update({ t, layers: data.depth })
       strip.setStage(walking ? data.stage : null, walking && data.stage === 'layers' ? { from: data.from, to: data.to } : null)
-      stripBox.hidden = !walking
+      setHidden(stripBox, !walking)
       setText(where, walking ? describe(data, t) : '')
-      where.hidden = !walking
+      setHidden(where, !walking)
       let statusKey = {
         waiting: 'autorun.waiting',
         off: data.reducedMotion ? 'autorun.reduced' : 'autorun.off',
@@ -153,7 +153,7 @@ export function createAutorunWidget(root, on) {
 
       // The prediction against the result.
       const sentence = walking || asking || data.status === 'waiting' ? '' : resultText(data, t)
-      result.hidden = !sentence
+      setHidden(result, !sentence)
       setText(compare, sentence)
       setText(again, t(prediction.state === 'made' && prediction.matches ? 'autorun.predict.again' : 'autorun.predict.start'))
     },

@@ -57,8 +57,14 @@ export function createForwardStrip(root, { compact = false } = {}) {
     // t: the text function; layers: how many layers the strip names.
     update({ t, layers }) {
       text = { t }
-      for (const [stage, li] of items) li.querySelector('.strip-name').textContent = t(`strip.${stage}`, { layers })
-      if (compact) list.setAttribute('aria-label', t('strip.label'))
+      // Written only when they change: the compact copy is updated on every
+      // repaint of the demo panel.
+      for (const [stage, li] of items) {
+        const name = li.querySelector('.strip-name')
+        const value = t(`strip.${stage}`, { layers })
+        if (name.textContent !== value) name.textContent = value
+      }
+      if (compact && list.getAttribute('aria-label') !== t('strip.label')) list.setAttribute('aria-label', t('strip.label'))
       setStage(current, range)
     },
   }

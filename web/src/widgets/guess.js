@@ -5,7 +5,7 @@
 // question, the check and the reveal say; the answer is kept by the page
 // (predictions.js), not here.
 import { parseGuess } from '../predictions.js'
-import { el, setAttr, setText } from './dom.js'
+import { el, setAttr, setHidden, setText } from './dom.js'
 
 // id: the input's id; accepts(value): whether a typed number is a fair
 // answer (else the error shows); on: { guess(value), skip(), again() }
@@ -37,7 +37,7 @@ export function createGuessQuestion(id, accepts, on) {
   let showError = false
   function setError(on) {
     showError = on
-    error.hidden = !on
+    setHidden(error, !on)
     if (on) {
       setAttr(input, 'aria-invalid', 'true')
       setAttr(input, 'aria-describedby', error.id)
@@ -75,13 +75,13 @@ export function createGuessQuestion(id, accepts, on) {
     // texts: { question, label, error, check, skip, reveal ('' for none),
     // again }; asking: the form shows (else the reveal, if any)
     update({ asking, texts }) {
-      form.hidden = !asking
+      setHidden(form, !asking)
       setText(question, texts.question)
       setText(label, texts.label)
       setText(error, texts.error)
       setText(check, texts.check)
       setText(skip, texts.skip)
-      result.hidden = asking || !texts.reveal
+      setHidden(result, asking || !texts.reveal)
       setText(reveal, asking ? '' : texts.reveal)
       setText(again, texts.again)
     },

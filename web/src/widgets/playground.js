@@ -12,7 +12,7 @@ import { EPS_CHOICES, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MA
 import { decimals, significant } from '../format.js'
 import { CLOSE_FACTOR, LENGTH_GUESS_MAX, PLAYGROUND_QUESTION_STRETCH, guessVerdict } from '../predictions.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, readout, setOptions } from './dom.js'
+import { el, labelledControl, readout, setDisabled, setHidden, setOptions } from './dom.js'
 import { createGuessQuestion } from './guess.js'
 
 export const STRETCH_STEP = 0.05
@@ -65,10 +65,10 @@ export function createPlayground(root, { onStretch, onEps, predict = null }) {
       meanSquare.label.textContent = t('playground.meanSquare')
       const asking = data?.question?.state === 'asking'
       if (question) {
-        question.node.hidden = !data?.question
+        setHidden(question.node, !data?.question)
         if (data?.question) question.update({ asking, texts: questionTexts(data, t) })
       }
-      slider.disabled = asking
+      setDisabled(slider, asking)
       if (!data) return
 
       setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)

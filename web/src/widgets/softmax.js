@@ -14,7 +14,7 @@ import {
 } from '../constants.js'
 import { decimals, fixed } from '../format.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, readout, setText } from './dom.js'
+import { el, labelledControl, readout, setDisabled, setHidden, setText } from './dom.js'
 import { createGuessQuestion } from './guess.js'
 
 const ZONE_TEXT = { informative: 'zoneInformative', drift: 'zoneDrift', saturated: 'zoneSaturated' }
@@ -101,10 +101,10 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
       rich(note, 'softmax.note', { scores: data?.scores.map((s) => fixed(s, 1)).join(', ') ?? '' })
       const asking = data?.question?.state === 'asking'
       if (question) {
-        question.node.hidden = !data?.question
+        setHidden(question.node, !data?.question)
         if (data?.question) question.update({ asking, texts: questionTexts(data.question, t) })
       }
-      slider.disabled = asking
+      setDisabled(slider, asking)
       if (!data) return
       for (const [growth, { input, text }] of growthInputs) {
         setText(text, t(`softmax.growth${growth === 'square' ? 'Square' : 'Linear'}`))
@@ -112,7 +112,7 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
       }
       // At the default L2 both ways leave the scores as they are: nothing
       // to compare there.
-      growthNote.hidden = data.scale === data.other.scale
+      setHidden(growthNote, data.scale === data.other.scale)
       setText(growthNote, growthNote.hidden ? '' : t(data.growth === 'square' ? 'softmax.growthNoteSquare' : 'softmax.growthNoteLinear', {
         l2: decimals(data.l2, 1), scale: decimals(data.scale, 2), top: fixed(data.maxProb),
         otherScale: decimals(data.other.scale, 2), otherTop: fixed(data.other.maxProb),
@@ -123,7 +123,7 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
       const valueText = t('softmax.sliderValue', { l2: decimals(data.l2, 1), scale: decimals(data.scale, 2) })
       valueOut.textContent = valueText
       slider.setAttribute('aria-valuetext', valueText)
-      reset.disabled = asking || data.l2 === SOFTMAX_L2_UNIT
+      setDisabled(reset, asking || data.l2 === SOFTMAX_L2_UNIT)
 
       const topIndex = data.probs.indexOf(Math.max(...data.probs))
       chart.render((svg, width, height) => drawHorizontalBars(svg, width, height, {
