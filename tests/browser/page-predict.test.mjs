@@ -14,7 +14,7 @@ import { describe, test } from 'node:test';
 import { computeSoftmax } from '../../web/src/compute.js';
 import { decimals, fixed, significant } from '../../web/src/format.js';
 import { lookup, plain } from '../../web/src/i18n/index.js';
-import { guessVerdict } from '../../web/src/predictions.js';
+import { guessVerdict, sliderFromCurveGuess } from '../../web/src/predictions.js';
 import { factorText, guessText } from '../../web/src/widgets/autorun.js';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
@@ -240,18 +240,61 @@ for (const lang of ['en', 'zh-CN']) {
       assert.equal(decimals(factor, 0), '10');
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('normlab:learner:v1')));
       assert.deepEqual(stored.predictions.p, { g: 160 });
+      const reveal = await widget.locator('.predict-compare').textContent();
+      await page.reload();
+      await page.waitForFunction(() => document.getElementById('backend').dataset.backend !== 'loading');
+      await widget.scrollIntoViewIfNeeded();
+      await settle(page);
+      assert.equal(await widget.locator('.predict-compare').textContent(), reveal);
+      assert.equal(await page.isDisabled('#playground-stretch'), false);
     }));
   });
 }
 
-test('reduced motion: the same predict-and-compare, nothing moving by itself', () => withPage('?lang=en', async (page) => {
-  const figures = modelFigures(text('en', 'model.defaultPrompt'));
+test('the markers move by keyboard and by dragging them on the chart', () => withPage('?lang=en', async (page) => {
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+  await settle(page);
+  // Keyboard: ten steps of a twentieth of a decade from 10^1.
+  await page.focus('#predict-residual');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await settle(page);
+  assert.equal(await page.inputValue('#predict-residual'), '1.5');
+  assert.equal(await page.textContent('#predict-residual + output'), 'L2/tok 31.6');
+  assert.equal(Number(await page.getAttribute('.guess-residual', 'data-value')), 10 ** 1.5);
+  // Pointer: the norm's marker dragged up the chart; its slider follows.
+  const before = Number(await page.getAttribute('.guess-norm-input', 'data-value'));
+  const box = await page.locator('.guess-norm-input .guess-handle').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let dy = 10; dy <= 80; dy += 10) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - dy);
+  await page.mouse.up();
+  await settle(page);
+  const after = Number(await page.getAttribute('.guess-norm-input', 'data-value'));
+  assert.ok(after > before * 2, `dragged from ${before} to ${after}`);
+  assert.equal(await page.textContent('#predict-norm + output'), `L2/tok ${guessText(after)}`);
+  assert.ok(Math.abs(Number(await page.inputValue('#predict-norm')) - sliderFromCurveGuess(after)) < 1e-9);
+  // Dragged past the top, a guess stops at 1000.
+  const top = await page.locator('.guess-norm-input .guess-handle').boundingBox();
+  await page.mouse.move(top.x + top.width / 2, top.y + top.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(top.x + top.width / 2, 0);
+  await page.mouse.up();
+  await settle(page);
+  assert.equal(Number(await page.getAttribute('.guess-norm-input', 'data-value')), 1000);
+  await page.click('#predict-commit');
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('normlab:learner:v1')));
+  assert.deepEqual(stored.predictions.d, { r: 10 ** 1.5, n: 1000, k: 'rmsnorm.pre.24' });
+}));
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`reduced motion: the same predict-and-compare, nothing moving by itself (${lang})`, () => withPage(`?lang=${lang}`, async (page) => {
+  const figures = modelFigures(text(lang, 'model.defaultPrompt'));
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
   assert.equal(await walkStatus(page), 'off');
   assert.equal(await page.getAttribute('[data-widget="autorun"]', 'data-prediction'), 'asking');
-  assert.match(await page.textContent('.autorun-status'), /reduced motion/);
-  assert.equal(await page.textContent('[data-widget="autorun"] .predict-question'), text('en', 'autorun.predict.questionAtOnce', {
+  assert.equal(await page.textContent('.autorun-status'), text(lang, 'autorun.reduced'));
+  assert.equal(await page.textContent('[data-widget="autorun"] .predict-question'), text(lang, 'autorun.predict.questionAtOnce', {
     start: significant(figures.residual[0]), last: 23,
   }));
   await page.fill('#predict-residual', '2');
@@ -262,7 +305,7 @@ test('reduced motion: the same predict-and-compare, nothing moving by itself', (
   assert.equal(await walkStatus(page), 'off');
   assert.deepEqual(await drawn(page, 'residual'), figures.residual);
   assert.deepEqual(await drawn(page, 'norm-input'), figures.norm);
-  assert.equal(await page.textContent(WALK_COMPARE), comparison('en', figures, 100, 10 ** 1.5));
+  assert.equal(await page.textContent(WALK_COMPARE), comparison(lang, figures, 100, 10 ** 1.5));
   // Play steps by hand: nothing moves until "Next step".
   await page.click('#autorun-play');
   await settle(page);
@@ -277,12 +320,13 @@ test('reduced motion: the same predict-and-compare, nothing moving by itself', (
   // Tokenize, embed, then the first group of layers at once.
   assert.deepEqual(await drawn(page, 'residual'), figures.residual.slice(0, 4));
   assert.equal(await page.getAttribute('.strip-compact .is-current', 'data-stage'), 'layers');
-  assert.equal(await page.textContent('.strip-compact .is-current .strip-detail'), text('en', 'strip.layersRange', { from: 0, to: 3 }));
+  assert.equal(await page.textContent('.strip-compact .is-current .strip-detail'), text(lang, 'strip.layersRange', { from: 0, to: 3 }));
   await page.click('#autorun-finish');
   await settle(page);
   assert.equal(await walkStatus(page), 'done');
-  assert.equal(await page.textContent(WALK_COMPARE), comparison('en', figures, 100, 10 ** 1.5));
+  assert.equal(await page.textContent(WALK_COMPARE), comparison(lang, figures, 100, 10 ** 1.5));
 }, { reducedMotion: 'reduce' }));
+}
 
 test('skipping never blocks: the walk runs, the slider moves, and a link that chose a view asks nothing', async () => {
   await withPage('?lang=en', async (page) => {
