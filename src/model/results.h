@@ -5,7 +5,10 @@
 // by walking its table and exports the tables to JavaScript once per module
 // load; wasm/boundary.js builds the JS objects by walking the same tables.
 // A new array is one line in a table; a new probe or statistic one line in
-// probes.h.
+// probes.h. A new result (a struct of its own) is a table like these (its
+// dims, flags and entries), one line in describe_boundary() and a call of
+// the packer where bindings.cpp fills it; JS reads it as
+// boundary.results[name] with nothing added.
 //
 // Symbols of a shape:
 //   named axes, whose entries have names (kNamedAxes):
@@ -132,8 +135,8 @@ struct ResultTable {
 
 // ---------------------------------------------------------------- tables
 
-// The member m of the result an entry reads.
-#define NORMLAB_MEMBER(m) [](const auto& r) { return span_of(r.m); }
+// An entry's source: member m of the result (any table's).
+#define NORMLAB_RESULT_MEMBER(m) [](const auto& r) { return span_of(r.m); }
 
 inline constexpr ResultDim<ForwardResult> kForwardDims[] = {
     {"L", [](const ForwardResult& r) { return r.layers; }},
@@ -149,26 +152,27 @@ inline constexpr ResultFlag<ForwardResult> kForwardFlags[] = {
 // tokenLabels, read off tokens.
 inline constexpr ResultEntry<ForwardResult> kForwardEntries[] = {
     // path, shape, source[, source shape[, when[, names]]]
-    {"layers", "", NORMLAB_MEMBER(layers)},
-    {"hidden", "", NORMLAB_MEMBER(hidden)},
-    {"heads", "", NORMLAB_MEMBER(heads)},
-    {"tokens", "T", NORMLAB_MEMBER(token_ids)},
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"hidden", "", NORMLAB_RESULT_MEMBER(hidden)},
+    {"heads", "", NORMLAB_RESULT_MEMBER(heads)},
+    {"tokens", "T", NORMLAB_RESULT_MEMBER(token_ids)},
     {"probeNames", "P", nullptr, nullptr, nullptr, "P"},
-    {"probes.{P}.mean.{S}", "P S L", NORMLAB_MEMBER(stats_mean), "L P S"},
-    {"probes.{P}.perToken.{S}", "P S L T", NORMLAB_MEMBER(stats), "L P T S"},
-    {"final.{F}.mean.{S}", "F S", NORMLAB_MEMBER(final_stats_mean)},
-    {"final.{F}.perToken.{S}", "F S T", NORMLAB_MEMBER(final_stats), "F T S"},
-    {"attention.entropy", "L T H", NORMLAB_MEMBER(attention_entropy)},
-    {"attention.maxProb", "L T H", NORMLAB_MEMBER(attention_max_prob)},
-    {"attention.meanEntropy", "L", NORMLAB_MEMBER(attention_entropy_mean)},
-    {"attention.meanMaxProb", "L", NORMLAB_MEMBER(attention_max_prob_mean)},
-    {"postNorm.rescale", "L N T", NORMLAB_MEMBER(norm_rescale), nullptr, "post"},
-    {"postNorm.product", "L N T", NORMLAB_MEMBER(norm_rescale_product), nullptr, "post"},
-    {"postNorm.meanRescale", "L N", NORMLAB_MEMBER(norm_rescale_mean), nullptr, "post"},
-    {"postNorm.meanProduct", "L N", NORMLAB_MEMBER(norm_rescale_product_mean), nullptr, "post"},
-    {"next.tokens", "K", NORMLAB_MEMBER(top_tokens)},
-    {"next.probs", "K", NORMLAB_MEMBER(top_probs)},
-    {"next.token", "", NORMLAB_MEMBER(next_token)},
+    {"probes.{P}.mean.{S}", "P S L", NORMLAB_RESULT_MEMBER(stats_mean), "L P S"},
+    {"probes.{P}.perToken.{S}", "P S L T", NORMLAB_RESULT_MEMBER(stats), "L P T S"},
+    {"final.{F}.mean.{S}", "F S", NORMLAB_RESULT_MEMBER(final_stats_mean)},
+    {"final.{F}.perToken.{S}", "F S T", NORMLAB_RESULT_MEMBER(final_stats), "F T S"},
+    {"attention.entropy", "L T H", NORMLAB_RESULT_MEMBER(attention_entropy)},
+    {"attention.maxProb", "L T H", NORMLAB_RESULT_MEMBER(attention_max_prob)},
+    {"attention.meanEntropy", "L", NORMLAB_RESULT_MEMBER(attention_entropy_mean)},
+    {"attention.meanMaxProb", "L", NORMLAB_RESULT_MEMBER(attention_max_prob_mean)},
+    {"postNorm.rescale", "L N T", NORMLAB_RESULT_MEMBER(norm_rescale), nullptr, "post"},
+    {"postNorm.product", "L N T", NORMLAB_RESULT_MEMBER(norm_rescale_product), nullptr, "post"},
+    {"postNorm.meanRescale", "L N", NORMLAB_RESULT_MEMBER(norm_rescale_mean), nullptr, "post"},
+    {"postNorm.meanProduct", "L N", NORMLAB_RESULT_MEMBER(norm_rescale_product_mean), nullptr,
+     "post"},
+    {"next.tokens", "K", NORMLAB_RESULT_MEMBER(top_tokens)},
+    {"next.probs", "K", NORMLAB_RESULT_MEMBER(top_probs)},
+    {"next.token", "", NORMLAB_RESULT_MEMBER(next_token)},
 };
 
 inline constexpr ResultDim<GradientResult> kGradientDims[] = {
@@ -182,34 +186,33 @@ inline constexpr ResultFlag<GradientResult> kGradientFlags[] = {
 // Model.gradients()' result (normlab.d.ts: GradientRun).
 inline constexpr ResultEntry<GradientResult> kGradientEntries[] = {
     // path, shape, source[, source shape[, when[, names]]]
-    {"layers", "", NORMLAB_MEMBER(layers)},
-    {"tokens", "", NORMLAB_MEMBER(tokens)},
-    {"loss", "", NORMLAB_MEMBER(loss)},
-    {"residual", "L+1", NORMLAB_MEMBER(residual_grad_l2)},
-    {"residualPerToken", "L+1 T", NORMLAB_MEMBER(residual_grad_l2_per_token)},
-    {"attention", "L", NORMLAB_MEMBER(attention_grad_l2)},
-    {"mlp", "L", NORMLAB_MEMBER(mlp_grad_l2)},
-    {"norm", "L", NORMLAB_MEMBER(norm_grad_l2)},
-    {"layer", "L", NORMLAB_MEMBER(layer_grad_l2)},
-    {"embedding", "", NORMLAB_MEMBER(embedding_grad_l2)},
-    {"finalNorm", "", NORMLAB_MEMBER(final_norm_grad_l2)},
-    {"postNorm.meanRescale", "L N", NORMLAB_MEMBER(norm_rescale_mean), nullptr, "post"},
-    {"postNorm.meanProduct", "L N", NORMLAB_MEMBER(norm_rescale_product_mean), nullptr, "post"},
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"tokens", "", NORMLAB_RESULT_MEMBER(tokens)},
+    {"loss", "", NORMLAB_RESULT_MEMBER(loss)},
+    {"residual", "L+1", NORMLAB_RESULT_MEMBER(residual_grad_l2)},
+    {"residualPerToken", "L+1 T", NORMLAB_RESULT_MEMBER(residual_grad_l2_per_token)},
+    {"attention", "L", NORMLAB_RESULT_MEMBER(attention_grad_l2)},
+    {"mlp", "L", NORMLAB_RESULT_MEMBER(mlp_grad_l2)},
+    {"norm", "L", NORMLAB_RESULT_MEMBER(norm_grad_l2)},
+    {"layer", "L", NORMLAB_RESULT_MEMBER(layer_grad_l2)},
+    {"embedding", "", NORMLAB_RESULT_MEMBER(embedding_grad_l2)},
+    {"finalNorm", "", NORMLAB_RESULT_MEMBER(final_norm_grad_l2)},
+    {"postNorm.meanRescale", "L N", NORMLAB_RESULT_MEMBER(norm_rescale_mean), nullptr, "post"},
+    {"postNorm.meanProduct", "L N", NORMLAB_RESULT_MEMBER(norm_rescale_product_mean), nullptr,
+     "post"},
 };
 
 // createModel()'s config (normlab.d.ts: ModelConfig): the options resolved.
 inline constexpr ResultEntry<ModelConfig> kConfigEntries[] = {
     // path, shape, source[, source shape[, when[, names]]]
-    {"layers", "", NORMLAB_MEMBER(layers)},
-    {"hidden", "", NORMLAB_MEMBER(hidden)},
-    {"heads", "", NORMLAB_MEMBER(heads)},
-    {"norm", "", NORMLAB_MEMBER(norm), nullptr, nullptr, "norm"},
-    {"placement", "", NORMLAB_MEMBER(placement), nullptr, nullptr, "placement"},
-    {"eps", "", NORMLAB_MEMBER(eps_option)},
-    {"seed", "", NORMLAB_MEMBER(seed)},
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"hidden", "", NORMLAB_RESULT_MEMBER(hidden)},
+    {"heads", "", NORMLAB_RESULT_MEMBER(heads)},
+    {"norm", "", NORMLAB_RESULT_MEMBER(norm), nullptr, nullptr, "norm"},
+    {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
+    {"eps", "", NORMLAB_RESULT_MEMBER(eps_option)},
+    {"seed", "", NORMLAB_RESULT_MEMBER(seed)},
 };
-
-#undef NORMLAB_MEMBER
 
 inline constexpr ResultTable<ForwardResult> kForwardTable = {
     "forward",       kForwardDims,    std::size(kForwardDims),
