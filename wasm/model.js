@@ -32,9 +32,11 @@
 // until memory grows); every array of the object is a view of that one
 // copy. Only tokenLabels is made here, from tokens.
 //
-// A call checks its arguments' types here; the values are judged by the C++
-// model, which returns a problem (code, field, message) instead of throwing
-// (the modules are built without C++ exceptions). Its message is thrown
+// A call checks its arguments' types here (and forward()'s topK and layers
+// entirely: Embind would truncate a fractional one to the C++ int); the
+// values are judged by the C++ model, which returns a problem (code, field,
+// message) instead of throwing (the modules are built without C++
+// exceptions). Its message is thrown
 // unchanged: as a TypeError when the field it names had the wrong type, else
 // as the class its code calls for (boundary.js: ERROR_CLASSES).
 
