@@ -112,8 +112,8 @@ void attention_row_stats(float* entropy, float* max_prob, const float* logits,
 }  // namespace
 
 Model::Model(const ModelOptions& options)
-    : error_(validate_model_options(options)) {
-  if (!error_.empty()) return;
+    : problem_(check_model_options(options)) {
+  if (problem_) return;
   config_ = resolve_model_options(options);
   params_ = ParameterSet(config_.layers, config_.hidden);
   init_parameters(&params_, config_);
@@ -252,14 +252,25 @@ double Model::next_token_loss(const std::vector<int>& tokens) const {
   return total / (T - 1);
 }
 
+Problem Model::check_forward(const std::string& prompt_utf8, int top_k,
+                             int layers) const {
+  if (problem_) return problem_;
+  if (Problem problem = check_prompt(prompt_utf8)) return problem;
+  if (top_k < 1 || top_k > kVocab) {
+    return {ProblemCode::kOutOfRange, Field::kTopK,
+            "top_k must be an integer in 1..256"};
+  }
+  if (layers < 0 || layers > config_.layers) {
+    return {ProblemCode::kOutOfRange, Field::kLayers,
+            "layers must be an integer in 1.." + std::to_string(config_.layers)};
+  }
+  return {};
+}
+
 std::string Model::forward(const std::string& prompt_utf8, int top_k,
                            int layers) {
-  if (!error_.empty()) return error_;
-  std::string message = validate_prompt(prompt_utf8);
-  if (!message.empty()) return message;
-  if (top_k < 1 || top_k > kVocab) return "top_k must be an integer in 1..256";
-  if (layers < 0 || layers > config_.layers) {
-    return "layers must be an integer in 1.." + std::to_string(config_.layers);
+  if (Problem problem = check_forward(prompt_utf8, top_k, layers)) {
+    return problem.message;
   }
 
   const std::vector<int> tokens = tokenize(prompt_utf8);
@@ -284,6 +295,7 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k,
   r.tokens = T;
   r.heads = H;
   r.top_k = top_k;
+  r.hidden = config_.hidden;
   r.token_ids.assign(tokens.begin(), tokens.end());
   r.stats.resize(static_cast<size_t>(L) * kProbes * T * kStats);
   r.stats_mean.resize(static_cast<size_t>(L) * kProbes * kStats);
@@ -496,7 +508,7 @@ void Model::record_next_token(int T, int top_k) {
 
 double Model::loss(const std::string& prompt_utf8) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (!error_.empty() || !validate_prompt(prompt_utf8).empty()) return nan;
+  if (problem_ || check_prompt(prompt_utf8)) return nan;
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
   if (T < 2) return nan;
@@ -515,6 +527,17 @@ double Model::loss(const std::string& prompt_utf8) {
   return next_token_loss(tokens);
 }
 
+Problem Model::check_gradients(const std::string& prompt_utf8) const {
+  if (problem_) return problem_;
+  if (Problem problem = check_prompt(prompt_utf8)) return problem;
+  // One token per byte; the loss needs a next token.
+  if (prompt_utf8.size() < 2) {
+    return {ProblemCode::kTooShort, Field::kPrompt,
+            "gradients need a prompt of at least 2 tokens"};
+  }
+  return {};
+}
+
 // Backward of the loss above. With p = softmax(logits_t) and target
 // y = token_(t+1), d loss / d logits_t = (p - onehot(y)) / (T - 1). Then
 //   logits_tv = kappa <f_t, E_v>:
@@ -525,12 +548,9 @@ double Model::loss(const std::string& prompt_utf8) {
 // layer's caches are recomputed from its input just before its backward,
 // which costs one more forward but keeps memory at (L + 1) T D floats.
 std::string Model::gradients(const std::string& prompt_utf8) {
-  if (!error_.empty()) return error_;
-  std::string message = validate_prompt(prompt_utf8);
-  if (!message.empty()) return message;
+  if (Problem problem = check_gradients(prompt_utf8)) return problem.message;
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
-  if (T < 2) return "gradients need a prompt of at least 2 tokens";
 
   const int L = config_.layers;
   const int D = config_.hidden;
@@ -665,19 +685,25 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   return "";
 }
 
-std::string Model::validate_gain_query(double layer,
-                                       const std::string& which) const {
-  if (!error_.empty()) return error_;
-  if (which == "finalNorm") return "";
+Problem Model::check_gain_query(double layer, const std::string& which) const {
+  if (problem_) return problem_;
+  if (which == "finalNorm") return {};
   if (which != "inputNorm" && which != "postAttentionNorm") {
-    return "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'";
+    return {ProblemCode::kNotOneOf, Field::kWhich,
+            "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'"};
   }
   if (!(std::isfinite(layer) && layer == std::floor(layer) && layer >= 0 &&
         layer < config_.layers)) {
-    return "layer must be an integer in 0.." +
-           std::to_string(config_.layers - 1);
+    return {ProblemCode::kOutOfRange, Field::kLayer,
+            "layer must be an integer in 0.." +
+                std::to_string(config_.layers - 1)};
   }
-  return "";
+  return {};
+}
+
+std::string Model::validate_gain_query(double layer,
+                                       const std::string& which) const {
+  return check_gain_query(layer, which).message;
 }
 
 const float* Model::gains(int layer, const std::string& which) const {
