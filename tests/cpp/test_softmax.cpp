@@ -12,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+#include "normlab/arch.hpp"
 #include "normlab/fast_exp.hpp"
 #include "normlab/kernels.h"
 #include "normlab/reference.h"
@@ -213,12 +214,7 @@ TEST_CASE("softmax forward: SIMD matches the reference on every tail length", "[
 // kernels of this build use, lane by lane against the scalar-tail version
 // and std::exp2 in double.
 TEST_CASE("exp2_nonpositive: accuracy, exact points, range ends", "[softmax][exp]") {
-#if XSIMD_WITH_EMULATED
-  using arch = xsimd::emulated<128>;
-#else
-  using arch = xsimd::default_arch;
-#endif
-  using batch = xsimd::batch<float, arch>;
+  using batch = xsimd::batch<float, simd::kernel_arch>;
   constexpr int W = static_cast<int>(batch::size);
   const auto lanes = [](float w) {
     alignas(64) float in[W], out[W];
