@@ -25,6 +25,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "normlab/arch.hpp"
+#include "normlab/fast_exp.hpp"
 #include "normlab/vec.hpp"
 
 namespace normlab::model {
@@ -176,60 +177,18 @@ void project_simd(float* out, const float* inp, const float* diag, float scale,
   }
 }
 
-// exp(x) = 2^(x log2 e) = 2^k 2^f with k = round(x log2 e), |f| <= 1/2;
-// 2^f = e^(f ln 2) by its Taylor polynomial to degree 6 (error
-// (ln2 / 2)^7 / 7! ~ 1.2e-7), 2^k by writing k + 127 into the exponent bits.
-// The rounding is the magic-number trick: for |y| < 2^22, t = y + 1.5 * 2^23
-// rounds y to the nearest integer k in float arithmetic, t - 1.5 * 2^23 = k
-// exactly, and t's bit pattern is 0x4B400000 + k, so k's exponent field is
-// (bits(t) - 0x4B400000 + 127) << 23. Two adds and two integer ops instead
-// of a rounding and a float-to-int conversion, both slow in SIMD128.
-// y is clamped to [-126, 126], so 2^k is a normal float and exp(x) is
-// finite: below x ~ -87 the result is ~2^-126 rather than e^x (both ~0).
-constexpr float kExpPoly[7] = {1.0f,          0.693147181f,  0.240226507f,
-                               0.0555041087f, 0.00961812911f, 0.00133335581f,
-                               0.000154035304f};
-constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
-constexpr int32_t kRoundMagicBits = 0x4B400000;
+// e^-x, as SiLU needs it, on a batch or a float: 2^(-x log2 e) by
+// simd::exp2_clamped (fast_exp.hpp). Relative error: exp2's 5.2e-7, plus
+// |x| 2^-24 ln 2 (~4e-8 |x|) from rounding -x log2 e to float. Past its
+// clamp, e^-x is 0 for x > ~87.7 and 2^127 ~ 1.7e38 for x < -88, which keeps
+// SiLU right there: x / (1 + e^-x) is x for x >> 0 and a tiny x / 2^127 for
+// x << 0, never NaN for a finite x.
+constexpr float kLog2e = 1.44269504f;
 
-template <class A>
-struct ExpFast {
-  using batch = xsimd::batch<float, A>;
-  using ibatch = xsimd::batch<int32_t, A>;
-  batch log2e{1.44269504f}, lo{-126.0f}, hi{126.0f}, magic{kRoundMagic};
-  batch c[7] = {batch(kExpPoly[0]), batch(kExpPoly[1]), batch(kExpPoly[2]),
-                batch(kExpPoly[3]), batch(kExpPoly[4]), batch(kExpPoly[5]),
-                batch(kExpPoly[6])};
-  ibatch exponent_offset{kRoundMagicBits - 127};
-
-  batch operator()(batch x) const {
-    const batch y = xsimd::clip(x * log2e, lo, hi);
-    const batch t = y + magic;
-    const batch f = y - (t - magic);
-    batch p = c[6];
-    for (int i = 5; i >= 0; i--) p = xsimd::fma(p, f, c[i]);
-    const ibatch bits =
-        (xsimd::bitwise_cast<int32_t>(t) - exponent_offset) << 23;
-    return p * xsimd::bitwise_cast<float>(bits);
-  }
-};
-
-float exp_fast_scalar(float x) {
-  const float y = std::fmin(std::fmax(x * 1.44269504f, -126.0f), 126.0f);
-  const float k = (y + kRoundMagic) - kRoundMagic;
-  const float f = y - k;
-  float p = kExpPoly[6];
-  for (int i = 5; i >= 0; i--) p = p * f + kExpPoly[i];
-  return std::ldexp(p, static_cast<int>(k));
+template <class V>
+XSIMD_INLINE V exp_neg(V x) {
+  return simd::exp2_clamped(x * -kLog2e);
 }
-
-// e^-x on a batch or a float, as SiLU needs it.
-template <class A>
-XSIMD_INLINE xsimd::batch<float, A> exp_neg(xsimd::batch<float, A> x) {
-  const ExpFast<A> e;
-  return e(-x);
-}
-inline float exp_neg(float x) { return exp_fast_scalar(-x); }
 
 }  // namespace
 

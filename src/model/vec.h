@@ -121,13 +121,12 @@ void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
                       const float* sin_a, float direction, int n);
 
 // out = silu(inp) = inp * sigmoid(inp) = inp / (1 + exp(-inp)).
-// exp is computed as 2^k * p(f), k = round(x log2 e), f the remainder, p a
-// degree-6 polynomial (relative error < 2e-7, about float rounding), from
-// +, * and exponent-bit arithmetic only: cheap in SIMD128, which has no exp
-// instruction. The exponent is clamped to [-126, 126], so exp(-x) stays
-// finite (<= 2^126) and huge inputs (an unnormalized model's) give
-// ~x / 2^126 ~ 0 for x << 0 and x for x >> 0, never NaN.
-// out may alias inp. out, inp: (n)
+// exp is the kernels' fast exp (normlab/fast_exp.hpp: exp2_clamped, relative
+// error at most 5.2e-7), from +, * and exponent-bit arithmetic only: cheap
+// in SIMD128, which has no exp instruction. Its exponent is clamped to
+// [-127, 127], so exp(-x) stays finite (<= 2^127) and huge inputs (an
+// unnormalized model's) give ~x / 2^127 ~ 0 for x << 0 and x for x >> 0,
+// never NaN. out may alias inp. out, inp: (n)
 void silu_forward(float* out, const float* inp, int n);
 void silu_forward_ref(float* out, const float* inp, int n);
 
