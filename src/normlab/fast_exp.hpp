@@ -17,11 +17,10 @@
 //
 // Every operation below is one SIMD128 instruction (f32x4.max/min/add/sub/mul,
 // i32x4.shl) and one x86 instruction: no float -> int conversion, no lane
-// extract, no select, no division. The constants are the only other cost,
-// so there are few of them. (The previous version, Cephes expf on e^z, took
-// ~29 vector operations and 16 constants per 4 lanes; on V8 the constants'
-// register pressure pushed the sum accumulator onto the stack. This one takes
-// 16 operations and 9 constants.)
+// extract, no select, no division: exp2_nonpositive is 16 of them per batch,
+// exp2_clamped 17. The constants are the only other cost, so there are few
+// of them (8 and 9): on V8 more would crowd the caller's accumulators out of
+// registers.
 //
 // Method: w = n + f with n = round(w), |f| <= 1/2; 2^f by a degree-5
 // polynomial with p(0) = 1 exactly (minimax for relative error on

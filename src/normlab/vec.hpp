@@ -41,12 +41,10 @@ struct scalar_load {
 // Whether vec_map handles four batches per step: on SIMD128 only, where it
 // lets the four loads and stores of a step share one address computation.
 // V8 computes each address afresh (Emscripten builds without loop strength
-// reduction), which took half the instructions of RMSNorm's output loop;
-// unrolled, RMSNorm 64x4096 is ~10% faster. Elsewhere it does not pay:
-// g++ already addresses well on x86 (unrolled, native LayerNorm 1x1024 went
-// from 0.14 to 0.21 us), and emulated<128> (the scalar wasm build) holds a
-// batch in four locals, sixteen of which spill on V8 (its RMSNorm was ~25%
-// slower).
+// reduction), half the instructions of a loop as short as RMSNorm's output
+// loop. Elsewhere it does not pay: on x86, where g++ already addresses
+// well, it makes a 1x1024 LayerNorm slower, and emulated<128> (the scalar
+// wasm build) holds a batch in four locals, sixteen of which spill on V8.
 #if XSIMD_WITH_WASM
 template <class Arch>
 inline constexpr bool kUnrollMaps = std::is_same_v<Arch, xsimd::wasm>;
