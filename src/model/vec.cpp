@@ -3,7 +3,7 @@
 // (normlab/vec.hpp), the primitives the kernels are built from, which run
 // it on whole batches and on the scalar tail alike; its scalar reference
 // follows it. Only the Walsh-Hadamard transform, a butterfly rather than an
-// element-wise map, has loops of its own.
+// element-wise map, has SIMD loops of its own.
 //
 // n = vector length, W = SIMD width in floats (batch::size), seg = segment
 // length (a head: dh), half = seg / 2

@@ -58,9 +58,11 @@ void axpy_ref(float* y, float alpha, const float* x, int n);
 void add(float* out, const float* a, const float* b, int n);
 void add_ref(float* out, const float* a, const float* b, int n);
 
-// sum a * b. Four independent float accumulators hide the add latency; the
-// model only takes dot products of n <= 1024 numbers, where float
-// accumulation is accurate to ~1e-6 relative. a, b: (n)
+// sum a * b, summed as vec_sum_of sums (normlab/vec.hpp): four independent
+// float accumulators hide the add latency, within blocks of 1024 floats
+// added in double. The model only takes dot products of n <= 1024 numbers,
+// one block, where float accumulation is accurate to ~1e-6 relative.
+// a, b: (n)
 float dot(const float* a, const float* b, int n);
 float dot_ref(const float* a, const float* b, int n);
 
@@ -93,9 +95,9 @@ void segment_axpy4(float* y, const float* alpha, const float* const x[4],
 void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
                        int n, int seg);
 
-// sum x^2 in double: float partial sums over 1024-element chunks, added in
-// double, so parameter and gradient norms over up to 10^6 numbers keep float
-// precision. x: (n)
+// sum x^2 in double: float partial sums over 1024-element blocks (as dot's),
+// added in double, so parameter and gradient norms over up to 10^6 numbers
+// keep float precision. x: (n)
 double sum_squares(const float* x, int n);
 double sum_squares_ref(const float* x, int n);
 
