@@ -153,7 +153,7 @@ function createApi(module, backend) {
   // The heap view (the view rule in bindings.cpp): Emscripten replaces
   // module.HEAPF32 with a view of the new buffer whenever memory grows, so
   // the current one is always valid. (Comparing a cached view's .buffer
-  // with it cost two getter calls: 15% of a 64-float kernel call.)
+  // with it would cost two getter calls, 15% of a 64-float kernel call.)
   const heapView = () => module.HEAPF32;
 
   // ---- tensors of this instance

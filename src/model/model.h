@@ -156,6 +156,22 @@ class Model {
   // logits and probs rows 0..rows-1 from final_out.
   void lm_head(int rows);
   double next_token_loss(const std::vector<int>& tokens) const;
+  // gradients()'s steps, in the order it calls them. ckpt: (L + 1, T, D)
+  // the checkpoints, layer l's input at l; dx: (T, D) a residual-stream
+  // gradient.
+  float* prepare_backward(int T);
+  bool records_norm_rescale() const;
+  void reset_gradient_result(int T);
+  void forward_checkpointed(float* ckpt, const std::vector<int>& tokens);
+  void record_gradient_norm_rescale(int l, int T);
+  void next_token_loss_backward(const std::vector<int>& tokens);
+  void lm_head_backward(int T);
+  void final_norm_backward(float* dx, const float* x_L, int T);
+  void recompute_layer(int l, const float* x_l, int T);
+  void record_residual_gradient_l2(int index, const float* dx, int T);
+  void record_layer_gradient_l2(int l);
+  void embedding_backward(const float* dx, const std::vector<int>& tokens);
+  void record_embedding_and_final_norm_gradient_l2();
 
   Problem problem_;
   ModelConfig config_;
