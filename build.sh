@@ -6,7 +6,8 @@
 #   ./build.sh serve   build, then serve dist/ on http://127.0.0.1:8000
 #   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
-#   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60)
+#   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60), then
+#                      the calculator parser's property tests with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 #   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
@@ -297,7 +298,19 @@ cmd_fuzz() {
       say "  $name: saved corpus now $(find "$saved" -type f | wc -l) inputs, $(du -sh "$saved" | cut -f1)"
     fi
   done
-  [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts)"
+  # The calculator's parser is JavaScript (web/src/vector-parse.js): its
+  # property tests, with a seed of their own and 50 times the runs of a
+  # test run. A failure prints its seed and counterexample; NORMLAB_FC_SEED
+  # replays it.
+  local seed=${NORMLAB_FC_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+  say "property tests of web/src/vector-parse.js, seed $seed, 100000 runs each"
+  if ! NORMLAB_FC_SEED=$seed NORMLAB_FC_RUNS=100000 node --test "$ROOT/tests/js/vector-parse.property.test.mjs" \
+    >"$LOGS/fuzz-vector-parse.log" 2>&1; then
+    grep -E -A12 '^not ok' "$LOGS/fuzz-vector-parse.log" >&2
+    say "  the property tests found a failure (log: build/logs/fuzz-vector-parse.log)"
+    failed=1
+  fi
+  [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts, seeds in build/logs)"
   say "no failures"
 }
 
