@@ -179,6 +179,21 @@ test('autorun="off": no walk by itself; a prediction shows the curves at once; P
   }
 });
 
+test('hide="controls": a read-only figure asks nothing and walks once in view', async () => {
+  const { page, problems, close } = await open('hide="controls"');
+  try {
+    assert.equal(await page.getAttribute(inDemo('[data-widget="autorun"]'), 'data-prediction'), 'none');
+    await showChart(page);
+    await waitStatus(page, 'running');
+    await waitStatus(page, 'done');
+    assert.equal(await layer(page), '23');
+    assert.equal(await page.textContent(inDemo('.predict-compare')), '');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('prefers-reduced-motion: no walk by itself, and the widget says why', async () => {
   const { page, problems, close } = await open('', { reducedMotion: 'reduce' });
   try {

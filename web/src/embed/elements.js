@@ -182,9 +182,9 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
           },
           render: () => this.render(),
           state: () => this.#state,
-          // What the attributes asked for beyond the state: autorun, and
-          // which state fields they set.
-          options: () => ({ autorun: this.#autorun, given: this.#given }),
+          // What the attributes asked for beyond the state: autorun, the
+          // parts hidden, and which state fields they set.
+          options: () => ({ autorun: this.#autorun, hide: this.#hide, given: this.#given }),
           guard: (what, fn) => this.#guard(what, fn),
         })
       }

@@ -126,7 +126,8 @@ const BUILDERS = {
   // prediction is in or skipped, unless the element says autorun="off"
   // (the curves then appear whole once the prediction is in) or names a
   // layer (then nothing is asked and that layer shows), or the reader asked
-  // for reduced motion (then they step through it by hand).
+  // for reduced motion (then they step through it by hand). A read-only
+  // element (hide="controls") asks nothing either.
   demo(root, env) {
     const parts = []
     const add = (titleKey, ...captionKeys) => {
@@ -145,7 +146,8 @@ const BUILDERS = {
       onStep: (step) => model.set({ layer: step.layer }),
       onEnd: () => env.render(),
       store: createMemoryLearnerStore(),
-      asks: () => !env.options().given.includes('layer'),
+      // A read-only figure (hide="controls") has no way to answer.
+      asks: () => !env.options().given.includes('layer') && !env.options().hide.has('controls'),
       settings: () => env.state(),
     })
     const autorun = model.demo.walk
