@@ -42,6 +42,11 @@ for (const [origin, baseUrl] of origins) {
       assert.equal(await widget.locator('.zone-badge').textContent(), 'informative');
       assert.equal(await widget.locator('output').textContent(), 'L2 32, logit scale 1×');
 
+      // The question comes first; skipping it frees the slider.
+      assert.equal(await page.isDisabled('#softmax-l2'), true);
+      await widget.locator('button[data-action="skip"]').click();
+      await settle(page);
+      assert.equal(await page.isDisabled('#softmax-l2'), false);
       // Four octaves up (L2 512, scale 16x) the distribution is near one-hot.
       await page.fill('#softmax-l2', '4');
       await settle(page);
@@ -115,6 +120,7 @@ for (const [origin, baseUrl] of origins) {
 
     test('the playground keeps the output L2 at 16.0 from 0.1x to 10x', () => withPage('', async (page) => {
       const read = async (name) => page.textContent(`[data-widget="playground"] [data-readout="${name}"]`);
+      await page.click('[data-widget="playground"] button[data-action="skip"]');
       const inputs = []
       for (const position of ['-1', '-0.5', '0', '0.5', '1']) {
         await page.fill('#playground-stretch', position);
@@ -124,14 +130,14 @@ for (const [origin, baseUrl] of origins) {
       }
       // The input follows the stretch: 100 times longer at 10x than at 0.1x.
       assert.ok(Math.abs(inputs.at(-1) / inputs[0] - 100) < 0.5, `input L2 ${inputs}`);
-      assert.equal(await page.getAttribute('[data-widget="playground"] [role="status"]', 'data-regime'), 'inside');
+      assert.equal(await page.getAttribute('[data-widget="playground"] .zone-text[role="status"]', 'data-regime'), 'inside');
 
       // Far below the chapter's range, eps is no longer negligible.
       await page.fill('#playground-stretch', '-4');
       await settle(page);
       const shrunk = Number(await read('output-l2'));
       assert.ok(shrunk < 15, `output L2 at 1e-4x is ${shrunk}`);
-      assert.equal(await page.getAttribute('[data-widget="playground"] [role="status"]', 'data-regime'), 'belowBreaks');
+      assert.equal(await page.getAttribute('[data-widget="playground"] .zone-text[role="status"]', 'data-regime'), 'belowBreaks');
       // A larger eps breaks it sooner.
       await page.selectOption('#playground-eps', '0.00001');
       await settle(page);
@@ -163,6 +169,8 @@ for (const [origin, baseUrl] of origins) {
     }));
 
     test('switching the language keeps the state, and the URL keeps both', () => withPage('', async (page) => {
+      await page.click('[data-widget="softmax"] button[data-action="skip"]');
+      await page.click('[data-widget="playground"] button[data-action="skip"]');
       await page.fill('#softmax-l2', '1');
       await page.fill('#calc-vector', '1, 2, 3');
       await page.fill('#playground-stretch', '0.5');

@@ -14,6 +14,12 @@ const shared = shareBrowserAndServer();
 // Moves every control once, so code paths that only run on input (chart
 // redraws, tooltips, typesetting, notices) run under the policy too.
 async function exercise(page) {
+  // The questions asked before the sliders move: a guess, then a skip.
+  await page.fill('#softmax-guess', '0.6');
+  await page.click('[data-widget="softmax"] button[data-action="check"]');
+  await page.check('#softmax-growth-square');
+  await page.check('#softmax-growth-linear');
+  await page.click('[data-widget="playground"] button[data-action="skip"]');
   await page.fill('#softmax-l2', '3');
   await page.fill('#calc-vector', '1, oops');
   await page.fill('#calc-vector', '5, -5, 1e3');
@@ -24,9 +30,16 @@ async function exercise(page) {
   await page.selectOption('#model-placement', 'post');
   await page.fill('#model-depth', '30');
   await page.selectOption('#layer-chart-scale', 'linear');
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+  await page.fill('#predict-residual', '2');
+  await page.click('#predict-commit');
   await page.click('#autorun-play');
+  await page.click('#autorun-pause');
+  await page.click('#autorun-next');
+  await page.click('#autorun-finish');
   await page.fill('#layer-select', '12');
   await page.hover('[data-widget="layer-chart"] .hover-overlay');
+  await page.click('#predict-again');
   await page.fill('#grad-depth', '10');
   await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
   await page.locator('[data-question="q3"] [data-option="b"]').click();

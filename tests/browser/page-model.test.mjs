@@ -152,35 +152,49 @@ describe('the layer chart', () => {
 });
 
 describe('the auto-run', () => {
-  test('walks the layers when the panel comes into view, then hands control over', () => withPage('', async (page) => {
+  // The test-only walk speed (demo-controller.js): 300 ms per narrated step.
+  const fast = { initScript: () => {
+    window.NORMLAB_WALK_STEP_MS = 300;
+  } };
+
+  test('walks the layers once the prediction is in or skipped, then hands control over', () => withPage('', async (page) => {
     assert.equal(await autorunStatus(page), 'waiting');
     await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(400);
+    assert.equal(await autorunStatus(page), 'waiting', 'in view, the walk waits for the prediction');
+    await page.click('#predict-skip');
     await page.waitForFunction(() => document.querySelector('[data-widget="autorun"]').dataset.status === 'running');
-    // The strip highlights the stage and the chart's marker moves with the walk.
-    await page.waitForSelector('.strip-stage.is-current[data-stage="layers"]');
+    // Both strips, the page's and the compact copy beside the chart,
+    // highlight the stage; the chart's marker moves with the walk.
+    await page.waitForSelector('.strip-compact .strip-stage.is-current[data-stage="layers"]');
+    assert.equal(await page.locator('.strip-stage.is-current[data-stage="layers"]').count(), 2);
     const markerX = () => page.getAttribute('[data-widget="layer-chart"] .marker line', 'x1');
     const first = await markerX();
     await page.waitForFunction((x) => document.querySelector('[data-widget="layer-chart"] .marker line').getAttribute('x1') !== x, first);
-    assert.match(await page.textContent('.autorun-where'), /^Layer \d+ \(of 0–23\): the stream arrives at L2\/tok [\d.]+/);
+    assert.match(await page.textContent('.autorun-where'),
+      /^Layers (\d+)–(\d+) \(of 0–23\): the stream arrives at L2\/tok [\d.]+ at layer \1 and [\d.]+ at layer \2; the input RMSNorm hands attention vectors of L2\/tok [\d.]+ to [\d.]+\.$/);
 
     await page.waitForFunction(() => document.querySelector('[data-widget="autorun"]').dataset.status === 'done', null, { timeout: 30_000 });
     assert.equal(await page.inputValue('#layer-select'), '23');
     assert.equal(await page.locator('.strip-stage.is-current').count(), 0);
     assert.match(await page.textContent('.autorun-status'), /^Done: the controls are yours/);
     assert.equal(await page.getAttribute('#autorun-progress', 'value'), await page.getAttribute('#autorun-progress', 'max'));
+    assert.equal(await page.getAttribute('#autorun-progress', 'max'), '11');
 
     // The reader's choice stays.
     await setLayer(page, 5);
     await page.waitForTimeout(600);
     assert.equal(await page.inputValue('#layer-select'), '5');
     assert.equal(await autorunStatus(page), 'done');
-  }));
+  }, fast));
 
-  test('pause, resume and replay; moving the selector takes over', () => withPage('?layer=2', async (page) => {
-    // A link that names a layer keeps it: no walk starts by itself.
+  test('pause, resume, next step and replay; moving the selector takes over', () => withPage('?layer=2', async (page) => {
+    // A link that names a layer keeps it: no walk starts by itself, and no
+    // prediction is asked.
     await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(400);
     assert.equal(await autorunStatus(page), 'off');
+    assert.equal(await page.getAttribute('[data-widget="autorun"]', 'data-prediction'), 'none');
     assert.equal(await page.inputValue('#layer-select'), '2');
 
     await page.click('#autorun-play');
@@ -191,15 +205,20 @@ describe('the auto-run', () => {
     const paused = await page.inputValue('#layer-select');
     await page.waitForTimeout(700);
     assert.equal(await page.inputValue('#layer-select'), paused);
+    // Step on click: the rest of the group of four layers at once.
+    await page.click('#autorun-next');
+    await settle(page);
+    const stepped = Number(await page.inputValue('#layer-select'));
+    assert.ok(stepped % 4 === 3 && stepped >= Number(paused), `next step from layer ${paused} to ${stepped}`);
     await page.click('#autorun-pause');
-    await page.waitForFunction((layer) => document.getElementById('layer-select').value !== layer, paused);
+    await page.waitForFunction((layer) => document.getElementById('layer-select').value !== layer, String(stepped));
     assert.equal(await autorunStatus(page), 'running');
 
     await setLayer(page, 1);
     assert.equal(await autorunStatus(page), 'done');
     await page.waitForTimeout(600);
     assert.equal(await page.inputValue('#layer-select'), '1');
-  }));
+  }, fast));
 
   test('respects prefers-reduced-motion', () => withPage('', async (page) => {
     await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();

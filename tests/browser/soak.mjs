@@ -122,6 +122,13 @@ export function pageControls() {
   return [
     { name: 'softmax magnitude', weight: 3, kind: 'range', sel: '#softmax-l2' },
     { name: 'softmax reset', weight: 0.2, kind: 'click', sel: inWidget('softmax', '.control button') },
+    { name: 'softmax growth', weight: 0.3, kind: 'radio', sel: ['#softmax-growth-linear', '#softmax-growth-square'] },
+    // The questions before the sliders move: a guess typed, then checked,
+    // skipped or asked again (hidden buttons click too: the page must cope).
+    { name: 'softmax guess', weight: 0.2, kind: 'text', sel: '#softmax-guess', text: (random) => random.pick(['0.3', '0.77', '1.5', 'x', '']) },
+    { name: 'playground guess', weight: 0.2, kind: 'text', sel: '#playground-guess', text: (random) => random.pick(['16', '160', '-1', 'y']) },
+    { name: 'question buttons', weight: 0.3, kind: 'click', sel: ['softmax', 'playground'].flatMap((name) => ['check', 'skip', 'again']
+      .map((action) => inWidget(name, `button[data-action="${action}"]`))) },
     { name: 'playground stretch', weight: 3, kind: 'range', sel: '#playground-stretch' },
     { name: 'playground eps', weight: 0.4, kind: 'select', sel: '#playground-eps', values: EPS },
     { name: 'calculator input', weight: 1.5, kind: 'text', sel: '#calc-vector', text: calculatorText },
@@ -139,6 +146,9 @@ export function pageControls() {
     { name: 'gradient-flow depth', weight: 2, kind: 'range', sel: '#grad-depth' },
     { name: 'auto-run play/replay', weight: 0.15, kind: 'click', sel: '#autorun-play' },
     { name: 'auto-run pause/resume', weight: 0.2, kind: 'click', sel: '#autorun-pause' },
+    { name: 'auto-run next/finish', weight: 0.2, kind: 'click', sel: ['#autorun-next', '#autorun-finish'] },
+    { name: 'walk prediction', weight: 0.5, kind: 'range', sel: ['#predict-residual', '#predict-norm'] },
+    { name: 'walk prediction buttons', weight: 0.2, kind: 'click', sel: ['#predict-commit', '#predict-skip', '#predict-again'] },
     { name: 'prompt reset', weight: 0.15, kind: 'click', sel: '.control-prompt button' },
     { name: 'quiz', weight: 0.3, kind: 'radio', sel: ['q1', 'q2', 'q3'].flatMap((q) => ['a', 'b', 'c']
       .map((o) => `[data-widget="quiz"] input[name="quiz-${q}"][value="${o}"]`)) },
@@ -173,6 +183,9 @@ export function embedControls() {
     { name: 'demo eps', weight: 0.2, kind: 'select', host: 'normlab-demo', sel: '#model-eps', values: EPS },
     { name: 'demo auto-run play', weight: 0.1, kind: 'click', host: 'normlab-demo', sel: '#autorun-play' },
     { name: 'demo auto-run pause', weight: 0.1, kind: 'click', host: 'normlab-demo', sel: '#autorun-pause' },
+    { name: 'demo walk prediction', weight: 0.3, kind: 'range', host: 'normlab-demo', sel: '#predict-residual' },
+    { name: 'demo walk buttons', weight: 0.2, kind: 'click', host: 'normlab-demo',
+      sel: ['#predict-commit', '#predict-skip', '#predict-again', '#autorun-next', '#autorun-finish'] },
   ];
 }
 

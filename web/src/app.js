@@ -1,11 +1,13 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
-import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from './constants.js'
+import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
+import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL, SOFTMAX_L2_UNIT } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
+import { createLearnerStore } from './learner.js'
 import { KATEX_VERSION, typeset } from './math.js'
+import { PLAYGROUND_QUESTION_STRETCH, SOFTMAX_QUESTION_L2, readPredictions, recordState, writePrediction } from './predictions.js'
 import { estimateReadingMinutes } from './reading-time.js'
 import { isQuizAnswer, searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
@@ -53,11 +55,28 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     notices: [...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })), ...extraNotices],
     paintedLang: null,
     demoSeen: false,
-    autorunStep: null,
     paintedGradients: null,
   }
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
+  // The student's own state (learner.js): kept in this browser, never in
+  // the URL.
+  const learner = createLearnerStore()
+  // A question is asked only where the link left the view to the reader: a
+  // link that set the magnitude, the stretch or the layer shows that.
+  const asks = { s: !given.includes('l2'), p: !given.includes('stretch'), d: !given.includes('layer') }
+  // Where the reader asked to be asked again.
+  const invited = { s: false, p: false }
+  const answer = (id, record, changes = {}) => {
+    writePrediction(learner, id, record)
+    set(changes)
+  }
+  const question = (id) => {
+    const record = readPredictions(learner)[id]
+    const state = recordState(record)
+    if (state === 'none') return asks[id] || invited[id] ? { state: 'asking', guess: null, square: false } : null
+    return { state, guess: record.g ?? null, square: record.q === 1 }
+  }
 
   const context = () => textContext(state.lang)
   const widget = (name) => doc.querySelector(`[data-widget="${name}"]`)
@@ -65,6 +84,16 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const glossary = createGlossary(widget('glossary'))
   const softmax = createSoftmaxWidget(widget('softmax'), {
     onMagnitude: (l2) => set({ l2 }),
+    onGrowth: (softmaxGrowth) => set({ softmaxGrowth }),
+    // The reveal moves the slider to the magnitude the question was about.
+    predict: {
+      guess: (g) => answer('s', state.softmaxGrowth === 'square' ? { g, q: 1 } : { g }, { l2: SOFTMAX_QUESTION_L2 }),
+      skip: () => answer('s', { s: 1 }),
+      again: () => {
+        invited.s = true
+        answer('s', null, { l2: SOFTMAX_L2_UNIT })
+      },
+    },
   })
   const worked = createWorkedExample(widget('worked-example'))
   const calculator = createCalculator(widget('calculator'), {
@@ -74,6 +103,14 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const playground = createPlayground(widget('playground'), {
     onStretch: (stretch) => set({ stretch }),
     onEps: (eps) => set({ eps }),
+    predict: {
+      guess: (g) => answer('p', { g }, { stretch: PLAYGROUND_QUESTION_STRETCH }),
+      skip: () => answer('p', { s: 1 }),
+      again: () => {
+        invited.p = true
+        answer('p', null, { stretch: 1 })
+      },
+    },
   })
   const quiz = createQuiz(widget('quiz'), {
     onAnswer: (id, option) => {
@@ -95,11 +132,11 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     timing,
     walk: {
       // A link that chose a layer shows that layer; a reader who asked for
-      // reduced motion starts the walk themselves.
-      startsOff: reducedMotion || given.includes('layer'),
+      // reduced motion steps through the walk by hand.
+      startsOff: given.includes('layer'),
+      manual: reducedMotion,
       depth: () => state.depth,
       onStep: (step) => {
-        runtime.autorunStep = step
         strip.setStage(step.stage)
         set({ layer: step.layer })
       },
@@ -107,21 +144,17 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
         strip.setStage(null)
         render()
       },
+      store: learner,
+      asks: () => asks.d,
+      settings: () => modelSettings(),
     },
   })
   const autorun = demo.walk
-  const autorunWidget = createAutorunWidget(widget('autorun'), {
-    play: () => autorun.play(),
-    pause: () => {
-      autorun.pause()
-      render()
-    },
-    resume: () => {
-      autorun.resume()
-      render()
-    },
+  const autorunWidget = createAutorunWidget(widget('autorun'), autorun)
+  const layerChart = createLayerChart(widget('layer-chart'), {
+    scale: (layerScale) => set({ layerScale }),
+    predictMove: (which, value) => autorun.predictMove(which, value),
   })
-  const layerChart = createLayerChart(widget('layer-chart'), { scale: (layerScale) => set({ layerScale }) })
   const breakdown = createLayerBreakdown(widget('layer-breakdown'), {
     layer: (layer) => {
       autorun.handOver()
@@ -143,7 +176,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       if (runtime.nl) autorun.firstView()
     }, { threshold: 0.25 })
     observer.observe(widget('layer-chart'))
-  }
+  } else runtime.demoSeen = true
 
   const langSelect = doc.getElementById('lang-select')
   const themeSelect = doc.getElementById('theme-select')
@@ -206,14 +239,17 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
     if (changed('strip', [state.lang])) guarded('strip', () => strip.update({ t: ctx.t, layers: REFERENCE_MODEL.layers }))
     if (changed('glossary', [state.lang])) guarded('glossary', () => glossary.update(ctx))
-    if (changed('softmax', [state.lang, loaded, state.l2])) guarded('softmax', () => softmax.update(nl && computeSoftmax(nl, state.l2), ctx))
+    const predictions = readPredictions(learner)
+    if (changed('softmax', [state.lang, loaded, state.l2, state.softmaxGrowth, predictions.s, invited.s])) {
+      guarded('softmax', () => softmax.update(nl && softmaxData(nl), ctx))
+    }
     if (changed('worked example', [state.lang, loaded])) guarded('worked example', () => worked.update(nl && computeWorkedExample(nl), ctx))
     if (changed('calculator', [state.lang, loaded, state.vector, state.eps])) {
       guarded('calculator', () => calculator.update(nl ? computeCalculator(nl, state.vector, state.eps)
         : { text: state.vector, eps: state.eps, error: null, result: null }, ctx))
     }
-    if (changed('playground', [state.lang, loaded, state.stretch, state.eps])) {
-      guarded('playground', () => playground.update(nl && computePlayground(nl, state.stretch, state.eps), ctx))
+    if (changed('playground', [state.lang, loaded, state.stretch, state.eps, predictions.p, invited.p])) {
+      guarded('playground', () => playground.update(nl && { ...computePlayground(nl, state.stretch, state.eps), question: question('p') }, ctx))
     }
     if (changed('quiz', [state.lang, state.quiz])) guarded('quiz', () => quiz.update(state.quiz, ctx))
     paintModelViews(nl, ctx)
@@ -224,6 +260,23 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     }
     scheduleUrlWrite()
     if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() })
+  }
+
+  // The softmax widget's data, with the question's values.
+  function softmaxData(nl) {
+    const growth = state.softmaxGrowth
+    // A guess is revealed with the scores growing the way they did when it
+    // was made.
+    const asked = question('s')
+    const askedGrowth = asked?.state === 'asking' ? growth : asked?.square ? 'square' : 'linear'
+    const at = asked && computeSoftmax(nl, SOFTMAX_QUESTION_L2, askedGrowth)
+    return {
+      ...computeSoftmaxView(nl, state.l2, growth),
+      question: asked && {
+        ...asked, l2: SOFTMAX_QUESTION_L2, scale: at.scale, maxProb: at.maxProb,
+        base: computeSoftmax(nl, SOFTMAX_L2_UNIT, askedGrowth).maxProb,
+      },
+    }
   }
 
   // The demo panel's settings as the model takes them; the prompt's default
@@ -253,12 +306,9 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
     guarded('model settings', () => modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
     guarded('learned gain', () => gain.update(nl && view ? demo.gains(nl, settings) : null, ctx))
-    const step = runtime.autorunStep
-    guarded('auto-run', () => autorunWidget.update({
-      status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
-      layer, depth: state.depth, reducedMotion, view,
-    }, ctx))
-    guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale }, ctx))
+    const walk = autorun.view(view)
+    guarded('auto-run', () => autorunWidget.update({ ...walk, depth: state.depth, reducedMotion, view }, ctx))
+    guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale, walk }, ctx))
     guarded('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
     guarded('attention', () => attention.update({ view, layer }, ctx))
     guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, ...gradients }, ctx))

@@ -9,20 +9,33 @@ import {
 import { seededNormalVector } from './seeded-vector.js'
 import { parseVector } from './vector-parse.js'
 
-export function computeSoftmax(nl, l2) {
-  const scale = l2 / SOFTMAX_L2_UNIT
+// growth: how the scores follow the magnitude. 'linear' is the chapter's
+// widget (scale = L2 / 32: one side of the dot product grows); 'square' is
+// attention when queries and keys both come from a stream that grows: each
+// grows by L2 / 32, so their dot product by its square.
+export const softmaxScale = (l2, growth = 'linear') => (growth === 'square' ? (l2 / SOFTMAX_L2_UNIT) ** 2 : l2 / SOFTMAX_L2_UNIT)
+
+export function computeSoftmax(nl, l2, growth = 'linear') {
+  const scale = softmaxScale(l2, growth)
   const logits = SOFTMAX_SCORES.map((s) => s * scale)
   const probs = Array.from(nl.softmax(logits))
   const { maxProb, entropy } = nl.distributionStats(probs)
   const top = maxProb[0]
   const zone = top >= ZONE_SATURATED_FROM ? 'saturated' : top >= ZONE_DRIFT_FROM ? 'drift' : 'informative'
   return {
-    l2, scale, tokens: SOFTMAX_TOKENS, scores: SOFTMAX_SCORES, logits, probs,
+    l2, growth, scale, tokens: SOFTMAX_TOKENS, scores: SOFTMAX_SCORES, logits, probs,
     maxProb: top, entropy: entropy[0],
     // The entropy of the uniform distribution: the most there can be.
     maxEntropy: Math.log(SOFTMAX_SCORES.length),
     zone,
   }
+}
+
+// The softmax widget's data: the probabilities at l2 with the scores growing
+// as `growth` says, and what the other way of growing gives at the same l2.
+export function computeSoftmaxView(nl, l2, growth = 'linear') {
+  const other = computeSoftmax(nl, l2, growth === 'square' ? 'linear' : 'square')
+  return { ...computeSoftmax(nl, l2, growth), other: { growth: other.growth, scale: other.scale, maxProb: other.maxProb } }
 }
 
 // The chapter's example is stated with eps = 1e-6 whatever the page's eps

@@ -11,6 +11,9 @@ export const REFERENCE_MODEL = Object.freeze({ layers: 24, hidden: 1024 })
 export const SOFTMAX_TOKENS = Object.freeze(['A', 'B', 'C', 'D', 'E', 'F'])
 export const SOFTMAX_SCORES = Object.freeze([2.0, 1.6, 1.3, 1.1, 0.8, 0.4])
 export const SOFTMAX_L2_UNIT = Math.sqrt(REFERENCE_MODEL.hidden)
+// How the scores follow the magnitude: in proportion (the chapter's widget)
+// or with its square (queries and keys both grow; compute.js).
+export const SOFTMAX_GROWTHS = Object.freeze(['linear', 'square'])
 
 // The magnitude slider works in log2 units around the default (0 = L2 32),
 // so each notch is the same relative step: 1/8 octave, 4 .. 512.
@@ -73,9 +76,9 @@ export const GAIN_SOURCE = Object.freeze({ layer: 0, which: 'inputNorm' })
 // The hands-on exercise compares these two layers.
 export const EXERCISE_LAYERS = Object.freeze([0, 22])
 
-// Auto-run: one layer per step; the stages before and after the layers get
-// one step each.
-export const AUTORUN_STEP_MS = 240
+// The walk: how long each narrated step stays, time to read its sentence
+// (the layers are told in a few groups, src/autorun.js).
+export const AUTORUN_STEP_MS = 2500
 
 // Gradient views recompute once the input has been still this long, so a
 // dragged slider never waits for a backward pass.

@@ -10,7 +10,7 @@
 // Everything here that is not URL state lives in one object, `runtime`
 // (below): the model instances, the last forward view and the last good one,
 // the gain sample, the gradient views' schedule and results, the idle
-// extension and the walk.
+// extension and the walk (with the prediction the reader is making).
 //
 // Model instances. One per configuration in use: the forward views' (norm,
 // placement, eps) and the gradient views' pre- and post-norm stacks at their
@@ -22,12 +22,15 @@
 // recently used is deleted as soon as no view needs it: switching a setting
 // back reuses its instance, and wasm memory, which never shrinks, does not
 // pile up.
-import { createAutorun } from './autorun.js'
+import { autorunSteps, createAutorun, drawnAt } from './autorun.js'
 import { forwardView, gradientView, promptProblem, promptTokenCount } from './compute.js'
 import {
   AUTORUN_STEP_MS, DEPTH_MAX, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, GRADIENT_SETTLE_MS, MIN_GRADIENT_TOKENS,
   MODEL_SHAPE,
 } from './constants.js'
+import {
+  CURVE_GUESS_MAX, CURVE_GUESS_MIN, compareCurves, readPredictions, recordState, settingsFromKey, settingsKey, writePrediction,
+} from './predictions.js'
 import { seededSample } from './seeded-vector.js'
 
 // Model instances kept beyond the ones in use, so that switching a norm,
@@ -52,9 +55,19 @@ export function forwardModelConfig(settings) {
 
 const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`
 
+// For tests only: a page or test harness that sets window.NORMLAB_WALK_STEP_MS
+// to a number of milliseconds (before the page's scripts run) gets a walk
+// that lasts that long per narrated step, so a browser test need not wait
+// for the reading pace. Nothing in the page sets it.
+export function walkStepMs(win) {
+  const ms = win.NORMLAB_WALK_STEP_MS
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : AUTORUN_STEP_MS
+}
+
 // win: the window (timers, idle callbacks, performance); render(): repaint
 // soon; timing: record User Timing measures (tests/bench/page-perf.mjs);
-// walk: the auto-run's hooks { startsOff, depth(), onStep(step), onEnd() }.
+// walk: the walk's hooks { startsOff, manual, depth(), onStep(step),
+// onEnd(), store, asks(), settings() } (createDemoWalk below).
 export function createDemoController({ win, render, timing = false, spare = SPARE_MODELS, walk = null }) {
   const runtime = {
     nl: null,
@@ -267,11 +280,11 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
 
   // ---- the walk
 
-  const autorun = walk && createAutorun({ win, stepMs: AUTORUN_STEP_MS, ...walk })
+  const demoWalk = walk && createDemoWalk({ win, render, runtime, hooks: walk })
 
   return {
     runtime,
-    walk: autorun,
+    walk: demoWalk,
     forward,
     gains,
     gradients,
@@ -297,9 +310,147 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
     dispose() {
       win.clearTimeout(runtime.gradients.timer)
       if (runtime.extension.handle !== null) cancelIdle(runtime.extension.handle)
-      autorun?.pause()
+      demoWalk?.pause()
       runtime.inUse = { forward: null, gradients: [] }
       release(0)
+    },
+  }
+}
+
+// The walk with its prediction. Before the walk the reader predicts where
+// the layer chart's two curves end (the residual stream after the last
+// layer, the input norm's output at the last layer) and commits, or skips;
+// the chart then shows only the stream's starting point. A waiting walk
+// starts once the panel is in view and the prediction is in or skipped, and
+// draws the curves as it goes; at the end (or at once, when the walk does
+// not run by itself) the prediction is compared with what the model
+// computed. A prediction is kept for the settings it was made for (norm,
+// placement, depth) and compared only with those.
+//
+// hooks: { startsOff, manual (reduced motion: step by hand, nothing timed),
+//   depth(), onStep(step), onEnd(), store (the learner store, or null: no
+//   predictions), asks() (false: a link chose what to show; ask nothing),
+//   settings() ({ norm, placement, depth }) }
+function createDemoWalk({ win, render, runtime, hooks }) {
+  // step: the walk's last step; draft: the prediction being made; invited:
+  // the reader asked to predict where the page would not have asked.
+  const state = runtime.walk = { step: null, draft: null, invited: false }
+  const record = () => readPredictions(hooks.store).d ?? null
+  const asking = () => Boolean(hooks.store) && (hooks.asks() || state.invited) && !record()
+  const autorun = createAutorun({
+    win,
+    stepMs: walkStepMs(win),
+    manual: hooks.manual,
+    startsOff: hooks.startsOff,
+    depth: hooks.depth,
+    ready: () => !asking(),
+    onStep: (step) => {
+      state.step = step
+      hooks.onStep(step)
+    },
+    onEnd: () => hooks.onEnd(),
+  })
+
+  // The prediction inputs start where the stream starts: "nothing changes"
+  // is the neutral guess.
+  const start = () => runtime.forward.view?.residualL2[0] ?? null
+  const draft = () => ({ r: state.draft?.r ?? start(), n: state.draft?.n ?? start() })
+
+  // After the reader's answer (or skip): a waiting walk may start; a walk
+  // that does not run by itself leaves the chart drawn whole at once.
+  function answered(value) {
+    writePrediction(hooks.store, 'd', value)
+    state.draft = null
+    autorun.check()
+    render()
+  }
+
+  return {
+    get status() {
+      return autorun.status
+    },
+    get step() {
+      return autorun.step
+    },
+    get manual() {
+      return autorun.manual
+    },
+    // Play with a prediction pending skips it: the reader chose to watch.
+    play() {
+      if (asking()) writePrediction(hooks.store, 'd', { s: 1 })
+      autorun.play()
+      render()
+    },
+    pause() {
+      autorun.pause()
+      render()
+    },
+    resume() {
+      autorun.resume()
+      render()
+    },
+    next() {
+      autorun.next()
+      render()
+    },
+    finish() {
+      autorun.finish()
+      render()
+    },
+    handOver: () => autorun.handOver(),
+    firstView: () => autorun.firstView(),
+    // which: 'r' | 'n'
+    predictMove(which, value) {
+      state.draft = { ...draft(), [which]: Math.min(CURVE_GUESS_MAX, Math.max(CURVE_GUESS_MIN, value)) }
+      render()
+    },
+    commit() {
+      const { r, n } = draft()
+      if (r === null) return
+      answered({ r, n, k: settingsKey(hooks.settings()) })
+    },
+    skip() {
+      answered({ s: 1 })
+    },
+    // Forget the prediction and ask again; the walk waits for the answer.
+    again() {
+      writePrediction(hooks.store, 'd', null)
+      state.draft = null
+      state.invited = true
+      autorun.rewind()
+      render()
+    },
+    // What the walk shows with this forward view: { status, manual, step,
+    // steps, stage, from, to, layer, drawn (null: everything), prediction,
+    // comparison }.
+    view(view) {
+      const depth = hooks.depth()
+      const status = autorun.status
+      const step = state.step
+      const walking = status === 'running' || status === 'paused'
+      const ask = asking()
+      let drawn = null
+      if (ask || status === 'waiting') drawn = { residual: 0, norms: -1 }
+      else if (walking && step) drawn = drawnAt(step.stage, step.layer, depth)
+      const stored = record()
+      const made = recordState(stored) === 'made'
+      const matches = made && stored.k === settingsKey(hooks.settings())
+      const values = ask ? draft() : made ? { r: stored.r, n: stored.n } : null
+      const prediction = {
+        state: ask ? 'asking' : recordState(stored),
+        // The markers on the chart: the draft while asking, the kept
+        // prediction when it is for these settings.
+        markers: values && (ask || matches) && values.r !== null ? values : null,
+        matches,
+        madeFor: made && !matches ? settingsFromKey(stored.k) : null,
+        offered: Boolean(hooks.store),
+      }
+      const comparison = matches && view && !walking && status !== 'waiting' ? compareCurves(stored, view) : null
+      return {
+        status, manual: autorun.manual, step: autorun.step, steps: step?.steps ?? autorunSteps(depth),
+        stage: step?.stage ?? 'tokenize', from: step?.from ?? 0, to: step?.to ?? 0, layer: step?.layer ?? 0,
+        drawn, prediction, comparison,
+      }
     },
   }
 }

@@ -4,7 +4,7 @@
 // when it differs from its default), so any view can be linked or embedded.
 import {
   DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, EXAMPLE_A, GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX,
-  REFERENCE_MODEL, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
+  REFERENCE_MODEL, SOFTMAX_GROWTHS, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
 } from './constants.js'
 import { pageLanguage } from './i18n/index.js'
 
@@ -43,6 +43,7 @@ const FIELDS = {
     def: SOFTMAX_L2_UNIT,
     parse: numberIn(SOFTMAX_L2_UNIT * 2 ** SOFTMAX_LOG2_MIN, SOFTMAX_L2_UNIT * 2 ** SOFTMAX_LOG2_MAX),
   },
+  softmaxGrowth: { param: 'growth', def: SOFTMAX_GROWTHS[0], parse: oneOf(SOFTMAX_GROWTHS) },
   vector: {
     param: 'x',
     def: EXAMPLE_A.join(', '),

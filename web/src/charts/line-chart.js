@@ -1,10 +1,10 @@
 // Line chart with labelled series, horizontal reference lines, a shaded band,
-// a marker at the current x and an optional hover read-out: the playground's
-// L2 sweep and the model's per-layer charts. Scales, axes and paths come
-// from d3.
+// a marker at the current x, guess markers the reader may drag, and an
+// optional hover read-out: the playground's L2 sweep and the model's
+// per-layer charts. Scales, axes and paths come from d3.
 import { axisBottom, axisLeft } from 'd3-axis'
 import { scaleLinear, scaleLog } from 'd3-scale'
-import { pointer } from 'd3-selection'
+import { pointer, select } from 'd3-selection'
 import { line } from 'd3-shape'
 
 const DEFAULT_MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
@@ -28,10 +28,18 @@ export function integerTicks(lo, hi, maxTicks) {
 //   x, y: { type: 'log' | 'linear', domain: [lo, hi], label, tickFormat,
 //           integer (x only: whole-number ticks) }
 //   series: [{ id, label, points: [[x, y], ...], dots }]
-//           (class series-<id>; dots draws a circle at every point)
+//           (class series-<id>; dots draws a circle at every point, endDot
+//           one at the last (where a curve being drawn has got to); the
+//           group's data-values lists the drawn y values, for tests and
+//           tools that read the chart; a series may have no points yet)
 //   rules: [{ id, value, label }]                     horizontal lines
 //   band: { from, to, label } | null                  shaded x range
 //   marker: { x, points: [{ id, y }] } | null         current position
+//   guesses: [{ id, x, y, label, labelAt: 'above' | 'below', onDrag(y) | null }]
+//          the reader's guesses, hollow markers (class guess-<id>) labelled
+//          above or below, to their left; with onDrag, a pointer drags
+//          one up and down and onDrag gets the y under the pointer, kept
+//          inside the y domain
 //   hover: { xs: [...], x: current | null, onMove(x | null) } | null
 //          pointer read-out: onMove gets the nearest of xs under the pointer
 //   legend: true when a legend beside the chart names the series: no end
@@ -95,13 +103,16 @@ export function drawLineChart(svg, width, height, data) {
     return g
   })
     .attr('class', (s) => `series series-${s.id}`)
-    .call((g) => g.select('path').attr('d', (s) => path(s.points)))
+    .attr('data-values', (s) => s.points.map((p) => p[1]).join(','))
+    .call((g) => g.select('path').attr('d', (s) => (s.points.length ? path(s.points) : null)))
     .call((g) => g.select('text')
-      .attr('x', (s) => x(s.points.at(-1)[0]) + 6)
-      .attr('y', (s) => y(s.points.at(-1)[1]))
-      .attr('dy', '0.35em').text((s) => (data.legend ? '' : s.label)))
-    .call((g) => g.selectAll('circle.series-dot').data((s) => (s.dots ? s.points : [])).join('circle')
-      .attr('class', 'series-dot').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', 2.5))
+      .attr('x', (s) => (s.points.length ? x(s.points.at(-1)[0]) + 6 : 0))
+      .attr('y', (s) => (s.points.length ? y(s.points.at(-1)[1]) : 0))
+      .attr('dy', '0.35em').text((s) => (data.legend || !s.points.length ? '' : s.label)))
+    .call((g) => g.selectAll('circle.series-dot').data((s) => (s.dots ? s.points : s.endDot && s.points.length ? s.points.slice(-1) : [])).join('circle')
+      .attr('class', 'series-dot').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', function radius() {
+        return select(this.parentNode).datum().dots ? 2.5 : 4
+      }))
 
   const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
     const g = enter.append('g').attr('class', 'marker')
@@ -113,7 +124,50 @@ export function drawLineChart(svg, width, height, data) {
     .attr('class', (p) => `marker-dot marker-${p.id}`)
     .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
 
+  drawGuesses(svg, x, y, data.guesses ?? [])
   drawHover(svg, x, { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }, data.hover)
+}
+
+// The reader's guesses: a hollow marker with a short label, and for a
+// draggable one a larger transparent handle around it that a finger can
+// hold (touch-action: none in the stylesheet keeps the page from scrolling
+// under the drag). The keyboard and screen readers set the same values with
+// the form controls the widget puts next to the chart.
+function drawGuesses(svg, x, y, guesses) {
+  const [lo, hi] = y.domain()
+  const inside = (v) => Math.min(Math.max(v, Math.min(lo, hi)), Math.max(lo, hi))
+  const groups = svg.selectAll('g.guess').data(guesses, (d) => d.id).join((enter) => {
+    const g = enter.append('g')
+    g.append('circle').attr('class', 'guess-dot')
+    g.append('text').attr('class', 'guess-label')
+    g.append('circle').attr('class', 'guess-handle')
+    return g
+  })
+    .attr('class', (d) => `guess guess-${d.id}${d.onDrag ? ' is-draggable' : ''}`)
+    .attr('data-value', (d) => String(d.y))
+  groups.select('.guess-dot').attr('cx', (d) => x(d.x)).attr('cy', (d) => y(inside(d.y))).attr('r', 6)
+  groups.select('.guess-label').attr('x', (d) => x(d.x) - 8).attr('y', (d) => y(inside(d.y)))
+    .attr('dy', (d) => (d.labelAt === 'below' ? '1.3em' : '-0.7em')).attr('text-anchor', 'end').text((d) => d.label)
+  groups.select('.guess-handle').attr('cx', (d) => x(d.x)).attr('cy', (d) => y(inside(d.y)))
+    .attr('r', (d) => (d.onDrag ? 16 : 0))
+  groups.each(function bind(d) {
+    const handle = select(this).select('.guess-handle')
+    if (!d.onDrag) {
+      handle.on('pointerdown', null).on('pointermove', null).on('pointerup', null)
+      return
+    }
+    const valueAt = (event) => inside(y.invert(pointer(event, svg.node())[1]))
+    handle
+      .on('pointerdown', (event) => {
+        event.preventDefault()
+        event.currentTarget.setPointerCapture(event.pointerId)
+        d.onDrag(valueAt(event))
+      })
+      .on('pointermove', (event) => {
+        if (event.currentTarget.hasPointerCapture(event.pointerId)) d.onDrag(valueAt(event))
+      })
+      .on('pointerup', (event) => event.currentTarget.releasePointerCapture(event.pointerId))
+  })
 }
 
 // The pointer read-out: a transparent rectangle over the plot reports the

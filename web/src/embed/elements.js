@@ -13,7 +13,7 @@ import { WIDGET_NAMES, buildWidget } from './widgets.js'
 
 export const ELEMENT_PREFIX = 'normlab-'
 // Attributes read through the page's URL state (same names, same checks).
-export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'x', 'eps', 'stretch', 'prompt', 'norm', 'placement',
+export const STATE_ATTRIBUTES = ['lang', 'theme', 'backend', 'l2', 'growth', 'x', 'eps', 'stretch', 'prompt', 'norm', 'placement',
   'depth', 'layer', 'scale', 'gdepth']
 // Parts the `hide` attribute / parameter can hide.
 export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices']
@@ -182,9 +182,9 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
           },
           render: () => this.render(),
           state: () => this.#state,
-          // What the attributes asked for beyond the state: autorun, and
-          // which state fields they set.
-          options: () => ({ autorun: this.#autorun, given: this.#given }),
+          // What the attributes asked for beyond the state: autorun, the
+          // parts hidden, and which state fields they set.
+          options: () => ({ autorun: this.#autorun, hide: this.#hide, given: this.#given }),
           guard: (what, fn) => this.#guard(what, fn),
         })
       }

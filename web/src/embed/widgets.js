@@ -2,8 +2,9 @@
 // and repaint it from an element's state. They reuse the page's widget
 // modules and compute functions (web/src/widgets/*, compute.js); only the
 // wiring (which state a widget reads, which inputs it changes) lives here.
-import { computeSoftmax, createCalculatorModel, createPlaygroundModel } from '../compute.js'
+import { computeSoftmaxView, createCalculatorModel, createPlaygroundModel } from '../compute.js'
 import { createDemoController } from '../demo-controller.js'
+import { createMemoryLearnerStore } from '../learner.js'
 import { createAttentionWidget } from '../widgets/attention.js'
 import { createAutorunWidget } from '../widgets/autorun.js'
 import { createCalculator } from '../widgets/calculator.js'
@@ -27,16 +28,16 @@ function box(parent, name) {
   return node
 }
 
-// A titled part of the demo panel: heading and (hideable) caption.
-function part(parent, titleKey, captionKey) {
+// A titled part of the demo panel: heading and (hideable) captions.
+function part(parent, titleKey, ...captionKeys) {
   const section = el('section', { className: 'demo-part' })
   const title = el('h3', { className: 'nl-title' })
-  const caption = el('p', { className: 'nl-caption' })
-  section.append(title, caption)
+  const captions = captionKeys.map(() => el('p', { className: 'nl-caption' }))
+  section.append(title, ...captions)
   parent.append(section)
   return { section, paint: ({ t, rich }) => {
     title.textContent = t(titleKey)
-    rich(caption, captionKey)
+    captionKeys.forEach((key, i) => rich(captions[i], key))
   } }
 }
 
@@ -76,8 +77,10 @@ const layerOf = (state, view) => Math.min(state.layer, (view?.layers ?? state.de
 // state(), options(), guard(what, fn) } and returns paint(nl, state, ctx).
 const BUILDERS = {
   softmax(root, env) {
-    const widget = createSoftmaxWidget(box(root, 'softmax'), { onMagnitude: (l2) => env.set({ l2 }) })
-    return (nl, state, ctx) => widget.update(nl && computeSoftmax(nl, state.l2), ctx)
+    const widget = createSoftmaxWidget(box(root, 'softmax'), {
+      onMagnitude: (l2) => env.set({ l2 }), onGrowth: (softmaxGrowth) => env.set({ softmaxGrowth }),
+    })
+    return (nl, state, ctx) => widget.update(nl && computeSoftmaxView(nl, state.l2, state.softmaxGrowth), ctx)
   },
   calculator(root, env) {
     const compute = createCalculatorModel()
@@ -115,29 +118,37 @@ const BUILDERS = {
     const widget = createGradientFlow(box(root, 'gradient-flow'), { depth: (gradDepth) => model.set({ gradDepth }) })
     return (nl, state, ctx) => widget.update({ depth: state.gradDepth, ...model.gradients(nl, state, ctx.t) }, ctx)
   },
-  // The page's demo panel: settings, auto-run walk, layer chart, breakdown,
-  // attention and gradient flow, driven by one model. The walk starts the
-  // first time the chart comes into view, as on the page, unless the element
-  // says autorun="off", names a layer, or the reader asked for reduced motion.
+  // The page's demo panel: settings, the walk with its prediction, layer
+  // chart, breakdown, attention and gradient flow, driven by one model. As on
+  // the page, the reader first predicts where the chart's curves end (kept
+  // in the element's own memory: an element shares no storage with the page
+  // around it); the walk starts once the chart has come into view and the
+  // prediction is in or skipped, unless the element says autorun="off"
+  // (the curves then appear whole once the prediction is in) or names a
+  // layer (then nothing is asked and that layer shows), or the reader asked
+  // for reduced motion (then they step through it by hand). A read-only
+  // element (hide="controls") asks nothing either.
   demo(root, env) {
     const parts = []
-    const add = (titleKey, captionKey) => {
-      const p = part(root, titleKey, captionKey)
+    const add = (titleKey, ...captionKeys) => {
+      const p = part(root, titleKey, ...captionKeys)
       parts.push(p)
       return p.section
     }
     const win = env.window
     const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
-    const walk = { step: null, seen: false, suspended: false }
+    const walk = { seen: false, suspended: false }
     const model = modelHelpers(env, {
       // Starts 'waiting'; paint() turns it off when the options say so.
       startsOff: false,
+      manual: reducedMotion,
       depth: () => env.state().depth,
-      onStep: (step) => {
-        walk.step = step
-        model.set({ layer: step.layer })
-      },
+      onStep: (step) => model.set({ layer: step.layer }),
       onEnd: () => env.render(),
+      store: createMemoryLearnerStore(),
+      // A read-only figure (hide="controls") has no way to answer.
+      asks: () => !env.options().given.includes('layer') && !env.options().hide.has('controls'),
+      settings: () => env.state(),
     })
     const autorun = model.demo.walk
     const controls = createModelControls(box(add('demo.settings', 'demo.settingsIntro'), 'model-controls'), {
@@ -148,23 +159,17 @@ const BUILDERS = {
       depth: (depth) => model.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
       eps: (eps) => model.set({ eps }),
     })
-    const autorunBox = box(add('demo.autorun', 'demo.autorunIntro'), 'autorun')
-    autorunBox.classList.add('widget-compact')
-    const autorunWidget = createAutorunWidget(autorunBox, {
-      play: () => autorun.play(),
-      pause: () => {
-        autorun.pause()
-        env.render()
-      },
-      resume: () => {
-        autorun.resume()
-        env.render()
-      },
-    })
-    const chartBox = box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart')
+    // The chart, then the walk's prediction, stage and controls right below
+    // it, where the walk is watched.
+    const chartPart = add('demo.layerChart', 'demo.layerChartIntro', 'demo.autorunIntro')
+    const chartBox = box(chartPart, 'layer-chart')
     const chart = createLayerChart(chartBox, {
       scale: (layerScale) => model.set({ layerScale }),
+      predictMove: (which, value) => autorun.predictMove(which, value),
     })
+    const autorunBox = box(chartPart, 'autorun')
+    autorunBox.classList.add('widget-compact')
+    const autorunWidget = createAutorunWidget(autorunBox, autorun)
     const breakdown = createLayerBreakdown(box(add('demo.breakdown', 'demo.breakdownIntro'), 'layer-breakdown'), {
       layer: (layer) => {
         autorun.handOver()
@@ -188,18 +193,15 @@ const BUILDERS = {
       for (const p of parts) p.paint(ctx)
       const { autorun: wanted, given } = env.options()
       // Only a walk that has not started yet is turned off: Play still works.
-      if (autorun.status === 'waiting' && (reducedMotion || wanted === 'off' || given.includes('layer'))) autorun.handOver()
+      if (autorun.status === 'waiting' && (wanted === 'off' || given.includes('layer'))) autorun.handOver()
       if (nl && walk.seen) autorun.firstView()
       const { settings, forward, view } = model.forward(nl, state, ctx.t)
       const gradients = model.gradients(nl, state, ctx.t)
       const layer = layerOf(state, view)
       env.guard('model settings', () => controls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
-      const step = walk.step
-      env.guard('auto-run', () => autorunWidget.update({
-        status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
-        layer, depth: state.depth, reducedMotion, view,
-      }, ctx))
-      env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale }, ctx))
+      const walkView = autorun.view(view)
+      env.guard('auto-run', () => autorunWidget.update({ ...walkView, depth: state.depth, reducedMotion, view }, ctx))
+      env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale, walk: walkView }, ctx))
       env.guard('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
       env.guard('attention', () => attention.update({ view, layer }, ctx))
       env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, ...gradients }, ctx))

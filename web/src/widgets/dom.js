@@ -52,3 +52,11 @@ export function setText(node, text) {
 export function setAttr(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value)
 }
+
+export function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden
+}
+
+export function setDisabled(node, disabled) {
+  if (node.disabled !== disabled) node.disabled = disabled
+}

@@ -1,19 +1,28 @@
 // Scale-invariance playground: a fixed synthetic vector, stretched, then
 // normalized. The sweep behind the chart and the read-outs at the current
 // stretch arrive computed (nl.rmsnorm, then nl.stats for the lengths).
+//
+// On the page, a question comes first: what the output's length will be
+// once the vector is stretched tenfold. The slider moves once the reader
+// has guessed or skipped; the reveal gives the computed length and how far
+// the guess was.
 import { drawLineChart } from '../charts/line-chart.js'
 import { createChartFrame } from '../charts/chart-frame.js'
 import { EPS_CHOICES, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN } from '../constants.js'
-import { significant } from '../format.js'
+import { decimals, significant } from '../format.js'
+import { CLOSE_FACTOR, LENGTH_GUESS_MAX, PLAYGROUND_QUESTION_STRETCH, guessVerdict } from '../predictions.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, readout, setOptions } from './dom.js'
+import { el, labelledControl, readout, setDisabled, setHidden, setOptions } from './dom.js'
+import { createGuessQuestion } from './guess.js'
 
 export const STRETCH_STEP = 0.05
 export const stretchFromSlider = (position) => 10 ** position
 export const sliderFromStretch = (stretch) => Math.log10(stretch)
 
-// onStretch(stretch), onEps(eps)
-export function createPlayground(root, { onStretch, onEps }) {
+// onStretch(stretch), onEps(eps); predict: { guess(l2), skip(), again() }
+// where the page asks its question (absent: no question).
+export function createPlayground(root, { onStretch, onEps, predict = null }) {
+  const question = predict && createGuessQuestion('playground-guess', (v) => v >= 0 && v <= LENGTH_GUESS_MAX, predict)
   const controls = el('div', { className: 'control-row' })
   const { wrap: stretchWrap, input: slider, label: sliderLabel } = labelledControl('playground-stretch', 'input', {
     type: 'range', min: STRETCH_LOG10_MIN, max: STRETCH_LOG10_MAX, step: STRETCH_STEP,
@@ -39,19 +48,27 @@ export function createPlayground(root, { onStretch, onEps }) {
   const chartBox = el('div', { className: 'chart-box' })
   figure.append(chartBox)
   const chart = createChartFrame(chartBox, { height: 260 })
-  root.append(controls, readouts, status, figure)
+  root.append(...(question ? [question.node] : []), controls, readouts, status, figure)
   const table = createDataTable(root)
 
   return {
     // data: null while loading, else { stretch, eps, dim, inputL2, outputL2,
     //   meanSquare, regime: 'inside'|'above'|'belowHolds'|'belowBreaks',
-    //   sweep: [{ stretch, inputL2, outputL2 }], tableRows: same shape }
+    //   sweep: [{ stretch, inputL2, outputL2 }], tableRows: same shape,
+    //   question: null (nothing asked) or { state: 'asking' | 'made' |
+    //   'skipped', guess } }
     update(data, { t, rich }) {
       sliderLabel.textContent = t('playground.slider')
       epsLabel.textContent = t('playground.eps')
       inL2.label.textContent = t('playground.inL2')
       outL2.label.textContent = t('playground.outL2')
       meanSquare.label.textContent = t('playground.meanSquare')
+      const asking = data?.question?.state === 'asking'
+      if (question) {
+        setHidden(question.node, !data?.question)
+        if (data?.question) question.update({ asking, texts: questionTexts(data, t) })
+      }
+      setDisabled(slider, asking)
       if (!data) return
 
       setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
@@ -89,5 +106,36 @@ export function createPlayground(root, { onStretch, onEps }) {
         rows: data.tableRows.map((p) => [`${significant(p.stretch, 3)}×`, significant(p.inputL2), significant(p.outputL2)]),
       })
     },
+  }
+}
+
+// The question's texts in each state, with the computed length and how far
+// the guess was once the reader has guessed. The lengths at 1x and at the
+// question's stretch are rows of the computed table.
+function questionTexts(data, t) {
+  const q = data.question
+  const at = (stretch) => data.tableRows.find((row) => row.stretch === stretch)
+  const now = at(1)
+  const asked = at(PLAYGROUND_QUESTION_STRETCH)
+  const params = { stretch: decimals(PLAYGROUND_QUESTION_STRETCH, 0), now: significant(now.inputL2), input: significant(asked.inputL2) }
+  let reveal = ''
+  if (q.state === 'skipped') reveal = t('playground.predict.skipped', params)
+  else if (q.state === 'made') {
+    const { verdict, factor } = guessVerdict(q.guess, asked.outputL2)
+    reveal = t('playground.predict.reveal', {
+      ...params,
+      output: significant(asked.outputL2),
+      guess: significant(q.guess),
+      verdict: t(`predict.verdict.${verdict}`, { factor: decimals(factor, factor >= 10 ? 0 : 1), percent: decimals((CLOSE_FACTOR - 1) * 100, 0) }),
+    })
+  }
+  return {
+    question: t('playground.predict.question', params),
+    label: t('playground.predict.label'),
+    error: t('playground.predict.invalid', { max: decimals(LENGTH_GUESS_MAX, 0) }),
+    check: t('playground.predict.check'),
+    skip: t('playground.predict.skip'),
+    again: t('playground.predict.again'),
+    reveal,
   }
 }
