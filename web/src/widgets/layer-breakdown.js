@@ -4,8 +4,11 @@
 // over the prompt's tokens. The boxes follow the data's path through the
 // layer, which differs between pre- and post-norm; their labels follow the
 // chosen norm. Beside the selector sits the chapter's hands-on exercise.
+// Below the boxes a pointer shows, with the layer's own figures, where std
+// and RMS agree because the mean is near zero.
 import { EXERCISE_LAYERS } from '../constants.js'
 import { significant } from '../format.js'
+import { NORM_INPUTS, stdRmsGap } from '../model-facts.js'
 import { el, labelledControl, setAttr, setText } from './dom.js'
 
 // Boxes in the order the data flows through one layer, per placement.
@@ -38,6 +41,10 @@ const FLOW = {
 
 const STATS = ['l2', 'mean', 'varStd', 'rms']
 
+// std and RMS closer than this (relative) are pointed out as equal: the
+// mean is too small to change a printed digit of the norm's output.
+const GAP_SMALL = 0.01
+
 // on: { layer(n) }  (a choice made by the reader)
 export function createLayerBreakdown(root, on) {
   const { wrap: layerWrap, input: slider, label: sliderLabel } = labelledControl('layer-select', 'input', {
@@ -64,7 +71,8 @@ export function createLayerBreakdown(root, on) {
   const noNorm = el('p', { className: 'widget-note' })
   const caption = el('p', { className: 'widget-note' })
   const grid = el('div', { className: 'stat-grid' })
-  root.append(layerWrap, exercise, pending, noNorm, caption, grid)
+  const pointer = el('p', { className: 'mean-pointer' })
+  root.append(layerWrap, exercise, pending, noNorm, caption, grid, pointer)
   let painted = null
 
   return {
@@ -114,8 +122,28 @@ export function createLayerBreakdown(root, on) {
         const normed = node.querySelector('.stat-normed')
         if (normed) setText(normed, t('breakdown.beforeGain', { l2: significant(view.probes[box.normed].l2[layer]) }))
       }
+      paintPointer(pointer, grid, kind === 'none' ? null : view, layer, norm, t)
     },
   }
+}
+
+// Points at the norm inputs whose std and RMS agree at this layer, and says
+// why with the input norm's figures: RMS² = mean² + std², so a mean near 0
+// leaves nothing for LayerNorm's centring to remove.
+function paintPointer(pointer, grid, view, layer, norm, t) {
+  pointer.hidden = !view
+  for (const node of grid.querySelectorAll('.has-mean-pointer')) node.classList.remove('has-mean-pointer')
+  if (!view) return
+  for (const { box, probe } of NORM_INPUTS) {
+    if (stdRmsGap(view, probe, layer).gap < GAP_SMALL) grid.querySelector(`[data-box="${box}"]`)?.classList.add('has-mean-pointer')
+  }
+  const g = stdRmsGap(view, NORM_INPUTS[0].probe, layer)
+  pointer.dataset.gap = String(g.gap)
+  setText(pointer, t(g.gap < GAP_SMALL ? 'meanPointer.near' : 'meanPointer.far', {
+    layer, box: t(`breakdown.box.${NORM_INPUTS[0].box}`, { norm }),
+    mean: significant(g.mean), std: significant(g.std), rms: significant(g.rms),
+    gap: significant(g.gap * 100, 2), share: significant(g.meanShare * 100, 2),
+  }))
 }
 
 function statBox(box) {
