@@ -267,7 +267,7 @@ for (const lang of ['en', 'zh-CN']) {
         const s = stats['inputNorm.in'];
         const [, std] = (await box(page, 'inputNormIn', 'varStd')).split(' / ');
         assert.equal(await page.textContent('.mean-pointer'), t('meanPointer.near', {
-          layer, box: t('breakdown.box.inputNormIn', { norm: 'RMSNorm' }),
+          layer, box: await page.textContent('[data-box="inputNormIn"] .stat-title'),
           mean: await box(page, 'inputNormIn', 'mean'), std, rms: await box(page, 'inputNormIn', 'rms'),
           gap: significant(gapOf(s, layer) * 100, 2), share: significant(Math.abs(s.mean[layer]) / s.rms[layer] * 100, 2),
         }));
@@ -280,7 +280,13 @@ for (const lang of ['en', 'zh-CN']) {
 
     test('the exercise\'s model answer quotes the demo panel, in pre- and post-norm', () => withPage('&layer=0', async (page) => {
       const [first, second] = EXERCISE_LAYERS;
-      const names = { boxIn: t('breakdown.box.inputNormIn', { norm: 'RMSNorm' }), boxOut: t('breakdown.box.inputNormOut', { norm: 'RMSNorm' }) };
+      // The boxes as the breakdown names them in the layout shown.
+      const boxNames = async () => ({
+        boxIn: await page.textContent('[data-box="inputNormIn"] .stat-title'),
+        boxOut: await page.textContent('[data-box="inputNormOut"] .stat-title'),
+      });
+      let names = await boxNames();
+      assert.equal(names.boxIn, t('breakdown.box.inputNormIn', { norm: 'RMSNorm' }));
       const residualColumn = () => page.locator('[data-widget="layer-chart"] tbody tr').evaluateAll((rows) => rows.map((tr) => tr.cells[1].textContent));
       async function figures() {
         const out = {};
@@ -312,6 +318,7 @@ for (const lang of ['en', 'zh-CN']) {
       // layer 0's embedding (and the first norm's input) is far from 32.
       await page.selectOption('#model-placement', 'post');
       await painted(page);
+      names = await boxNames();
       assert.equal(await page.textContent('#exercise .exercise-task'), t('exercise.task.post', { first, second, ...names, series: t('layerChart.seriesResidual') }));
       const post = await figures();
       const residual = await residualColumn();

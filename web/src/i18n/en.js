@@ -191,7 +191,7 @@ export default {
     },
   },
   meanPointer: {
-    near: 'std ≈ RMS. At layer {layer}, “{box}” has std {std} and RMS {rms}, {gap}% apart, because its mean ({mean}) is only {share}% of its RMS: RMS² = mean² + std². LayerNorm’s centring would barely change this vector, which is why dropping the mean costs this model next to nothing.',
+    near: 'std ≈ RMS in the shaded rows. At layer {layer}, “{box}” has std {std} and RMS {rms}, {gap}% apart, because its mean ({mean}) is only {share}% of its RMS: RMS² = mean² + std². LayerNorm’s centring would barely change this vector, which is why dropping the mean costs this model next to nothing.',
     far: 'At layer {layer}, “{box}” has std {std} and RMS {rms}, {gap}% apart: its mean ({mean}) is {share}% of its RMS, enough for LayerNorm’s centring to change the output here.',
   },
   compare: {

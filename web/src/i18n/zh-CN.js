@@ -189,7 +189,7 @@ export default {
     },
   },
   meanPointer: {
-    near: '标准差 ≈ RMS。在第 {layer} 层，“{box}”的标准差是 {std}，RMS 是 {rms}，只差 {gap}%。原因是它的均值（{mean}）只有 RMS 的 {share}%，而 RMS² = 均值² + 标准差²。LayerNorm 的居中几乎改变不了这个向量，所以对这个模型来说，去掉均值几乎没有代价。',
+    near: '阴影标出的几行里，标准差 ≈ RMS。在第 {layer} 层，“{box}”的标准差是 {std}，RMS 是 {rms}，只差 {gap}%。原因是它的均值（{mean}）只有 RMS 的 {share}%，而 RMS² = 均值² + 标准差²。LayerNorm 的居中几乎改变不了这个向量，所以对这个模型来说，去掉均值几乎没有代价。',
     far: '在第 {layer} 层，“{box}”的标准差是 {std}，RMS 是 {rms}，相差 {gap}%。它的均值（{mean}）占 RMS 的 {share}%，大到足以让 LayerNorm 的居中在这里改变输出。',
   },
   compare: {

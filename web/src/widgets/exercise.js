@@ -9,6 +9,7 @@
 import { EXERCISE_LAYERS } from '../constants.js'
 import { decimals, significant } from '../format.js'
 import { el, setAttr, setText } from './dom.js'
+import { boxLabel } from './layer-breakdown.js'
 
 const ANSWER_ID = 'exercise-answer'
 
@@ -46,8 +47,8 @@ export function createExercise(root, on) {
       const norm = t(`model.short.${facts?.norm ?? 'rmsnorm'}`)
       const names = {
         first, second, needed: second + 1,
-        boxIn: t('breakdown.box.inputNormIn', { norm }),
-        boxOut: t('breakdown.box.inputNormOut', { norm }),
+        boxIn: boxLabel(t, kind, 'inputNormIn', norm),
+        boxOut: boxLabel(t, kind, 'inputNormOut', norm),
         series: t('layerChart.seriesResidual'),
         sqrtD: facts ? decimals(facts.sqrtD, 2) : '',
       }

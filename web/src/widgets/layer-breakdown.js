@@ -41,6 +41,12 @@ const FLOW = {
 
 const STATS = ['l2', 'mean', 'varStd', 'rms']
 
+// A box's label, as the breakdown shows it for this layout (kind: 'pre',
+// 'post' or 'none'); the exercise and the pointer below name boxes with it.
+export function boxLabel(t, kind, key, norm) {
+  return t(`breakdown.box.${key}`, { norm })
+}
+
 // std and RMS closer than this (relative) are pointed out as equal: the
 // mean is too small to change a printed digit of the norm's output.
 const GAP_SMALL = 0.01
@@ -111,7 +117,7 @@ export function createLayerBreakdown(root, on) {
       }
       for (const box of flow) {
         const node = grid.querySelector(`[data-box="${box.key}"]`)
-        setText(node.querySelector('.stat-title'), t(`breakdown.box.${box.key}`, { norm }))
+        setText(node.querySelector('.stat-title'), boxLabel(t, kind, box.key, norm))
         setText(node.querySelector('.stat-what'), t(`breakdown.what.${kind}.${box.key}`))
         const stats = view.probes[box.probe]
         for (const stat of STATS) node.querySelector(`[data-stat="${stat}"] dt`).textContent = t(`breakdown.${stat}`)
@@ -122,7 +128,7 @@ export function createLayerBreakdown(root, on) {
         const normed = node.querySelector('.stat-normed')
         if (normed) setText(normed, t('breakdown.beforeGain', { l2: significant(view.probes[box.normed].l2[layer]) }))
       }
-      paintPointer(pointer, grid, kind === 'none' ? null : view, layer, norm, t)
+      paintPointer(pointer, grid, kind === 'none' ? null : view, layer, (key) => boxLabel(t, kind, key, norm), t)
     },
   }
 }
@@ -130,7 +136,7 @@ export function createLayerBreakdown(root, on) {
 // Points at the norm inputs whose std and RMS agree at this layer, and says
 // why with the input norm's figures: RMS² = mean² + std², so a mean near 0
 // leaves nothing for LayerNorm's centring to remove.
-function paintPointer(pointer, grid, view, layer, norm, t) {
+function paintPointer(pointer, grid, view, layer, label, t) {
   pointer.hidden = !view
   for (const node of grid.querySelectorAll('.has-mean-pointer')) node.classList.remove('has-mean-pointer')
   if (!view) return
@@ -140,7 +146,7 @@ function paintPointer(pointer, grid, view, layer, norm, t) {
   const g = stdRmsGap(view, NORM_INPUTS[0].probe, layer)
   pointer.dataset.gap = String(g.gap)
   setText(pointer, t(g.gap < GAP_SMALL ? 'meanPointer.near' : 'meanPointer.far', {
-    layer, box: t(`breakdown.box.${NORM_INPUTS[0].box}`, { norm }),
+    layer, box: label(NORM_INPUTS[0].box),
     mean: significant(g.mean), std: significant(g.std), rms: significant(g.rms),
     gap: significant(g.gap * 100, 2), share: significant(g.meanShare * 100, 2),
   }))
