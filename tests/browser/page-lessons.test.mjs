@@ -298,6 +298,7 @@ for (const lang of ['en', 'zh-CN']) {
       }
 
       assert.equal(await page.textContent('#exercise .exercise-task'), t('exercise.task.pre', { first, second, ...names }));
+      assert.equal(await page.textContent('.exercise-aside p'), t('breakdown.exercise', { first, second, norm: 'RMSNorm' }));
       assert.equal(await page.getAttribute('#exercise-reveal', 'aria-expanded'), 'false');
       assert.equal(await page.isVisible('#exercise-answer'), false);
       const pre = await figures();
@@ -319,6 +320,8 @@ for (const lang of ['en', 'zh-CN']) {
       await page.selectOption('#model-placement', 'post');
       await painted(page);
       names = await boxNames();
+      // The breakdown's hands-on line asks what post-norm shows, too.
+      assert.equal(await page.textContent('.exercise-aside p'), t('exercise.asidePost', { first, second, ...names }));
       assert.equal(await page.textContent('#exercise .exercise-task'), t('exercise.task.post', { first, second, ...names, series: t('layerChart.seriesResidual') }));
       const post = await figures();
       const residual = await residualColumn();

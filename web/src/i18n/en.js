@@ -473,6 +473,7 @@ export default {
     show: 'Show a model answer',
     hide: 'Hide the model answer',
     answerTitle: 'A model answer, with this panel’s numbers',
+    asidePost: 'Hands-on, in post-norm: read the stream entering layer {first} and layer {second} on the layer chart, and “{boxIn}” and “{boxOut}” here. Which values are far from √d, and why only those?',
     task: {
       pre: 'Once the demo panel’s walk has finished, set the Layer selector to {first} and read the L2/tok of “{boxIn}” and of “{boxOut}” in the breakdown. Then switch to layer {second} and read them again.',
       post: 'The demo panel is in post-norm mode. At layers {first} and {second}, read the residual stream entering the layer (the layer chart’s “{series}”) and the breakdown’s “{boxIn}” and “{boxOut}”.',

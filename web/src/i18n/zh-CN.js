@@ -471,6 +471,7 @@ export default {
     show: '显示参考答案',
     hide: '收起参考答案',
     answerTitle: '参考答案（数字来自本面板的计算）',
+    asidePost: '动手（post-norm）：在层图上读出进入第 {first} 层和第 {second} 层的残差流，再在这里读“{boxIn}”和“{boxOut}”。哪些数值离 √d 很远？为什么只有它们？',
     task: {
       pre: '等演示面板的自动演示结束后，把层选择器调到第 {first} 层，在单层拆解里读出“{boxIn}”和“{boxOut}”的 L2/tok。再切到第 {second} 层读一次。',
       post: '演示面板现在是 post-norm。请在第 {first} 层和第 {second} 层分别读出：进入该层的残差流（层图中的“{series}”），以及单层拆解里的“{boxIn}”和“{boxOut}”。',

@@ -92,9 +92,15 @@ export function createLayerBreakdown(root, on) {
       setAttr(slider, 'aria-valuetext', valueText)
       const norm = t(`model.short.${view?.config.norm ?? 'rmsnorm'}`)
       const [first, second] = EXERCISE_LAYERS
+      // In post-norm the stream itself is renormalized, so the exercise asks
+      // what post-norm shows (the exercise section's answer says the same).
+      const post = view?.config.placement === 'post'
       const exerciseKey = view?.config.norm === 'none' ? 'breakdown.exerciseNone'
-        : second < depth ? 'breakdown.exercise' : 'breakdown.exerciseShallow'
-      setText(exerciseText, t(exerciseKey, { first, second, norm, needed: second + 1 }))
+        : second >= depth ? 'breakdown.exerciseShallow' : post ? 'exercise.asidePost' : 'breakdown.exercise'
+      setText(exerciseText, t(exerciseKey, {
+        first, second, norm, needed: second + 1,
+        boxIn: boxLabel(t, 'post', 'inputNormIn', norm), boxOut: boxLabel(t, 'post', 'inputNormOut', norm),
+      }))
       jumpButtons.forEach((button, i) => {
         setText(button, t('breakdown.goTo', { layer: EXERCISE_LAYERS[i] }))
         button.disabled = EXERCISE_LAYERS[i] >= depth
