@@ -1,7 +1,7 @@
 // Accessibility audit with axe-core (injected from node_modules) in both
 // languages and both themes, on phones (375 and 320 px) and a desktop, with the dynamic
-// parts shown (quiz feedback, open data tables, an error message, the model's
-// views filled in): no serious or critical violation. The same for the
+// parts shown (quiz feedback, the challenges' feedback, the exercise's answer,
+// open data tables, an error message, the model's views filled in): no serious or critical violation. The same for the
 // custom elements of embed-demo.html, whose shadow roots axe enters.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -51,6 +51,12 @@ for (const c of CASES) {
     try {
       await page.locator('[data-question="q1"] [data-option="b"]').click();
       await page.locator('[data-question="q2"] [data-option="a"]').click();
+      await page.locator('[data-question="q3"] [data-option="b"]').click();
+      // The challenges' feedback (a task done, a question answered) and the
+      // exercise's model answer.
+      await page.locator('[data-challenge="flat"] .challenge-action').click();
+      await page.locator('[data-challenge="size"] [data-option="a"]').click();
+      await page.locator('#exercise-reveal').click();
       await page.locator('[data-widget="playground"] summary').click();
       await page.fill('#calc-vector', '1, x');
       await page.locator('[data-widget="layer-chart"] summary').click();

@@ -144,23 +144,27 @@ for (const [origin, baseUrl] of origins) {
       assert.ok(Number(await read('output-l2')) < shrunk);
     }));
 
-    test('the quiz marks answers with feedback and an explanation', () => withPage('', async (page) => {
+    test('the quiz marks answers: a hint on a first wrong pick, the explanation on a right one', () => withPage('', async (page) => {
       const option = (q, o) => page.locator(`[data-question="${q}"] [data-option="${o}"]`);
-      await option('q1', 'b').click();
+      await option('q1', 'c').click();
       await settle(page);
-      assert.equal(await option('q1', 'b').getAttribute('data-mark'), 'correct');
-      assert.equal(await option('q1', 'b').locator('.quiz-verdict').textContent(), 'Correct.');
-      assert.match(await page.textContent('[data-question="q1"] .quiz-feedback'), /Why: LayerNorm re-centres and re-scales/);
+      assert.equal(await option('q1', 'c').getAttribute('data-mark'), 'correct');
+      assert.equal(await option('q1', 'c').locator('.quiz-verdict').textContent(), 'right');
+      assert.equal(await page.textContent('[data-question="q1"] .quiz-verdict-line'), 'Right, on the first try.');
+      assert.match(await page.textContent('[data-question="q1"] .quiz-explanation'), /^Why:LayerNorm moves the vector’s average to zero/);
 
       await option('q2', 'a').click();
       await settle(page);
       assert.equal(await option('q2', 'a').getAttribute('data-mark'), 'wrong');
-      assert.match(await page.textContent('[data-question="q2"] .quiz-feedback'), /^Not quite\. Both layouts have the same norms/);
+      assert.equal(await page.textContent('[data-question="q2"] .quiz-verdict-line'), 'Not this one.');
+      assert.match(await page.textContent('[data-question="q2"] .quiz-hint'), /^Count the norms in one layer of each layout/);
+      assert.equal(await page.isVisible('[data-question="q2"] .quiz-explanation'), false);
       // Changing the answer moves the mark.
-      await option('q2', 'c').click();
+      await option('q2', 'b').click();
       await settle(page);
       assert.equal(await option('q2', 'a').getAttribute('data-mark'), null);
-      assert.equal(await option('q2', 'c').getAttribute('data-mark'), 'correct');
+      assert.equal(await option('q2', 'b').getAttribute('data-mark'), 'correct');
+      assert.equal(await page.textContent('.quiz-score'), 'Right on the first try: 1 of 3 (2 of 3 answered).');
 
       await page.keyboard.press('Tab');
       await option('q3', 'a').locator('input').check();
@@ -187,7 +191,8 @@ for (const [origin, baseUrl] of origins) {
       assert.equal(await page.textContent('[data-step="rms-y"]'), '[0.46, 0.93, 1.39]');
       assert.equal(await page.inputValue('#playground-stretch'), '0.5');
       assert.equal(await page.getAttribute('[data-question="q1"] [data-option="a"]', 'data-mark'), 'wrong');
-      assert.equal(await page.textContent('[data-question="q1"] .quiz-verdict >> nth=0'), '不太对。');
+      assert.equal(await page.textContent('[data-question="q1"] .quiz-verdict >> nth=0'), '不是这个');
+      assert.equal(await page.textContent('[data-question="q1"] .quiz-verdict-line'), '不是这个。');
       assert.match(await page.textContent('#reading-time'), /^阅读时间：约 \d+ 分钟$/);
 
       // The view is in the URL (after a short debounce), so a link reopens it.

@@ -86,9 +86,19 @@ for (const c of CASES) {
       viewport: { width: c.width, height: 720 }, colorScheme: c.colorScheme,
     });
     try {
-      // The states a reader reaches: an answered question, the open tables
-      // and details, an error under the calculator, the gradient views.
+      // The states a reader reaches: answered questions (a hint, an
+      // explanation), the challenges' feedback, the exercise's answer, the
+      // open tables and details, an error under the calculator, the
+      // gradient views.
       await page.locator('[data-question="q1"] [data-option="b"]').click();
+      await page.locator('[data-question="q2"] [data-option="b"]').click();
+      await page.locator('[data-challenge="flat"] .challenge-action').click();
+      await page.locator('[data-challenge="shift"] .challenge-action').click();
+      await page.locator('[data-challenge="unit"] [data-option="b"]').click();
+      await page.locator('[data-challenge="size"] [data-option="c"]').click();
+      await page.locator('#exercise-reveal').click();
+      await page.fill('#calc-vector', '1e20, 2, 3');
+      await settle(page);
       await page.fill('#calc-vector', '1, x');
       for (const summary of await page.locator('main details > summary').all()) await summary.click();
       await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');

@@ -1,18 +1,25 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
+import {
+  CHALLENGE_QUESTIONS, FLAT_EXAMPLE, SHIFT_BY, centeredText, createChallengeModel, isChallengeSection, shiftedText,
+} from './challenges.js'
 import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL, SOFTMAX_L2_UNIT } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
 import { createLearnerStore } from './learner.js'
 import { KATEX_VERSION, typeset } from './math.js'
+import { challengeFacts, exerciseFacts } from './model-facts.js'
 import { PLAYGROUND_QUESTION_STRETCH, SOFTMAX_QUESTION_L2, readPredictions, recordState, writePrediction } from './predictions.js'
+import { isQuizSection, pickAnswer, showExplanation } from './quiz-answers.js'
 import { estimateReadingMinutes } from './reading-time.js'
-import { isQuizAnswer, searchFromState, stateFromSearch } from './state.js'
+import { searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
 import { createCalculator } from './widgets/calculator.js'
+import { createChallenges } from './widgets/challenges.js'
 import { el, setOptions } from './widgets/dom.js'
+import { createExercise, isExerciseSection } from './widgets/exercise.js'
 import { createForwardStrip } from './widgets/forward-strip.js'
 import { createGlossary, installTermTooltips } from './widgets/glossary.js'
 import { createAttentionWidget } from './widgets/attention.js'
@@ -56,12 +63,18 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     paintedLang: null,
     demoSeen: false,
     paintedGradients: null,
+    // The calculator's last computed data (its view and the challenges').
+    calculator: null,
   }
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
-  // The student's own state (learner.js): kept in this browser, never in
-  // the URL.
+  // The student's own state (learner.js: predictions, quiz answers,
+  // challenges, the exercise's answer shown): this browser's, never the
+  // URL's. A change repaints.
   const learner = createLearnerStore()
+  learner.subscribe(() => render())
+  const quizSection = () => learner.read('quiz', isQuizSection, {})
+  const challengeSection = () => learner.read('challenges', isChallengeSection, {})
   // A question is asked only where the link left the view to the reader: a
   // link that set the magnitude, the stretch or the layer shows that.
   const asks = { s: !given.includes('l2'), p: !given.includes('stretch'), d: !given.includes('layer') }
@@ -112,10 +125,27 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       },
     },
   })
-  const quiz = createQuiz(widget('quiz'), {
-    onAnswer: (id, option) => {
-      if (isQuizAnswer(option)) set({ quiz: { ...state.quiz, [id]: option } })
+  const challenges = createChallenges(widget('challenges'), {
+    flat: () => set({ vector: FLAT_EXAMPLE.join(', ') }),
+    shift: () => {
+      const vector = shiftedText(state.vector, SHIFT_BY)
+      if (vector !== null) set({ vector })
     },
+    center: () => {
+      const vector = centeredText(state.vector)
+      if (vector !== null) set({ vector })
+    },
+    answer: (id, option) => {
+      if (CHALLENGE_QUESTIONS[id]?.options.includes(option)) learner.write('challenges', { ...challengeSection(), [id]: option })
+    },
+  })
+  const exercise = createExercise(widget('exercise'), {
+    reveal: (open) => learner.write('exercise', open ? { r: 1 } : null),
+  })
+  const quiz = createQuiz(widget('quiz'), {
+    pick: (id, option) => learner.write('quiz', pickAnswer(quizSection(), id, option)),
+    showWhy: (id) => learner.write('quiz', showExplanation(quizSection(), id)),
+    reset: () => learner.write('quiz', null),
   })
   const gain = createGainWidget(widget('gain'))
   const modelControls = createModelControls(widget('model-controls'), {
@@ -164,6 +194,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const attention = createAttentionWidget(widget('attention'))
   const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) })
   const computeCalculator = createCalculatorModel()
+  const computeChallenges = createChallengeModel()
   const computePlayground = createPlaygroundModel()
 
   // The walk starts the first time the chart comes into view, once the model
@@ -245,14 +276,15 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     }
     if (changed('worked example', [state.lang, loaded])) guarded('worked example', () => worked.update(nl && computeWorkedExample(nl), ctx))
     if (changed('calculator', [state.lang, loaded, state.vector, state.eps])) {
-      guarded('calculator', () => calculator.update(nl ? computeCalculator(nl, state.vector, state.eps)
-        : { text: state.vector, eps: state.eps, error: null, result: null }, ctx))
+      runtime.calculator = nl ? computeCalculator(nl, state.vector, state.eps)
+        : { text: state.vector, eps: state.eps, error: null, result: null }
+      guarded('calculator', () => calculator.update(runtime.calculator, ctx))
     }
     if (changed('playground', [state.lang, loaded, state.stretch, state.eps, predictions.p, invited.p])) {
       guarded('playground', () => playground.update(nl && { ...computePlayground(nl, state.stretch, state.eps), question: question('p') }, ctx))
     }
-    if (changed('quiz', [state.lang, state.quiz])) guarded('quiz', () => quiz.update(state.quiz, ctx))
-    paintModelViews(nl, ctx)
+    const view = paintModelViews(nl, ctx)
+    paintLessons(nl, view, ctx)
 
     if (languageChanged) {
       runtime.paintedLang = state.lang
@@ -317,6 +349,32 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     }
     runtime.paintedGradients = gradients.result
     if (nl) demo.idle()
+    return view
+  }
+
+  // The views of the student's own work: the calculator's challenges, the
+  // exercise's model answer and the quiz. They read the learner store and
+  // quote the demo panel's forward view.
+  function paintLessons(nl, view, ctx) {
+    const loaded = runtime.backend
+    const facts = challengeFacts(view)
+    const section = challengeSection()
+    if (changed('challenges', [state.lang, loaded, state.vector, state.eps, section, facts])) {
+      guarded('challenges', () => {
+        const { items, newlyDone } = computeChallenges(nl, runtime.calculator?.result ?? null, section, state.eps)
+        challenges.update({ items, section, facts, loaded: Boolean(nl) }, ctx)
+        // A task the current vector completes is kept as done (its repaint
+        // follows from the store's change).
+        if (newlyDone.length) learner.write('challenges', { ...section, ...Object.fromEntries(newlyDone.map((id) => [id, 1])) })
+      })
+    }
+    const exerciseOpen = learner.read('exercise', isExerciseSection) !== null
+    const exerciseData = exerciseFacts(view)
+    if (changed('exercise', [state.lang, exerciseOpen, exerciseData])) {
+      guarded('exercise', () => exercise.update({ facts: exerciseData, open: exerciseOpen }, ctx))
+    }
+    const answers = quizSection()
+    if (changed('quiz', [state.lang, answers])) guarded('quiz', () => quiz.update(answers, ctx))
   }
 
   // One failing view must not take the others down; the error still

@@ -45,6 +45,42 @@ export function computeWorkedExample(nl) {
   return { x: EXAMPLE_A, eps, ...nl.rmsnormSteps(EXAMPLE_A, { eps }) }
 }
 
+// The calculator's steps for one vector, through the kernels. The kernels
+// read float32, so the steps start from the float32 values. The squares
+// (and LayerNorm's variance and centred entries) of entries past ~1.8e19
+// overflow float32 although the kernels' results stay finite: a row whose
+// float sums are not finite is recomputed by the double-precision reference
+// (src/normlab/rmsnorm.hpp, layernorm.hpp). Such steps are shown in double
+// precision too, as that reference computes them, and `overflow` says which
+// column holds them, so no step reads Infinity beside a finite result.
+export function calculatorSteps(nl, values, eps) {
+  const x = Float32Array.from(values)
+  const n = x.length
+  const rms = nl.rmsnormSteps(x, { eps })
+  const ln = nl.layernormSteps(x, { eps })
+  const overflow = { rms: false, ln: false }
+  if (!rms.squares.every(Number.isFinite)) {
+    overflow.rms = true
+    rms.squares = Float64Array.from(x, (v) => v * v)
+    rms.meanSquare = rms.squares.reduce((a, b) => a + b, 0) / n
+  }
+  if (!Number.isFinite(ln.variance) || !ln.centered.every(Number.isFinite)) {
+    overflow.ln = true
+    const mean = x.reduce((a, b) => a + b, 0) / n
+    ln.centered = Float64Array.from(x, (v) => v - ln.mean)
+    ln.variance = x.reduce((sum, v) => sum + (v - mean) ** 2, 0) / n
+  }
+  // Rows: x, RMSNorm's y, LayerNorm's y.
+  const stats = nl.stats([...x, ...rms.y, ...ln.y], { dim: n })
+  const xL2 = Number.isFinite(stats.l2[0]) ? stats.l2[0] : Math.hypot(...x)
+  return {
+    x, rms, ln, overflow,
+    xL2, rmsL2: stats.l2[1], lnL2: stats.l2[2],
+    // mean(y²) of RMSNorm's output: 1 when eps is negligible.
+    yMeanSquare: stats.rms[1] ** 2,
+  }
+}
+
 // The calculator keeps its last valid result so a typo does not blank it.
 export function createCalculatorModel() {
   let lastGood = null
@@ -52,11 +88,7 @@ export function createCalculatorModel() {
     const parsed = parseVector(text, { max: CALCULATOR_MAX_ENTRIES })
     if (!parsed.ok) return { text, eps, error: parsed.error, result: lastGood }
     try {
-      const x = parsed.values
-      const rms = nl.rmsnormSteps(x, { eps })
-      const ln = nl.layernormSteps(x, { eps })
-      const lengths = nl.stats([...rms.y, ...ln.y], { dim: x.length }).l2
-      lastGood = { x: Float32Array.from(x), rms, ln, rmsL2: lengths[0], lnL2: lengths[1] }
+      lastGood = calculatorSteps(nl, parsed.values, eps)
       return { text, eps, error: null, result: lastGood }
     } catch (error) {
       return { text, eps, error: { code: 'errKernel', params: { message: error.message } }, result: lastGood }

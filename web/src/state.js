@@ -2,6 +2,7 @@
 // Input handlers change the state and call render(); widgets only read it.
 // Every field that belongs to a shareable view is written to the URL (only
 // when it differs from its default), so any view can be linked or embedded.
+// The student's own answers are not a view: they live in learner.js.
 import {
   DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, EXAMPLE_A, GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX,
   REFERENCE_MODEL, SOFTMAX_GROWTHS, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
@@ -10,9 +11,7 @@ import { pageLanguage } from './i18n/index.js'
 
 const THEMES = ['auto', 'light', 'dark']
 const BACKENDS = ['auto', 'simd128', 'scalar']
-const QUIZ_ANSWERS = ['a', 'b', 'c']
 export const CHART_SCALES = ['log', 'linear']
-export const QUIZ_IDS = ['q1', 'q2', 'q3']
 const VECTOR_TEXT_MAX = 2000
 
 function oneOf(values) {
@@ -66,7 +65,7 @@ const FIELDS = {
 }
 
 export function defaultState(lang) {
-  const state = { quiz: Object.fromEntries(QUIZ_IDS.map((id) => [id, null])) }
+  const state = {}
   for (const [key, field] of Object.entries(FIELDS)) state[key] = field.def
   state.lang = lang
   return state
@@ -108,8 +107,4 @@ export function searchFromState(state) {
     params.set(field.param, String(value))
   }
   return `?${params}`
-}
-
-export function isQuizAnswer(value) {
-  return QUIZ_ANSWERS.includes(value)
 }

@@ -1,9 +1,14 @@
 // Worked-example calculator: the user's vector through RMSNorm and, beside
 // it, LayerNorm, one step per row. Parsing problems and kernel refusals are
-// shown inline while the last valid result stays on screen.
+// shown inline while the last valid result stays on screen. Steps that
+// overflow float32 come in double precision (compute.js, calculatorSteps),
+// with a line that says so above them.
 import { CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, EXAMPLE_B } from '../constants.js'
-import { decimals, vectorText } from '../format.js'
+import { decimals, significant, vectorText } from '../format.js'
 import { el, labelledControl, setOptions } from './dom.js'
+
+// The largest finite float32, about 3.4e38: past it a square is infinite.
+const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127
 
 // onVector(text) when the text changes or a preset is chosen; onEps(eps).
 export function createCalculator(root, { onVector, onEps }) {
@@ -37,7 +42,8 @@ export function createCalculator(root, { onVector, onEps }) {
 
   return {
     // data: { text, eps, error: {code, params} | null, result: null |
-    //   { x, rms: {squares, meanSquare, rms, y}, ln: {mean, centered, variance, std, y}, rmsL2, lnL2 } }
+    //   { x, rms: {squares, meanSquare, rms, y}, ln: {mean, centered, variance, std, y}, rmsL2, lnL2,
+    //     overflow: { rms, ln } } }
     update(data, { t }) {
       label.textContent = t('calculator.label')
       hint.textContent = t('calculator.hint', { max: CALCULATOR_MAX_ENTRIES })
@@ -58,6 +64,9 @@ export function createCalculator(root, { onVector, onEps }) {
 
       rmsColumn.heading.textContent = t('calculator.rms')
       lnColumn.heading.textContent = t('calculator.ln')
+      const max = significant(FLOAT32_MAX, 2)
+      rmsColumn.flag(Boolean(result?.overflow.rms), t('calculator.overflowRms', { max }))
+      lnColumn.flag(Boolean(result?.overflow.ln), t('calculator.overflowLn', { max }))
       rmsColumn.fill(t, result && {
         squares: vectorText(result.rms.squares),
         meanSquare: decimals(result.rms.meanSquare, 3),
@@ -80,6 +89,10 @@ export function createCalculator(root, { onVector, onEps }) {
 function column(name, rowKeys) {
   const section = el('section', { className: `calc-column calc-${name}` })
   const heading = el('h4')
+  // Shown when this column's steps overflow float32.
+  const overflow = el('p', { className: 'calc-overflow' })
+  overflow.dataset.overflow = name
+  overflow.hidden = true
   const list = el('dl', { className: 'calc-steps' })
   const rows = rowKeys.map((key) => {
     const wrap = el('div', { className: 'calc-step' })
@@ -90,10 +103,15 @@ function column(name, rowKeys) {
     list.append(wrap)
     return { key, dt, dd }
   })
-  section.append(heading, list)
+  section.append(heading, overflow, list)
   return {
     section,
     heading,
+    flag(on, text) {
+      overflow.hidden = !on
+      overflow.textContent = on ? text : ''
+      list.dataset.precision = on ? 'double' : 'float'
+    },
     fill(t, values) {
       for (const { key, dt, dd } of rows) {
         dt.textContent = t(`calculator.${key}`)

@@ -4,8 +4,11 @@
 // over the prompt's tokens. The boxes follow the data's path through the
 // layer, which differs between pre- and post-norm; their labels follow the
 // chosen norm. Beside the selector sits the chapter's hands-on exercise.
+// Below the boxes a pointer shows, with the layer's own figures, where std
+// and RMS agree because the mean is near zero.
 import { EXERCISE_LAYERS } from '../constants.js'
 import { significant } from '../format.js'
+import { NORM_INPUTS, stdRmsGap } from '../model-facts.js'
 import { el, labelledControl, setAttr, setText } from './dom.js'
 
 // Boxes in the order the data flows through one layer, per placement.
@@ -38,6 +41,16 @@ const FLOW = {
 
 const STATS = ['l2', 'mean', 'varStd', 'rms']
 
+// A box's label, as the breakdown shows it for this layout (kind: 'pre',
+// 'post' or 'none'); the exercise and the pointer below name boxes with it.
+export function boxLabel(t, kind, key, norm) {
+  return t(`breakdown.box.${key}`, { norm })
+}
+
+// std and RMS closer than this (relative) are pointed out as equal: the
+// mean is too small to change a printed digit of the norm's output.
+const GAP_SMALL = 0.01
+
 // on: { layer(n) }  (a choice made by the reader)
 export function createLayerBreakdown(root, on) {
   const { wrap: layerWrap, input: slider, label: sliderLabel } = labelledControl('layer-select', 'input', {
@@ -64,7 +77,8 @@ export function createLayerBreakdown(root, on) {
   const noNorm = el('p', { className: 'widget-note' })
   const caption = el('p', { className: 'widget-note' })
   const grid = el('div', { className: 'stat-grid' })
-  root.append(layerWrap, exercise, pending, noNorm, caption, grid)
+  const pointer = el('p', { className: 'mean-pointer' })
+  root.append(layerWrap, exercise, pending, noNorm, caption, grid, pointer)
   let painted = null
 
   return {
@@ -78,9 +92,15 @@ export function createLayerBreakdown(root, on) {
       setAttr(slider, 'aria-valuetext', valueText)
       const norm = t(`model.short.${view?.config.norm ?? 'rmsnorm'}`)
       const [first, second] = EXERCISE_LAYERS
+      // In post-norm the stream itself is renormalized, so the exercise asks
+      // what post-norm shows (the exercise section's answer says the same).
+      const post = view?.config.placement === 'post'
       const exerciseKey = view?.config.norm === 'none' ? 'breakdown.exerciseNone'
-        : second < depth ? 'breakdown.exercise' : 'breakdown.exerciseShallow'
-      setText(exerciseText, t(exerciseKey, { first, second, norm, needed: second + 1 }))
+        : second >= depth ? 'breakdown.exerciseShallow' : post ? 'exercise.asidePost' : 'breakdown.exercise'
+      setText(exerciseText, t(exerciseKey, {
+        first, second, norm, needed: second + 1,
+        boxIn: boxLabel(t, 'post', 'inputNormIn', norm), boxOut: boxLabel(t, 'post', 'inputNormOut', norm),
+      }))
       jumpButtons.forEach((button, i) => {
         setText(button, t('breakdown.goTo', { layer: EXERCISE_LAYERS[i] }))
         button.disabled = EXERCISE_LAYERS[i] >= depth
@@ -103,7 +123,7 @@ export function createLayerBreakdown(root, on) {
       }
       for (const box of flow) {
         const node = grid.querySelector(`[data-box="${box.key}"]`)
-        setText(node.querySelector('.stat-title'), t(`breakdown.box.${box.key}`, { norm }))
+        setText(node.querySelector('.stat-title'), boxLabel(t, kind, box.key, norm))
         setText(node.querySelector('.stat-what'), t(`breakdown.what.${kind}.${box.key}`))
         const stats = view.probes[box.probe]
         for (const stat of STATS) node.querySelector(`[data-stat="${stat}"] dt`).textContent = t(`breakdown.${stat}`)
@@ -114,8 +134,28 @@ export function createLayerBreakdown(root, on) {
         const normed = node.querySelector('.stat-normed')
         if (normed) setText(normed, t('breakdown.beforeGain', { l2: significant(view.probes[box.normed].l2[layer]) }))
       }
+      paintPointer(pointer, grid, kind === 'none' ? null : view, layer, (key) => boxLabel(t, kind, key, norm), t)
     },
   }
+}
+
+// Points at the norm inputs whose std and RMS agree at this layer, and says
+// why with the input norm's figures: RMS² = mean² + std², so a mean near 0
+// leaves nothing for LayerNorm's centring to remove.
+function paintPointer(pointer, grid, view, layer, label, t) {
+  pointer.hidden = !view
+  for (const node of grid.querySelectorAll('.has-mean-pointer')) node.classList.remove('has-mean-pointer')
+  if (!view) return
+  for (const { box, probe } of NORM_INPUTS) {
+    if (stdRmsGap(view, probe, layer).gap < GAP_SMALL) grid.querySelector(`[data-box="${box}"]`)?.classList.add('has-mean-pointer')
+  }
+  const g = stdRmsGap(view, NORM_INPUTS[0].probe, layer)
+  pointer.dataset.gap = String(g.gap)
+  setText(pointer, t(g.gap < GAP_SMALL ? 'meanPointer.near' : 'meanPointer.far', {
+    layer, box: label(NORM_INPUTS[0].box),
+    mean: significant(g.mean), std: significant(g.std), rms: significant(g.rms),
+    gap: significant(g.gap * 100, 2), share: significant(g.meanShare * 100, 2),
+  }))
 }
 
 function statBox(box) {
