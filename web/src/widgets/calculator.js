@@ -2,7 +2,7 @@
 // it, LayerNorm, one step per row. Parsing problems and kernel refusals are
 // shown inline while the last valid result stays on screen.
 import { CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, EXAMPLE_B } from '../constants.js'
-import { decimals, vectorText } from '../format.js'
+import { decimals, powerOfTen, vectorText } from '../format.js'
 import { el, labelledControl, setOptions } from './dom.js'
 
 // onVector(text) when the text changes or a preset is chosen; onEps(eps).
@@ -44,7 +44,7 @@ export function createCalculator(root, { onVector, onEps }) {
       presetA.textContent = t('calculator.exampleA')
       presetB.textContent = t('calculator.exampleB')
       epsLabel.textContent = t('calculator.eps')
-      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), data.eps)
       // Never rewrite the field while the user types in it (the caret would
       // jump); only when the state changed from elsewhere (a preset, a link).
       if (input.value !== data.text) input.value = data.text

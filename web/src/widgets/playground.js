@@ -4,7 +4,7 @@
 import { drawLineChart } from '../charts/line-chart.js'
 import { createChartFrame } from '../charts/chart-frame.js'
 import { EPS_CHOICES, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN } from '../constants.js'
-import { significant } from '../format.js'
+import { powerOfTen, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
 import { el, labelledControl, readout, setOptions } from './dom.js'
 
@@ -54,7 +54,7 @@ export function createPlayground(root, { onStretch, onEps }) {
       meanSquare.label.textContent = t('playground.meanSquare')
       if (!data) return
 
-      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), data.eps)
       const position = sliderFromStretch(data.stretch)
       if (Math.abs(Number(slider.value) - position) > 1e-9) slider.value = String(position)
       const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3) })
@@ -71,8 +71,8 @@ export function createPlayground(root, { onStretch, onEps }) {
       const sqrtD = Math.sqrt(data.dim)
       const ys = data.sweep.flatMap((p) => [p.inputL2, p.outputL2])
       chart.render((svg, width, height) => drawLineChart(svg, width, height, {
-        x: { type: 'log', domain: [data.sweep[0].stretch, data.sweep.at(-1).stretch], label: t('playground.axisStretch'), tickFormat: '~g' },
-        y: { type: 'log', domain: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5], label: t('playground.axisL2'), tickFormat: '~g' },
+        x: { type: 'log', domain: [data.sweep[0].stretch, data.sweep.at(-1).stretch], label: t('playground.axisStretch') },
+        y: { type: 'log', domain: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5], label: t('playground.axisL2') },
         band: { from: STRETCH_CHAPTER_MIN, to: STRETCH_CHAPTER_MAX, label: t('playground.chapterBand') },
         rules: [{ id: 'sqrt-d', value: sqrtD, label: t('playground.reference') }],
         series: [

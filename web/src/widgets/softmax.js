@@ -61,7 +61,7 @@ export function createSoftmaxWidget(root, { onMagnitude }) {
       entropy.label.textContent = t('softmax.entropy')
       zone.label.textContent = t('softmax.zone')
       rich(thresholds, 'softmax.thresholds')
-      rich(note, 'softmax.note', { scores: data?.scores.map((s) => s.toFixed(1)).join(', ') ?? '' })
+      rich(note, 'softmax.note', { scores: data?.scores.map((s) => fixed(s, 1)).join(', ') ?? '' })
       if (!data) return
 
       const position = sliderFromL2(data.l2)
