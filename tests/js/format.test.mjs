@@ -30,6 +30,9 @@ test('significant digits: a power of ten outside that range, its mantissa one di
   assert.equal(significant(-1e-4), '-1.0 × 10⁻⁴');
   assert.equal(significant(1.5e6), '1.5 × 10⁶');
   assert.equal(significant(1e20, 4), '1.00 × 10²⁰');
+  // A factor written before a × may start ordinary notation lower.
+  assert.equal(significant(1e-4, 3, { smallest: 1e-4 }), '0.000100');
+  assert.equal(significant(9e-5, 3, { smallest: 1e-4 }), '9.0 × 10⁻⁵');
   // Rounding decides the side: 0.0009996 at 3 digits is 0.00100, ordinary.
   assert.equal(significant(0.0009996), '0.00100');
   // A mantissa that rounds up to 10 moves to the next power.

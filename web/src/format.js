@@ -94,11 +94,14 @@ export function fixed(value, digits = 3) {
 // Significant digits, for quantities spanning many orders of magnitude
 // (the playground's L2 from 0.002 to 480). Outside ordinary notation's range
 // the mantissa keeps one digit fewer: the power of ten already says a lot.
-export function significant(value, digits = 3) {
+// smallest: where ordinary notation starts instead of 0.001 (a factor
+// written with a × after it reads better as 0.000100× than as 1.0 × 10⁻⁴×).
+export function significant(value, digits = 3, { smallest = SMALL } = {}) {
   if (!Number.isFinite(value)) return nonFinite(value)
   if (value === 0) return '0'
   const rounded = Number(value.toPrecision(digits))
-  if (!ordinary(rounded)) return scientific(value, Math.max(2, digits - 1))
+  const abs = Math.abs(rounded)
+  if (abs < smallest || abs >= LARGE) return scientific(value, Math.max(2, digits - 1))
   return intl(`s${digits}`, { minimumSignificantDigits: digits, maximumSignificantDigits: digits }).format(rounded)
 }
 

@@ -26,16 +26,17 @@ export function integerTicks(lo, hi, maxTicks) {
   return ticks
 }
 
-// Ticks for a log axis: 1-2-5 steps when few decades are shown, else powers
-// of ten, every k-th decade so that no more than maxTicks labels share the
-// axis (a 5-decade axis on a phone: 10⁻⁴, 1). Narrower than one 1-2-5 step,
-// the scale's own ticks.
+// Ticks for a log axis: 1-2-5 or 1-3 steps when at most three decades are
+// shown, else powers of ten, every k-th decade so that no more than maxTicks
+// labels share the axis (a 5-decade axis on a phone: 10⁻⁴, 1). Narrower than
+// one 1-2-5 step, the scale's own ticks.
 export function logTicks(lo, hi, maxTicks, scale) {
   const e0 = Math.floor(Math.log10(lo))
   const e1 = Math.ceil(Math.log10(hi))
   const within = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)
   const at = (m, e) => Number((m * 10 ** e).toPrecision(12))
-  for (const mantissas of [[1, 2, 5], [1, 3], [1]]) {
+  const steps = Math.log10(hi / lo) <= 3 ? [[1, 2, 5], [1, 3], [1]] : [[1]]
+  for (const mantissas of steps) {
     const ticks = []
     for (let e = e0; e <= e1; e++) for (const m of mantissas) if (within(at(m, e))) ticks.push(at(m, e))
     if (ticks.length < 2) return scale.ticks(Math.max(2, maxTicks)).filter(within)

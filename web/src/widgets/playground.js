@@ -9,6 +9,8 @@ import { createDataTable } from './data-table.js'
 import { el, labelledControl, readout, setOptions } from './dom.js'
 
 export const STRETCH_STEP = 0.05
+// Stretch factors are written out down to the slider's 10⁻⁴, before a ×.
+const STRETCH_DIGITS = { smallest: 10 ** STRETCH_LOG10_MIN }
 export const stretchFromSlider = (position) => 10 ** position
 export const sliderFromStretch = (stretch) => Math.log10(stretch)
 
@@ -57,7 +59,7 @@ export function createPlayground(root, { onStretch, onEps }) {
       setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), data.eps)
       const position = sliderFromStretch(data.stretch)
       if (Math.abs(Number(slider.value) - position) > 1e-9) slider.value = String(position)
-      const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3) })
+      const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3, STRETCH_DIGITS) })
       valueOut.textContent = valueText
       slider.setAttribute('aria-valuetext', valueText)
 
@@ -86,7 +88,7 @@ export function createPlayground(root, { onStretch, onEps }) {
         summaryText: t('table.show'),
         captionText: t('playground.tableCaption'),
         columns: [t('playground.stretchCol'), t('playground.inL2'), t('playground.outL2')],
-        rows: data.tableRows.map((p) => [`${significant(p.stretch, 3)}×`, significant(p.inputL2), significant(p.outputL2)]),
+        rows: data.tableRows.map((p) => [`${significant(p.stretch, 3, STRETCH_DIGITS)}×`, significant(p.inputL2), significant(p.outputL2)]),
       })
     },
   }
