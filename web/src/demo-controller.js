@@ -23,7 +23,7 @@
 // back reuses its instance, and wasm memory, which never shrinks, does not
 // pile up.
 import { createAutorun } from './autorun.js'
-import { forwardView, gradientView, promptProblem, promptTokenCount } from './compute.js'
+import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js'
 import {
   AUTORUN_STEP_MS, DEPTH_MAX, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, GRADIENT_SETTLE_MS, MIN_GRADIENT_TOKENS,
   MODEL_SHAPE,
@@ -204,12 +204,17 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
   // ---- gradient views
 
   // One stack's backward pass for the gradient view (gradientView in
-  // compute.js shapes it).
+  // compute.js shapes it). The pre-norm stack also runs forward once, for
+  // what its norms do to the gradient (normScaling); post-norm's backward
+  // pass measures that itself.
   function runGradients(nl, settings) {
     const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS)
     if (problem) return { error: problem }
     try {
-      return gradientView(modelFor(nl, modelConfig(settings)).gradients(settings.prompt), settings.placement)
+      const model = modelFor(nl, modelConfig(settings))
+      const view = gradientView(model.gradients(settings.prompt), settings.placement)
+      if (settings.placement === 'pre') view.scaling = normScaling(model.forward(settings.prompt, { topK: 1 }))
+      return view
     } catch (error) {
       return { error: { code: 'errModel', params: { message: error.message } } }
     }
