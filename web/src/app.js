@@ -1,12 +1,12 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
+import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel, gainView } from './compute.js'
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
 import { KATEX_VERSION, typeset } from './math.js'
-import { estimateReadingMinutes } from './reading-time.js'
+import { estimateReadingMinutes, proseKeys } from './reading-time.js'
 import { isQuizAnswer, searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
 import { createCalculator } from './widgets/calculator.js'
@@ -220,7 +220,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
     if (languageChanged) {
       runtime.paintedLang = state.lang
-      readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(doc.getElementById('content'), state.lang) })
+      const prose = proseKeys(doc).map((key) => ctx.t(key, STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers }))
+      readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, state.lang) })
     }
     scheduleUrlWrite()
     if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() })
@@ -252,7 +253,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     const view = forward?.view ?? null
     const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
     guarded('model settings', () => modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
-    guarded('learned gain', () => gain.update(nl && view ? demo.gains(nl, settings) : null, ctx))
+    guarded('learned gain', () => gain.update(nl && view ? gainView(demo.gains(nl, settings), view) : null, ctx))
     const step = runtime.autorunStep
     guarded('auto-run', () => autorunWidget.update({
       status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
