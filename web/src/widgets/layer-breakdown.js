@@ -3,7 +3,10 @@
 // and the MLP's outputs), each with L2/tok, mean, var / std and RMS averaged
 // over the prompt's tokens. The boxes follow the data's path through the
 // layer, which differs between pre- and post-norm; their labels follow the
-// chosen norm. Beside the selector sits the chapter's hands-on exercise.
+// chosen norm and name each norm by where it sits (pre-norm: the input and
+// post-attention norms, before the sub-blocks; post-norm: the norms after
+// attention and after the MLP, on the stream). Beside the selector sits the
+// chapter's hands-on exercise.
 import { EXERCISE_LAYERS } from '../constants.js'
 import { significant } from '../format.js'
 import { el, labelledControl, setAttr, setText } from './dom.js'
@@ -103,7 +106,7 @@ export function createLayerBreakdown(root, on) {
       }
       for (const box of flow) {
         const node = grid.querySelector(`[data-box="${box.key}"]`)
-        setText(node.querySelector('.stat-title'), t(`breakdown.box.${box.key}`, { norm }))
+        setText(node.querySelector('.stat-title'), t(`breakdown.${kind === 'post' ? 'boxPost' : 'box'}.${box.key}`, { norm }))
         setText(node.querySelector('.stat-what'), t(`breakdown.what.${kind}.${box.key}`))
         const stats = view.probes[box.probe]
         for (const stat of STATS) node.querySelector(`[data-stat="${stat}"] dt`).textContent = t(`breakdown.${stat}`)

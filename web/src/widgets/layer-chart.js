@@ -38,8 +38,8 @@ export function createLayerChart(root, on) {
     const { view, layer, scale } = last
     const { t } = ctx
     const L = view.layers
-    const norm = t(`model.short.${view.config.norm}`)
     const hasNorm = view.config.norm !== 'none'
+    const names = normSeriesNames(view, t)
     const inputOut = view.probes['inputNorm.out'].l2
     const postOut = view.probes['postAttentionNorm.out'].l2
     const values = [...view.residualL2, ...(hasNorm ? [...inputOut, ...postOut] : []), view.sqrtD]
@@ -48,18 +48,20 @@ export function createLayerChart(root, on) {
     const series = [{ id: 'residual', label: t('layerChart.seriesResidual'), points: view.residualL2.map((v, l) => [l, v]) }]
     if (hasNorm) {
       series.push(
-        { id: 'norm-input', label: t('layerChart.seriesInputNorm', { norm }), points: Array.from(inputOut, (v, l) => [l, v]) },
-        { id: 'norm-post', label: t('layerChart.seriesPostNorm', { norm }), points: Array.from(postOut, (v, l) => [l, v]) },
+        { id: 'norm-input', label: names.first, points: Array.from(inputOut, (v, l) => [l, v]) },
+        // Both norms' outputs sit near sqrt(d): the second is drawn over the
+        // first with a hollow dot at every layer, so neither hides the other.
+        { id: 'norm-post', label: names.second, points: Array.from(postOut, (v, l) => [l, v]), dots: true },
       )
     }
-    legend.update(series.map(({ id, label }) => ({ id, label })))
+    legend.update(series.map(({ id, label, dots }) => ({ id, label, dots })))
     const markerPoints = [{ id: 'residual', y: view.residualL2[layer] }]
     if (hasNorm) markerPoints.push({ id: 'norm-input', y: inputOut[layer] })
     chart.render((svg, width, height) => drawLineChart(svg, width, height, {
       x: { type: 'linear', domain: [0, L], label: t('layerChart.axisLayer'), integer: true },
       y: scale === 'log'
-        ? { type: 'log', domain: [lo / 1.4, hi * 1.4], label: t('layerChart.axisL2'), tickFormat: '~s' }
-        : { type: 'linear', domain: [0, hi * 1.08], label: t('layerChart.axisL2'), tickFormat: '~s' },
+        ? { type: 'log', domain: [lo / 1.4, hi * 1.4], label: t('layerChart.axisL2') }
+        : { type: 'linear', domain: [0, hi * 1.08], label: t('layerChart.axisL2') },
       rules: [{ id: 'sqrt-d', value: view.sqrtD, label: t('layerChart.reference', { d: view.hidden, sqrtD: decimals(view.sqrtD, 2) }) }],
       series,
       marker: { x: layer, points: markerPoints },
@@ -96,10 +98,10 @@ export function createLayerChart(root, on) {
       const view = data.view
       setText(summary, summaryText(view, t))
       paintChart()
-      const norm = t(`model.short.${view.config.norm}`)
       const hasNorm = view.config.norm !== 'none'
+      const names = normSeriesNames(view, t)
       const columns = [t('layerChart.layerCol'), t('layerChart.seriesResidual')]
-      if (hasNorm) columns.push(t('layerChart.seriesInputNorm', { norm }), t('layerChart.seriesPostNorm', { norm }))
+      if (hasNorm) columns.push(names.first, names.second)
       const rows = view.residualL2.map((residual, l) => {
         const row = [l < view.layers ? String(l) : t('layerChart.finalRow'), significant(residual)]
         if (hasNorm) {
@@ -126,11 +128,20 @@ function summaryText(view, t) {
   return t('layerChart.summary', { ...params, lo: significant(Math.min(...outs)), hi: significant(Math.max(...outs)) })
 }
 
+// The two norms' series, named by where they sit: before attention and
+// before the MLP in pre-norm, after attention and after the MLP in post-norm.
+function normSeriesNames(view, t) {
+  const norm = t(`model.short.${view.config.norm}`)
+  return view.config.placement === 'post'
+    ? { first: t('layerChart.seriesAfterAttention', { norm }), second: t('layerChart.seriesAfterMlp', { norm }) }
+    : { first: t('layerChart.seriesInputNorm', { norm }), second: t('layerChart.seriesPostNorm', { norm }) }
+}
+
 function readoutText(view, layer, t) {
   const residual = significant(view.residualL2[layer])
   if (layer === view.layers) return t('layerChart.readoutFinal', { last: view.layers - 1, residual })
   if (view.config.norm === 'none') return t('layerChart.readoutNone', { layer, residual })
-  return t('layerChart.readout', {
+  return t(view.config.placement === 'post' ? 'layerChart.readoutPost' : 'layerChart.readout', {
     layer, residual, norm: t(`model.short.${view.config.norm}`),
     inputOut: significant(view.probes['inputNorm.out'].l2[layer]),
     postOut: significant(view.probes['postAttentionNorm.out'].l2[layer]),
