@@ -168,6 +168,16 @@ test('gradient views run after the input settles, pre then post; post-norm measu
   assert.equal(pre.scaling.top, run.next.probs[0]);
   // The first norm reads the embedding (L2 9.6 per token): it scales by about 32 / 9.6.
   assert.ok(Math.abs(pre.scaling.factor[0] - 32 / pre.scaling.streamL2[0]) < 0.05, `${pre.scaling.factor[0]}`);
+  // Where the forward views show this very stack, their run serves: the
+  // same numbers, from another controller.
+  const viewing = controller();
+  viewing.forward(nl, { ...settings, depth: 6 });
+  viewing.input();
+  const ready = viewing.rendered();
+  viewing.gradients(nl, g);
+  await ready;
+  assert.deepEqual(viewing.gradients(nl, g).result.pre.scaling, pre.scaling);
+  viewing.dispose();
   // A prompt too short for a next-token loss.
   const short = demo.rendered();
   demo.gradients(nl, { ...g, prompt: 'x' });
