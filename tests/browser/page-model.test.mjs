@@ -81,7 +81,8 @@ describe('the single-layer breakdown', () => {
 
     await page.selectOption('#model-norm', 'layernorm');
     await settle(page);
-    assert.equal(await page.textContent('[data-box="inputNormOut"] .stat-title'), 'Input LayerNorm output');
+    // In post-norm the first norm sits after attention, and is named so.
+    assert.equal(await page.textContent('[data-box="inputNormOut"] .stat-title'), 'After-attention LayerNorm output');
     nearSqrtD(await boxStat(page, 'inputNormOut'), 'LayerNorm\'s output');
 
     await page.selectOption('#model-norm', 'none');
@@ -407,7 +408,7 @@ describe('the prompt and the link', () => {
       assert.equal(await page.inputValue('#grad-depth'), '8');
       assert.equal(await page.inputValue('#layer-chart-scale'), 'linear');
       assert.equal(await page.inputValue('#model-prompt'), 'hello world');
-      assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input LayerNorm input');
+      assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'After-attention LayerNorm input');
 
       await page.selectOption('#model-norm', 'rmsnorm');
       await page.fill('#layer-select', '7');
