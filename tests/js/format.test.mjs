@@ -33,6 +33,8 @@ test('significant digits: a power of ten outside that range, its mantissa one di
   // A factor written before a × may start ordinary notation lower.
   assert.equal(significant(1e-4, 3, { smallest: 1e-4 }), '0.000100');
   assert.equal(significant(9e-5, 3, { smallest: 1e-4 }), '9.0 × 10⁻⁵');
+  assert.equal(significant(1.5e-7, 3, { smallest: 1e-9 }), '0.000000150');
+  assert.equal(decimals(1.5e-7, 8), '0.00000015');
   // Rounding decides the side: 0.0009996 at 3 digits is 0.00100, ordinary.
   assert.equal(significant(0.0009996), '0.00100');
   // A mantissa that rounds up to 10 moves to the next power.
@@ -101,6 +103,26 @@ test('zh-CN and en-US group digits and mark decimals the same way', () => {
   for (const o of options) {
     for (const v of [0.19, 1034, 123456.789, -0.0123, 98765432.1]) {
       assert.equal(new Intl.NumberFormat('zh-CN', o).format(v), new Intl.NumberFormat('en-US', o).format(v));
+    }
+  }
+});
+
+// Below 10⁴ the formatter writes with Number's own methods, for speed: the
+// text must be what Intl writes for the same options.
+test('the fast path writes what Intl writes', () => {
+  const intl = (options) => new Intl.NumberFormat('en-US', { useGrouping: 'min2', signDisplay: 'negative', ...options });
+  const s3 = intl({ minimumSignificantDigits: 3, maximumSignificantDigits: 3 });
+  const s2 = intl({ minimumSignificantDigits: 2, maximumSignificantDigits: 2 });
+  const d2 = intl({ maximumFractionDigits: 2 });
+  const f3 = intl({ minimumFractionDigits: 3, maximumFractionDigits: 3 });
+  for (let e = -3; e < 5; e += 0.01) {
+    for (const v of [10 ** e, -(10 ** e), 3.14159 * 10 ** e]) {
+      const r3 = Number(v.toPrecision(3));
+      if (Math.abs(r3) >= 1e-3) assert.equal(significant(v), s3.format(r3), `${v}`);
+      const r2 = Number(v.toPrecision(2));
+      if (Math.abs(r2) >= 1e-3) assert.equal(significant(v, 2), s2.format(r2), `${v}`);
+      if (Math.abs(Number(v.toFixed(2))) > 0) assert.equal(decimals(v), d2.format(Number(v.toFixed(2))), `${v}`);
+      assert.equal(fixed(v), f3.format(v), `${v}`);
     }
   }
 });
