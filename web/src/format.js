@@ -128,7 +128,9 @@ export function integer(value) {
 export function tick(value) {
   if (!Number.isFinite(value)) return nonFinite(value)
   const rounded = Number(value.toPrecision(6))
-  if (ordinary(rounded)) return intl('t', { maximumSignificantDigits: 6 }).format(rounded)
+  if (ordinary(rounded)) {
+    return Math.abs(rounded) < GROUPED ? String(rounded + 0) : intl('t', { maximumSignificantDigits: 6 }).format(rounded)
+  }
   const { mantissa, exponent } = powerParts(rounded, 6)
   const m = Number(mantissa.toPrecision(6))
   return m === 1 ? `10${superscript(exponent)}` : `${intl('t', { maximumSignificantDigits: 6 }).format(m)} × 10${superscript(exponent)}`

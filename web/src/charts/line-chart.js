@@ -69,7 +69,8 @@ function ruleLabelWidth(text) {
   return em * RULE_FONT_PX
 }
 
-// Whether the polyline (pixel points) passes through the box.
+// Whether the polyline (pixel points) passes through the box: some segment's
+// part within the box's x range reaches into its y range.
 function crosses(points, box) {
   for (let i = 1; i < points.length; i++) {
     const [x0, y0] = points[i - 1]
@@ -77,9 +78,10 @@ function crosses(points, box) {
     const left = Math.max(box.left, Math.min(x0, x1))
     const right = Math.min(box.right, Math.max(x0, x1))
     if (left > right) continue
-    const yAt = (x) => (x1 === x0 ? y0 : y0 + ((y1 - y0) * (x - x0)) / (x1 - x0))
-    const ys = x1 === x0 ? [y0, y1] : [yAt(left), yAt(right)]
-    if (Math.max(...ys) >= box.top && Math.min(...ys) <= box.bottom) return true
+    const slope = x1 === x0 ? 0 : (y1 - y0) / (x1 - x0)
+    const ya = x1 === x0 ? y0 : y0 + slope * (left - x0)
+    const yb = x1 === x0 ? y1 : y0 + slope * (right - x0)
+    if (Math.max(ya, yb) >= box.top && Math.min(ya, yb) <= box.bottom) return true
   }
   return false
 }
@@ -153,7 +155,7 @@ export function drawLineChart(svg, width, height, data) {
     .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text((d) => d)
 
   const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }
-  const seriesPixels = data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)]))
+  const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : []
   svg.selectAll('g.rule').data(data.rules ?? [], (r) => r.id).join((enter) => {
     const g = enter.append('g')
     g.append('line')
