@@ -365,7 +365,7 @@ export default {
     axisFactor: '系数',
     readingTitle: '这些数字说明了什么',
     readingRatios: '{depth} 层时，pre-norm 最后一层参数的梯度是第一层的 {preRatio} 倍，post-norm 是 {postRatio} 倍。',
-    readingMechanism: '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：输入短，系数大于 1；输入长，系数小于 1。',
+    readingMechanism: '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：x 比 √d·rms(g)（这里约为 32）短，系数大于 1；比它长，系数小于 1。',
     readingPreFalls: 'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 涨到第 {last} 层的 {streamLast}，input norm 的系数随之从 {factorFirst} 降到 {factorLast}。于是，靠前的子模块送回残差流的梯度被放大，靠后的被缩小，残差流上的梯度越往输入端积累得越多：离开第 0 层时，它是离开第 {last} 层时的 {streamGradRatio} 倍。子模块的参数梯度来自它把输出加回残差流的那个位置，所以这里靠前的层拿到的梯度更大。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
     readingPreOther: 'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，input norm 的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
     readingPostLevel: 'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：最后一层是第一层的 {postRatio} 倍。',
