@@ -44,6 +44,7 @@ async function exercise(page) {
   await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
   await page.locator('[data-question="q3"] [data-option="b"]').click();
   await page.hover('#intro .summary .term');
+  await page.click('#intro .summary .term');
   await page.locator('[data-widget="softmax"] summary').click();
   await page.selectOption('#theme-select', 'dark');
   await page.selectOption('#lang-select', 'zh-CN');
@@ -98,7 +99,7 @@ test('if the kernels cannot load, the page says so and keeps its text', async ()
   try {
     assert.equal(await page.textContent('#backend'), 'unavailable');
     assert.match(await page.textContent('#notices'), /The WebAssembly module could not be loaded/);
-    assert.equal(await page.textContent('#softmax-title'), 'When magnitude drifts, softmax saturates');
+    assert.equal(await page.textContent('#softmax-title'), 'Large inputs push softmax toward one-hot');
     assert.equal(await page.locator('#glossary dt').count(), 8);
   } finally {
     await close();

@@ -122,7 +122,7 @@ test('forward views: per-layer averages, and the last good result on a bad promp
   demo.dispose();
 });
 
-test('gradient views run after the input settles, pre then post; pre-norm has no rescalings, post-norm 2 per layer', async () => {
+test('gradient views run after the input settles, pre then post; post-norm measures 2 rescalings per layer, pre-norm gets its norms\' factors from a forward pass', async () => {
   const baseline = nl.liveAllocations();
   const demo = controller();
   const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
@@ -149,6 +149,35 @@ test('gradient views run after the input settles, pre then post; pre-norm has no
     assert.deepEqual(view.layer, Array.from(fresh.gradients(g.prompt).layer));
     fresh.delete();
   }
+  // The pre-norm stack's forward statistics: each norm's output L2 over its
+  // input L2 (the factor its backward applies), the stream's L2 at every
+  // layer boundary, as a fresh model's forward pass gives them.
+  assert.equal(post.scaling, undefined);
+  assert.equal(pre.scaling.factor.length, 12);
+  assert.equal(pre.scaling.streamL2.length, 7);
+  const fresh = nl.createModel(modelConfig({ ...g, placement: 'pre' }));
+  const run = fresh.forward(g.prompt, { topK: 1 });
+  fresh.delete();
+  const l2 = (probe, l) => run.probes[probe].mean.l2[l];
+  for (let l = 0; l < 6; l++) {
+    assert.equal(pre.scaling.factor[2 * l], l2('inputNorm.out', l) / l2('inputNorm.in', l));
+    assert.equal(pre.scaling.factor[2 * l + 1], l2('postAttentionNorm.out', l) / l2('postAttentionNorm.in', l));
+    assert.equal(pre.scaling.streamL2[l], l2('residual.in', l));
+  }
+  assert.equal(pre.scaling.streamL2[6], run.final['finalNorm.in'].mean.l2);
+  assert.equal(pre.scaling.top, run.next.probs[0]);
+  // The first norm reads the embedding (L2 9.6 per token): it scales by about 32 / 9.6.
+  assert.ok(Math.abs(pre.scaling.factor[0] - 32 / pre.scaling.streamL2[0]) < 0.05, `${pre.scaling.factor[0]}`);
+  // Where the forward views show this very stack, their run serves: the
+  // same numbers, from another controller.
+  const viewing = controller();
+  viewing.forward(nl, { ...settings, depth: 6 });
+  viewing.input();
+  const ready = viewing.rendered();
+  viewing.gradients(nl, g);
+  await ready;
+  assert.deepEqual(viewing.gradients(nl, g).result.pre.scaling, pre.scaling);
+  viewing.dispose();
   // A prompt too short for a next-token loss.
   const short = demo.rendered();
   demo.gradients(nl, { ...g, prompt: 'x' });

@@ -4,7 +4,7 @@
 import {
   CHALLENGE_QUESTIONS, FLAT_EXAMPLE, SHIFT_BY, centeredText, createChallengeModel, isChallengeSection, shiftedText,
 } from './challenges.js'
-import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
+import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalculatorModel, createPlaygroundModel, gainView } from './compute.js'
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL, SOFTMAX_L2_UNIT } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
@@ -13,7 +13,7 @@ import { KATEX_VERSION, typeset } from './math.js'
 import { challengeFacts, exerciseFacts } from './model-facts.js'
 import { PLAYGROUND_QUESTION_STRETCH, SOFTMAX_QUESTION_L2, readPredictions, recordState, writePrediction } from './predictions.js'
 import { isQuizSection, pickAnswer, showExplanation } from './quiz-answers.js'
-import { estimateReadingMinutes } from './reading-time.js'
+import { estimateReadingMinutes, proseKeys } from './reading-time.js'
 import { searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
 import { createCalculator } from './widgets/calculator.js'
@@ -288,7 +288,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
     if (languageChanged) {
       runtime.paintedLang = state.lang
-      readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(doc.getElementById('content'), state.lang) })
+      const prose = proseKeys(doc).map((key) => ctx.t(key, STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers }))
+      readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, state.lang) })
     }
     scheduleUrlWrite()
     if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() })
@@ -337,7 +338,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     const view = forward?.view ?? null
     const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
     guarded('model settings', () => modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
-    guarded('learned gain', () => gain.update(nl && view ? demo.gains(nl, settings) : null, ctx))
+    guarded('learned gain', () => gain.update(nl && view ? gainView(demo.gains(nl, settings), view) : null, ctx))
     const walk = autorun.view(view)
     guarded('auto-run', () => autorunWidget.update({ ...walk, depth: state.depth, reducedMotion, view }, ctx))
     guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale, walk }, ctx))

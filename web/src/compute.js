@@ -174,6 +174,31 @@ export function gradientView(g, placement) {
   }
 }
 
+// What a pre-norm stack's norms do to the gradient, read off its forward
+// view (forwardView below): a norm's backward multiplies the gradient that
+// crosses it by about sqrt(d) rms(g) / ||x||, which is also how its forward
+// changes a vector's length, output L2 over input L2. Per layer l,
+// factor[2l] is the input norm's and factor[2l + 1] the post-attention
+// norm's (token-averaged L2s); streamL2 is the residual stream's L2 per
+// token entering each layer, then leaving the last (L + 1 values); top, the
+// probability of the model's top guess for the byte after the prompt.
+export function normScaling(view) {
+  const l2 = (probe) => view.probes[probe].l2
+  const [inputIn, inputOut, postIn, postOut] = ['inputNorm.in', 'inputNorm.out', 'postAttentionNorm.in', 'postAttentionNorm.out'].map(l2)
+  const factor = []
+  for (let l = 0; l < view.layers; l++) factor.push(inputOut[l] / inputIn[l], postOut[l] / postIn[l])
+  return { factor, streamL2: [...view.residualL2], top: view.next.probs[0] }
+}
+
+// The gain widget's data: the gain sample (demo-controller.js gains()) and
+// the sampled norm's output L2 per token in the forward view, the length the
+// gains' RMS predicts (null without a norm: the probe is then its input).
+export function gainView(gains, view) {
+  if (!gains) return null
+  const outputL2 = view.config.norm === 'none' ? null : view.probes[`${gains.which}.out`].l2[gains.layer]
+  return { ...gains, outputL2 }
+}
+
 // The forward views' data: per-layer averages over the prompt's tokens.
 export function forwardView(run, config, prompt) {
   const L = run.layers

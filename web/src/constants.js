@@ -83,9 +83,3 @@ export const AUTORUN_STEP_MS = 2500
 // Gradient views recompute once the input has been still this long, so a
 // dragged slider never waits for a backward pass.
 export const GRADIENT_SETTLE_MS = 30
-
-// Xiong et al. (2020) saw post-norm's parameter gradients grow toward the
-// output at initialization. The reading calls our model's post-norm growth
-// "reproduced" when the last layer's gradient exceeds the first's by this
-// factor, and "not reproduced" otherwise.
-export const GROWTH_REPRODUCED_FROM = 2

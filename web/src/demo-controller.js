@@ -23,7 +23,7 @@
 // back reuses its instance, and wasm memory, which never shrinks, does not
 // pile up.
 import { autorunSteps, createAutorun, drawnAt } from './autorun.js'
-import { forwardView, gradientView, promptProblem, promptTokenCount } from './compute.js'
+import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js'
 import {
   AUTORUN_STEP_MS, DEPTH_MAX, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, GRADIENT_SETTLE_MS, MIN_GRADIENT_TOKENS,
   MODEL_SHAPE,
@@ -217,12 +217,24 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
   // ---- gradient views
 
   // One stack's backward pass for the gradient view (gradientView in
-  // compute.js shapes it).
+  // compute.js shapes it). For the pre-norm stack also its forward view, for
+  // what its norms do to the gradient (normScaling); post-norm's backward
+  // pass measures that itself. When the forward views show this very stack
+  // (same settings and depth: a model's layers depend on the seed and the
+  // layer alone), their last run serves, and no second forward pass runs.
   function runGradients(nl, settings) {
     const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS)
     if (problem) return { error: problem }
     try {
-      return gradientView(modelFor(nl, modelConfig(settings)).gradients(settings.prompt), settings.placement)
+      const config = modelConfig(settings)
+      const model = modelFor(nl, config)
+      const view = gradientView(model.gradients(settings.prompt), settings.placement)
+      if (settings.placement === 'pre') {
+        const shown = runtime.forward.view
+        const same = shown !== null && shown.prompt === settings.prompt && configKey(shown.config) === configKey(config)
+        view.scaling = normScaling(same ? shown : forwardView(model.forward(settings.prompt, { topK: 1 }), config, settings.prompt))
+      }
+      return view
     } catch (error) {
       return { error: { code: 'errModel', params: { message: error.message } } }
     }

@@ -3,6 +3,8 @@
 import { axisBottom } from 'd3-axis'
 import { scaleBand, scaleLinear } from 'd3-scale'
 
+import { tick } from '../format.js'
+
 const MARGIN = { top: 8, right: 48, bottom: 28, left: 28 }
 
 // data: { bars: [{ label, value, text, highlight }], domain: [lo, hi],
@@ -48,5 +50,5 @@ export function drawHorizontalBars(svg, width, height, data) {
   const ticks = Math.max(2, Math.min(5, Math.floor((width - MARGIN.left - MARGIN.right) / 70)))
   svg.selectAll('g.axis-x').data([null]).join('g').attr('class', 'axis axis-x')
     .attr('transform', `translate(0,${height - MARGIN.bottom})`)
-    .call(axisBottom(x).ticks(ticks))
+    .call(axisBottom(x).ticks(ticks).tickFormat(tick))
 }

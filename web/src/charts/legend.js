@@ -6,7 +6,8 @@ import { select } from 'd3-selection'
 export function createLegend(container) {
   const list = select(container).append('ul').attr('class', 'chart-legend')
   return {
-    // items: [{ id, label }], the ids of drawLineChart's series
+    // items: [{ id, label, dots }], the ids of drawLineChart's series (dots:
+    // the series marks its points, and so does its key)
     update(items) {
       list.selectAll('li').data(items, (d) => d.id).join((enter) => {
         const li = enter.append('li')
@@ -15,7 +16,9 @@ export function createLegend(container) {
         li.append('span')
         return li
       })
-        .call((li) => li.select('g').attr('class', (d) => `series series-${d.id}`))
+        .call((li) => li.select('g').attr('class', (d) => `series series-${d.id}`)
+          .selectAll('circle.series-dot').data((d) => (d.dots ? [15] : [])).join('circle')
+          .attr('class', 'series-dot').attr('cx', (cx) => cx).attr('cy', 6).attr('r', 3))
         .call((li) => li.select('span').text((d) => d.label))
     },
   }

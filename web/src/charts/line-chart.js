@@ -7,6 +7,8 @@ import { scaleLinear, scaleLog } from 'd3-scale'
 import { pointer, select } from 'd3-selection'
 import { line } from 'd3-shape'
 
+import { tick } from '../format.js'
+
 const DEFAULT_MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
 
 function makeScale(spec, range) {
@@ -24,8 +26,85 @@ export function integerTicks(lo, hi, maxTicks) {
   return ticks
 }
 
+// Ticks for a log axis: 1-2-5 or 1-3 steps when at most three decades are
+// shown, else powers of ten, every k-th decade so that no more than maxTicks
+// labels share the axis (a 5-decade axis on a phone: 10⁻⁴, 1). Narrower than
+// one 1-2-5 step, the scale's own ticks.
+export function logTicks(lo, hi, maxTicks, scale) {
+  const e0 = Math.floor(Math.log10(lo))
+  const e1 = Math.ceil(Math.log10(hi))
+  const within = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)
+  const at = (m, e) => Number((m * 10 ** e).toPrecision(12))
+  const steps = Math.log10(hi / lo) <= 3 ? [[1, 2, 5], [1, 3], [1]] : [[1]]
+  for (const mantissas of steps) {
+    const ticks = []
+    for (let e = e0; e <= e1; e++) for (const m of mantissas) if (within(at(m, e))) ticks.push(at(m, e))
+    if (ticks.length < 2) return scale.ticks(Math.max(2, maxTicks)).filter(within)
+    if (ticks.length <= maxTicks) return ticks
+  }
+  for (let k = 2; ; k++) {
+    const ticks = []
+    for (let e = e0; e <= e1; e++) if (e % k === 0 && within(at(1, e))) ticks.push(at(1, e))
+    if (ticks.length <= Math.max(2, maxTicks)) return ticks
+  }
+}
+
+function axisTicks(axis, spec, scale, maxTicks) {
+  if (spec.integer) axis.tickValues(integerTicks(spec.domain[0], spec.domain[1], maxTicks))
+  else if (spec.type === 'log') axis.tickValues(logTicks(scale.domain()[0], scale.domain()[1], maxTicks, scale))
+  else axis.ticks(maxTicks)
+  axis.tickFormat(tick)
+}
+
+// A rule's label goes where no series crosses it: below the line at the
+// right end first (the series of these charts start low and climb, the
+// norms' outputs sit on their sqrt(d) rule), then above it at the left, then
+// the other two corners. Boxes are estimated from the text: a CJK character
+// is about 1 em wide, any other about 0.6 em.
+const RULE_FONT_PX = 12
+const RULE_LABEL_GAP = 4
+function ruleLabelWidth(text) {
+  let em = 0
+  for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.6
+  return em * RULE_FONT_PX
+}
+
+// Whether the polyline (pixel points) passes through the box: some segment's
+// part within the box's x range reaches into its y range.
+function crosses(points, box) {
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1]
+    const [x1, y1] = points[i]
+    const left = Math.max(box.left, Math.min(x0, x1))
+    const right = Math.min(box.right, Math.max(x0, x1))
+    if (left > right) continue
+    const slope = x1 === x0 ? 0 : (y1 - y0) / (x1 - x0)
+    const ya = x1 === x0 ? y0 : y0 + slope * (left - x0)
+    const yb = x1 === x0 ? y1 : y0 + slope * (right - x0)
+    if (Math.max(ya, yb) >= box.top && Math.min(ya, yb) <= box.bottom) return true
+  }
+  return false
+}
+
+function placeRuleLabel(rule, y, plot, seriesPixels) {
+  const width = ruleLabelWidth(rule.label)
+  const ry = y(rule.value)
+  const places = [
+    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
+    { anchor: 'start', x: plot.left + 6, baseline: ry - RULE_LABEL_GAP - 1 },
+    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry - RULE_LABEL_GAP - 1 },
+    { anchor: 'start', x: plot.left + 6, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
+  ]
+  const boxOf = (p) => {
+    const left = p.anchor === 'end' ? p.x - width : p.x
+    return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 }
+  }
+  const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom
+  return places.find((p) => inside(boxOf(p)) && !seriesPixels.some((points) => crosses(points, boxOf(p)))) ?? places[1]
+}
+
 // data: {
-//   x, y: { type: 'log' | 'linear', domain: [lo, hi], label, tickFormat,
+//   x, y: { type: 'log' | 'linear', domain: [lo, hi], label,
 //           integer (x only: whole-number ticks) }
 //   series: [{ id, label, points: [[x, y], ...], dots }]
 //           (class series-<id>; dots draws a circle at every point, endDot
@@ -69,19 +148,22 @@ export function drawLineChart(svg, width, height, data) {
 
   const xTicks = Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 60))
   const xAxis = axisBottom(x)
-  if (data.x.integer) xAxis.tickValues(integerTicks(data.x.domain[0], data.x.domain[1], xTicks)).tickFormat((v) => String(v))
-  else xAxis.ticks(xTicks, data.x.tickFormat)
+  axisTicks(xAxis, data.x, x, xTicks)
   svg.selectAll('g.axis-x').data([null]).join('g').attr('class', 'axis axis-x')
     .attr('transform', `translate(0,${plotBottom})`)
     .call(xAxis)
+  const yAxis = axisLeft(y)
+  axisTicks(yAxis, data.y, y, 5)
   svg.selectAll('g.axis-y').data([null]).join('g').attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(5, data.y.tickFormat))
+    .call(yAxis)
   svg.selectAll('text.axis-title-x').data([data.x.label]).join('text').attr('class', 'axis-title axis-title-x')
     .attr('x', (MARGIN.left + width - MARGIN.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text((d) => d)
   svg.selectAll('text.axis-title-y').data([data.y.label]).join('text').attr('class', 'axis-title axis-title-y')
     .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text((d) => d)
 
+  const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }
+  const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : []
   svg.selectAll('g.rule').data(data.rules ?? [], (r) => r.id).join((enter) => {
     const g = enter.append('g')
     g.append('line')
@@ -91,9 +173,12 @@ export function drawLineChart(svg, width, height, data) {
     .attr('class', (r) => `rule rule-${r.id}`)
     .call((g) => g.select('line').attr('x1', MARGIN.left).attr('x2', width - MARGIN.right)
       .attr('y1', (r) => y(r.value)).attr('y2', (r) => y(r.value)))
-    // Rule labels sit just above their line at the left, leaving the right
-    // margin to the series labels (a series may end on the rule).
-    .call((g) => g.select('text').attr('x', MARGIN.left + 6).attr('y', (r) => y(r.value) - 5).text((r) => r.label))
+    // Rule labels stay inside the plot, leaving the right margin to the
+    // series labels (a series may end on the rule), and off the series.
+    .call((g) => g.select('text').each(function (r) {
+      const place = placeRuleLabel(r, y, plot, seriesPixels)
+      select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(r.label)
+    }))
 
   const path = line().x((p) => x(p[0])).y((p) => y(p[1]))
   svg.selectAll('g.series').data(data.series, (s) => s.id).join((enter) => {
@@ -125,7 +210,7 @@ export function drawLineChart(svg, width, height, data) {
     .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
 
   drawGuesses(svg, x, y, data.guesses ?? [])
-  drawHover(svg, x, { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }, data.hover)
+  drawHover(svg, x, plot, data.hover)
 }
 
 // The reader's guesses: a hollow marker with a short label, and for a

@@ -2,7 +2,7 @@
 // and repaint it from an element's state. They reuse the page's widget
 // modules and compute functions (web/src/widgets/*, compute.js); only the
 // wiring (which state a widget reads, which inputs it changes) lives here.
-import { computeSoftmaxView, createCalculatorModel, createPlaygroundModel } from '../compute.js'
+import { computeSoftmaxView, createCalculatorModel, createPlaygroundModel, gainView } from '../compute.js'
 import { createDemoController } from '../demo-controller.js'
 import { createMemoryLearnerStore } from '../learner.js'
 import { createAttentionWidget } from '../widgets/attention.js'
@@ -102,7 +102,7 @@ const BUILDERS = {
     const widget = createGainWidget(box(root, 'gain'))
     return (nl, state, ctx) => {
       const { settings, view } = model.forward(nl, state, ctx.t)
-      widget.update(nl && view ? model.demo.gains(nl, settings) : null, ctx)
+      widget.update(nl && view ? gainView(model.demo.gains(nl, settings), view) : null, ctx)
     }
   },
   'layer-chart'(root, env) {

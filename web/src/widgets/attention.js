@@ -59,7 +59,7 @@ export function createAttentionWidget(root) {
       const layerPoints = (values) => Array.from(values, (v, l) => [l, v])
       maxChart.render((svg, width, height) => drawLineChart(svg, width, height, {
         x,
-        y: { type: 'linear', domain: [0, 1], label: t('attention.axisMax'), tickFormat: '.1f' },
+        y: { type: 'linear', domain: [0, 1], label: t('attention.axisMax') },
         rules: [
           { id: 'zone-drift', value: ZONE_DRIFT_FROM, label: t('softmax.zoneDrift') },
           { id: 'zone-saturated', value: ZONE_SATURATED_FROM, label: t('softmax.zoneSaturated') },
@@ -72,7 +72,7 @@ export function createAttentionWidget(root) {
       const top = Math.max(uniformEntropy, ...entropy) * 1.1
       entropyChart.render((svg, width, height) => drawLineChart(svg, width, height, {
         x,
-        y: { type: 'linear', domain: [0, top], label: t('attention.axisEntropy'), tickFormat: '.1f' },
+        y: { type: 'linear', domain: [0, top], label: t('attention.axisEntropy') },
         rules: [{ id: 'uniform', value: uniformEntropy, label: t('attention.uniform', { value: fixed(uniformEntropy, 2) }) }],
         series: [{ id: 'attention-entropy', label: t('attention.seriesEntropy'), points: layerPoints(entropy) }],
         marker: { x: Math.min(layer, L - 1), points: [{ id: 'attention-entropy', y: entropy[Math.min(layer, L - 1)] }] },

@@ -4,7 +4,7 @@
 // overflow float32 come in double precision (compute.js, calculatorSteps),
 // with a line that says so above them.
 import { CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, EXAMPLE_B } from '../constants.js'
-import { decimals, significant, vectorText } from '../format.js'
+import { decimals, powerOfTen, significant, vectorText } from '../format.js'
 import { el, labelledControl, setOptions } from './dom.js'
 
 // The largest finite float32, about 3.4e38: past it a square is infinite.
@@ -50,7 +50,7 @@ export function createCalculator(root, { onVector, onEps }) {
       presetA.textContent = t('calculator.exampleA')
       presetB.textContent = t('calculator.exampleB')
       epsLabel.textContent = t('calculator.eps')
-      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), data.eps)
       // Never rewrite the field while the user types in it (the caret would
       // jump); only when the state changed from elsewhere (a preset, a link).
       if (input.value !== data.text) input.value = data.text

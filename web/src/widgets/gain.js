@@ -4,7 +4,7 @@
 // (compute.js: model.gains, then nl.stats).
 import { drawBaselineBars } from '../charts/gain-bars.js'
 import { createChartFrame } from '../charts/chart-frame.js'
-import { decimals, fixed } from '../format.js'
+import { decimals, fixed, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
 import { el, readout, setText } from './dom.js'
 
@@ -28,21 +28,35 @@ export function createGainWidget(root) {
   readouts.append(amplified.wrap, suppressed.wrap, min.wrap, max.wrap, rms.wrap)
   const pending = el('p', { className: 'slot-pending' })
   const note = el('p', { className: 'widget-note synthetic-note' })
-  root.append(pending, source, legend, figure, readouts, note)
+  const length = el('p', { className: 'widget-note gain-length' })
+  root.append(pending, source, legend, figure, readouts, note, length)
   const table = createDataTable(root)
   let painted = null
 
   return {
     // data: null until the model has run, else { layer, which, hidden, seed,
     //   features: number[48], values: number[48], amplified, suppressed,
-    //   min, max, rmsAll }
+    //   min, max, rmsAll, outputL2 }; outputL2: this norm's output L2 per
+    //   token in the demo panel's forward pass, null without a norm
     update(data, { lang, t, rich }) {
       pending.hidden = Boolean(data)
       setText(pending, t('model.pending'))
       figure.hidden = !data
       readouts.hidden = !data
+      length.hidden = !data
       rich(note, 'gain.synthetic')
-      if (!data || painted === `${lang}`) return
+      if (!data) return
+      // The output's length: about sqrt(d) times the gains' RMS, beside the
+      // length the forward pass measured.
+      const sqrtD = Math.sqrt(data.hidden)
+      const lengthParams = {
+        sqrtD: decimals(sqrtD, 2), rms: fixed(data.rmsAll, 3), predicted: significant(sqrtD * data.rmsAll),
+        layer: data.layer, measured: data.outputL2 === null ? '' : significant(data.outputL2),
+      }
+      const lengthKey = data.outputL2 === null ? 'gain.lengthNoNorm'
+        : lengthParams.measured === lengthParams.predicted ? 'gain.lengthMatches' : 'gain.length'
+      rich(length, lengthKey, lengthParams)
+      if (painted === `${lang}`) return
       painted = `${lang}`
 
       rich(source, 'gain.source', {

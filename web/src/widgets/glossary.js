@@ -1,11 +1,14 @@
 // The glossary section and the glossary terms used inline in the prose.
-// A term in the text is a link to its glossary entry (useful on touch
-// screens); hovering it or moving the keyboard focus onto it shows the
-// definition in a tooltip, and screen readers get the same definition
-// through aria-describedby. Escape hides an open tooltip (WCAG 1.4.13).
+//
+// A term in the text is a toggle button that opens its definition in place,
+// in a popover just below it: a click, a tap, Enter or Space open and close
+// it, and Escape or a press anywhere else closes it (focus stays on, or goes
+// back to, the term). Nothing navigates away, so a reader on a phone never
+// loses their place. With a mouse, hovering a term also shows the popover
+// (WCAG 1.4.13: Escape hides it, and it stays while the pointer is on it).
+// Screen readers hear the definition as the button's description as soon as
+// they reach it, and "expanded" / "collapsed" as it opens and closes.
 export const GLOSSARY_KEYS = ['rmsnorm', 'layernorm', 'prenorm', 'postnorm', 'variance', 'l2', 'gain', 'identity']
-
-const definitionId = (key) => `glossary-def-${key}`
 
 export function createGlossary(root) {
   const list = document.createElement('dl')
@@ -18,7 +21,7 @@ export function createGlossary(root) {
         dt.id = `glossary-${key}`
         dt.textContent = t(`glossary.${key}.term`)
         const dd = document.createElement('dd')
-        dd.id = definitionId(key)
+        dd.id = `glossary-def-${key}`
         dd.textContent = t(`glossary.${key}.def`)
         return [dt, dd]
       }))
@@ -26,51 +29,75 @@ export function createGlossary(root) {
   }
 }
 
-// One inline term. The definition text is duplicated into the tooltip (hidden
-// from assistive technology, which reads the glossary entry instead).
+// Popover ids are unique per document (and per shadow root), whatever the
+// number of repaints.
+let popoverCount = 0
+
+// One inline term: the button and, right after it, its popover.
 export function createTerm(key, text, definition) {
-  const link = document.createElement('a')
-  link.className = 'term'
-  link.href = `#glossary-${key}`
-  link.setAttribute('aria-describedby', definitionId(key))
-  link.append(text)
-  const tip = document.createElement('span')
-  tip.className = 'term-tip'
-  tip.setAttribute('aria-hidden', 'true')
-  tip.textContent = definition
-  link.append(tip)
-  return link
+  const wrap = document.createElement('span')
+  wrap.className = 'term-wrap'
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'term'
+  button.dataset.term = key
+  button.append(text)
+  const popover = document.createElement('span')
+  popover.className = 'term-pop'
+  popover.id = `term-pop-${++popoverCount}`
+  popover.textContent = definition
+  button.setAttribute('aria-expanded', 'false')
+  button.setAttribute('aria-controls', popover.id)
+  button.setAttribute('aria-describedby', popover.id)
+  button.addEventListener('click', () => setOpen(wrap, button.getAttribute('aria-expanded') !== 'true'))
+  wrap.addEventListener('mouseenter', () => {
+    wrap.classList.remove('is-dismissed')
+    keepInViewport(wrap)
+  })
+  wrap.append(button, popover)
+  return wrap
 }
 
-// Tooltip behaviour for every term on the page, installed once.
-export function installTermTooltips(doc) {
-  const show = (term) => {
-    term.classList.remove('is-dismissed')
-    keepInViewport(term)
+// The one open term on the page (terms inside custom elements included).
+let openTerm = null
+
+function setOpen(wrap, open) {
+  if (open && openTerm && openTerm !== wrap) setOpen(openTerm, false)
+  wrap.querySelector('.term').setAttribute('aria-expanded', String(open))
+  wrap.classList.toggle('is-open', open)
+  if (open) {
+    wrap.classList.remove('is-dismissed')
+    keepInViewport(wrap)
   }
-  doc.addEventListener('mouseover', (e) => {
-    const term = e.target.closest?.('.term')
-    if (term) show(term)
-  })
-  doc.addEventListener('focusin', (e) => {
-    if (e.target.classList?.contains('term')) show(e.target)
+  openTerm = open ? wrap : openTerm === wrap ? null : openTerm
+}
+
+// Closing behaviour for every term of a document, installed once: a press
+// outside the open term closes it; Escape closes it and hides a hovered one.
+export function installTermTooltips(doc) {
+  doc.addEventListener('pointerdown', (e) => {
+    if (openTerm && !e.composedPath().includes(openTerm)) setOpen(openTerm, false)
   })
   doc.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape') return
-    for (const term of doc.querySelectorAll('.term:hover, .term:focus')) term.classList.add('is-dismissed')
+    for (const wrap of doc.querySelectorAll('.term-wrap:hover')) wrap.classList.add('is-dismissed')
+    if (!openTerm) return
+    const wrap = openTerm
+    const focusInside = e.composedPath().includes(wrap)
+    setOpen(wrap, false)
+    if (focusInside) wrap.querySelector('.term').focus()
   })
 }
 
-// A tooltip anchored at a term near the right edge of a narrow screen would
+// A popover anchored at a term near the right edge of a narrow screen would
 // overflow; shift it left by the overflow (a CSSOM write, allowed by CSP).
-function keepInViewport(term) {
-  const tip = term.querySelector('.term-tip')
-  if (!tip) return
-  tip.style.setProperty('--tip-shift', '0px')
+function keepInViewport(wrap) {
+  const popover = wrap.querySelector('.term-pop')
+  popover.style.setProperty('--tip-shift', '0px')
   const margin = 8
-  const rect = tip.getBoundingClientRect()
-  const viewport = term.ownerDocument.documentElement.clientWidth
+  const rect = popover.getBoundingClientRect()
+  const viewport = wrap.ownerDocument.documentElement.clientWidth
   const overflow = rect.right + margin - viewport
   const shift = overflow > 0 ? -Math.min(overflow, Math.max(0, rect.left - margin)) : 0
-  tip.style.setProperty('--tip-shift', `${shift}px`)
+  popover.style.setProperty('--tip-shift', `${shift}px`)
 }

@@ -1,20 +1,25 @@
 // Gradient flow, pre-norm vs post-norm: the backward pass of two stacks of
-// the same depth and weights that differ only in where the norm sits. Per
-// layer: the norm of all its parameters' gradients, and the residual stream's
-// gradient where it enters the layer; for post-norm also each norm's
-// rescaling factor and their running product. Below them, a short reading of
-// what the numbers say, its wording chosen by the numbers themselves.
+// the same depth and weights that differ only in where the norm sits, at
+// initialization. Per layer: the norm of all its parameters' gradients, the
+// residual stream's gradient where it enters the layer, and each norm's
+// factor, the number its backward multiplies the gradient by (pre-norm: read
+// off its forward pass, next to the residual stream's L2; post-norm: measured
+// by its backward pass). Below them, a reading of what these numbers show
+// and what a snapshot at initialization cannot show, its sentences chosen and
+// filled by the numbers themselves.
 import { drawLineChart } from '../charts/line-chart.js'
 import { createChartFrame } from '../charts/chart-frame.js'
 import { createLegend } from '../charts/legend.js'
-import { GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, GROWTH_REPRODUCED_FROM } from '../constants.js'
-import { significant } from '../format.js'
+import { GRAD_DEPTH_MAX, GRAD_DEPTH_MIN } from '../constants.js'
+import { decimals, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
 import { el, labelledControl, readout, setAttr, setText } from './dom.js'
 
-// A measured gradient counts as "far more" than the rescalings alone allow
-// when it is at least this many times their product.
-const GIVES_BACK_FROM = 2
+// Last-layer and first-layer parameter gradients within this factor of each
+// other read as "about level".
+const LEVEL_WITHIN = 2
+// The model's vocabulary: one token per byte value.
+const VOCABULARY = 256
 
 // on: { depth(n) }
 export function createGradientFlow(root, on) {
@@ -29,24 +34,22 @@ export function createGradientFlow(root, on) {
   const status = el('p', { className: 'gradient-status', role: 'status' })
   const error = el('p', { className: 'input-error' })
   const body = el('div', { className: 'gradient-body' })
-  const preRatio = readout()
-  const postRatio = readout()
-  const product = readout()
-  const loss = readout()
-  preRatio.value.dataset.readout = 'pre-ratio'
-  postRatio.value.dataset.readout = 'post-ratio'
-  product.value.dataset.readout = 'product'
-  loss.value.dataset.readout = 'loss'
   const readouts = el('dl', { className: 'readouts' })
-  readouts.append(preRatio.wrap, postRatio.wrap, product.wrap, loss.wrap)
+  const values = {}
+  for (const name of ['pre-ratio', 'post-ratio', 'stream', 'factor', 'loss']) {
+    values[name] = readout()
+    values[name].value.dataset.readout = name
+    readouts.append(values[name].wrap)
+  }
 
   const figures = {}
-  for (const [name, height] of [['params', 250], ['residual', 230], ['rescale', 230]]) {
+  for (const [name, height] of [['params', 250], ['residual', 230], ['factor', 230]]) {
     const figure = el('figure', { className: 'chart-figure' })
     const caption = el('figcaption', { className: 'chart-caption' })
     const legendBox = el('div')
     const box = el('div', { className: 'chart-box' })
     figure.append(caption, legendBox, box)
+    figure.dataset.chart = name
     figures[name] = { figure, caption, legend: createLegend(legendBox), chart: createChartFrame(box, { height }) }
   }
   const reading = el('div', { className: 'reading' })
@@ -54,14 +57,15 @@ export function createGradientFlow(root, on) {
   const readingText = el('div', { className: 'reading-text' })
   reading.append(readingTitle, readingText)
   const note = el('p', { className: 'widget-note' })
-  body.append(readouts, figures.params.figure, figures.residual.figure, figures.rescale.figure, reading)
+  body.append(readouts, figures.params.figure, figures.residual.figure, figures.factor.figure, reading)
   root.append(depthWrap, status, error, body, note)
   const table = createDataTable(root)
   let painted = null
 
   return {
     // data: { depth, busy, result: null | { depth, norm, pre, post, error } }
-    //   pre / post: compute.js's gradients() results
+    //   pre / post: compute.js's gradientView() results; pre.scaling:
+    //   normScaling() of the pre-norm stack
     update({ depth, busy, result }, { t, lang }) {
       setText(sliderLabel, t('gradient.depth'))
       if (Number(slider.value) !== depth) slider.value = String(depth)
@@ -86,21 +90,25 @@ export function createGradientFlow(root, on) {
 
   function paint(result, t) {
     const { pre, post } = result
-    const L = pre.layers
+    const numbers = readingNumbers(result)
+    const L = numbers.depth
     const hasNorm = result.norm !== 'none'
-    const ratio = (g) => g.layer[L - 1] / g.layer[0]
-    const rescale = post.rescale
-    const productEnd = rescale ? rescale.product.at(-1) : null
-    const firstOverLast = post.layer[0] / post.layer[L - 1]
+    const scaling = hasNorm ? pre.scaling : null
+    const postFactor = hasNorm ? post.rescale.factor : null
 
-    setText(preRatio.label, t('gradient.preRatio'))
-    setText(postRatio.label, t('gradient.postRatio'))
-    setText(product.label, t('gradient.product', { count: rescale ? rescale.factor.length : 2 * L }))
-    setText(loss.label, t('gradient.loss'))
-    setText(preRatio.value, `${significant(ratio(pre), 2)}×`)
-    setText(postRatio.value, `${significant(ratio(post), 2)}×`)
-    setText(product.value, productEnd === null ? '–' : significant(productEnd, 2))
-    setText(loss.value, `${significant(pre.loss)} / ${significant(post.loss)}`)
+    setText(values['pre-ratio'].label, t('gradient.preRatio'))
+    setText(values['post-ratio'].label, t('gradient.postRatio'))
+    setText(values.loss.label, t('gradient.loss'))
+    setText(values['pre-ratio'].value, `${numbers.preRatio}×`)
+    setText(values['post-ratio'].value, `${numbers.postRatio}×`)
+    setText(values.loss.value, t('gradient.lossValue', numbers))
+    for (const name of ['stream', 'factor']) values[name].wrap.hidden = !scaling
+    if (scaling) {
+      setText(values.stream.label, t('gradient.stream', numbers))
+      setText(values.factor.label, t('gradient.factor', numbers))
+      setText(values.stream.value, t('gradient.fromTo', { from: numbers.streamFirst, to: numbers.streamLast }))
+      setText(values.factor.value, t('gradient.fromTo', { from: numbers.factorFirst, to: numbers.factorLast }))
+    }
 
     const x = { type: 'linear', domain: [0, L - 1], label: t('gradient.axisLayer'), integer: true }
     const points = (values) => values.map((v, l) => [l, v])
@@ -112,73 +120,109 @@ export function createGradientFlow(root, on) {
       { id: 'grad-pre', label: t('gradient.seriesPre'), points: points(preValues) },
       { id: 'grad-post', label: t('gradient.seriesPost'), points: points(postValues) },
     ]
-    const keys = (series) => series.map(({ id, label }) => ({ id, label }))
+    const keys = (series) => series.map(({ id, label, dots }) => ({ id, label, dots }))
 
     setText(figures.params.caption, t('gradient.paramsTitle'))
     figures.params.legend.update(keys(pair(pre.layer, post.layer)))
     figures.params.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
-      x, y: { type: 'log', domain: logDomain([...pre.layer, ...post.layer]), label: t('gradient.axisGrad'), tickFormat: '~g' },
+      x, y: { type: 'log', domain: logDomain([...pre.layer, ...post.layer]), label: t('gradient.axisGrad') },
       series: pair(pre.layer, post.layer),
       legend: true,
-    }), `${t('gradient.paramsTitle')}: ${t('gradient.preRatio')} ${significant(ratio(pre), 2)}, ${t('gradient.postRatio')} ${significant(ratio(post), 2)}`)
+    }), `${t('gradient.paramsTitle')}: ${t('gradient.preRatio')} ${numbers.preRatio}×, ${t('gradient.postRatio')} ${numbers.postRatio}×`)
 
     setText(figures.residual.caption, t('gradient.residualTitle'))
     figures.residual.legend.update(keys(pair(pre.residual, post.residual)))
     figures.residual.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
       x: { ...x, domain: [0, L] },
-      y: { type: 'log', domain: logDomain([...pre.residual, ...post.residual]), label: t('gradient.axisGrad'), tickFormat: '~g' },
+      y: { type: 'log', domain: logDomain([...pre.residual, ...post.residual]), label: t('gradient.axisGrad') },
       series: pair(pre.residual, post.residual),
       legend: true,
     }), t('gradient.residualTitle'))
 
-    figures.rescale.figure.hidden = !rescale
-    if (rescale) {
+    figures.factor.figure.hidden = !scaling
+    if (scaling) {
       // Norm n of layer l sits at l + n / 2 on the layer axis.
       const at = (values) => values.map((v, i) => [Math.floor(i / 2) + (i % 2) / 2, v])
-      setText(figures.rescale.caption, t('gradient.rescaleTitle'))
+      setText(figures.factor.caption, t('gradient.factorTitle'))
       const series = [
-        { id: 'rescale-factor', label: t('gradient.seriesFactor'), points: at(rescale.factor), dots: true },
-        { id: 'rescale-product', label: t('gradient.seriesProduct'), points: at(rescale.product) },
+        { id: 'factor-pre', label: t('gradient.seriesPre'), points: at(scaling.factor), dots: true },
+        { id: 'factor-post', label: t('gradient.seriesPost'), points: at(postFactor), dots: true },
       ]
-      figures.rescale.legend.update(keys(series))
-      figures.rescale.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
+      figures.factor.legend.update(keys(series))
+      figures.factor.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
         x: { ...x, domain: [0, L - 0.5] },
-        y: { type: 'log', domain: logDomain([...rescale.factor, ...rescale.product, 1]), label: t('gradient.axisFactor'), tickFormat: '~g' },
-        // The axis names 1; the line only marks where a norm stops shrinking.
+        y: { type: 'log', domain: logDomain([...scaling.factor, ...postFactor, 1]), label: t('gradient.axisFactor') },
+        // The axis names 1; the line marks where a norm leaves the gradient as it is.
         rules: [{ id: 'one', value: 1, label: '' }],
         series,
         legend: true,
-      }), `${t('gradient.rescaleTitle')}: ${t('gradient.product', { count: rescale.factor.length })} ${significant(productEnd, 2)}`)
+      }), `${t('gradient.factorTitle')}: ${t('gradient.factor', numbers)} ${numbers.factorFirst} → ${numbers.factorLast}`)
     }
 
     setText(readingTitle, t('gradient.readingTitle'))
-    const say = (key, params) => el('p', { textContent: t(key, params) })
-    const numbers = {
-      depth: L, preRatio: significant(ratio(pre), 2), postRatio: significant(ratio(post), 2),
-      threshold: GROWTH_REPRODUCED_FROM, count: rescale?.factor.length ?? 0,
-      product: productEnd === null ? '' : significant(productEnd, 2), firstOverLast: significant(firstOverLast, 2),
+    const say = (key) => {
+      const p = el('p', { textContent: t(`gradient.${key}`, numbers) })
+      p.dataset.reading = key
+      return p
     }
-    const paragraphs = []
-    if (!hasNorm) paragraphs.push(say('gradient.readingNoNorm', numbers))
+    const paragraphs = [say('readingRatios')]
+    if (!hasNorm) paragraphs.push(say('readingNoNorm'))
     else {
-      paragraphs.push(say('gradient.readingRatios', numbers))
-      paragraphs.push(say(ratio(post) >= GROWTH_REPRODUCED_FROM ? 'gradient.readingReproduced' : 'gradient.readingNotReproduced', numbers))
-      // "Level" within the same factor either way.
-      const preShape = ratio(pre) < 1 / GROWTH_REPRODUCED_FROM ? 'readingPreFalls' : ratio(pre) > GROWTH_REPRODUCED_FROM ? 'readingPreGrows' : 'readingPreLevel'
-      paragraphs.push(say(`gradient.${preShape}`, numbers))
-      if (rescale) {
-        const givesBack = firstOverLast >= GIVES_BACK_FROM * productEnd
-        paragraphs.push(say('gradient.readingProduct', numbers))
-        paragraphs.push(say(givesBack ? 'gradient.readingGivesBack' : 'gradient.readingAccounts', numbers))
-      }
+      paragraphs.push(say('readingMechanism'))
+      paragraphs.push(say(numbers.preShape === 'falls' ? 'readingPreFalls' : 'readingPreOther'))
+      paragraphs.push(say(numbers.postLevel ? 'readingPostLevel' : 'readingPostOther'))
+      paragraphs.push(say('readingInit'))
+      paragraphs.push(say('trainingRun'))
     }
+    paragraphs.push(say(numbers.lossAbove ? 'readingLossAbove' : 'readingLossOther'))
     readingText.replaceChildren(...paragraphs)
 
+    const columns = [t('gradient.layerCol'), t('gradient.colParamsPre'), t('gradient.colParamsPost'), t('gradient.colResidualPre'), t('gradient.colResidualPost')]
+    if (scaling) columns.push(t('gradient.colStreamPre'), t('gradient.colFactorPre'), t('gradient.colFactorPost'))
     table.update({
       summaryText: t('table.show'),
       captionText: t('gradient.tableCaption', { depth: L }),
-      columns: [t('gradient.layerCol'), t('gradient.colParamsPre'), t('gradient.colParamsPost'), t('gradient.colResidualPre'), t('gradient.colResidualPost')],
-      rows: pre.layer.map((_, l) => [String(l), significant(pre.layer[l]), significant(post.layer[l]), significant(pre.residual[l]), significant(post.residual[l])]),
+      columns,
+      rows: pre.layer.map((_, l) => {
+        const row = [String(l), significant(pre.layer[l]), significant(post.layer[l]), significant(pre.residual[l]), significant(post.residual[l])]
+        if (scaling) {
+          row.push(significant(scaling.streamL2[l]), significant(scaling.factor[2 * l]), significant(postFactor[2 * l]))
+        }
+        return row
+      }),
     })
+  }
+}
+
+// Every number the reading and the read-outs state, formatted, and the
+// choices the reading makes from them.
+export function readingNumbers({ norm, pre, post }) {
+  const L = pre.layers
+  const ratio = (g) => g.layer[L - 1] / g.layer[0]
+  const uniform = Math.log(VOCABULARY)
+  const numbers = {
+    depth: L, last: L - 1, vocabulary: VOCABULARY,
+    preRatio: significant(ratio(pre), 2), postRatio: significant(ratio(post), 2),
+    lossPre: decimals(pre.loss, 2), lossPost: decimals(post.loss, 2), uniform: decimals(uniform, 2),
+    // exp(loss): the geometric mean, over the prompt's next tokens, of one
+    // over the probability the model gave the true one.
+    oddsPre: significant(Math.exp(pre.loss), 2), oddsPost: significant(Math.exp(post.loss), 2),
+    lossAbove: pre.loss > uniform && post.loss > uniform,
+    topPre: decimals(pre.scaling.top, 2), topShare: significant(pre.scaling.top * VOCABULARY, 2),
+    preShape: ratio(pre) < 1 / LEVEL_WITHIN ? 'falls' : 'other',
+    postLevel: ratio(post) >= 1 / LEVEL_WITHIN && ratio(post) <= LEVEL_WITHIN,
+  }
+  if (norm === 'none') return numbers
+  const { factor, streamL2 } = pre.scaling
+  // After layer 0's first norm, which reads the embedding, not a sum.
+  const postLater = post.rescale.factor.slice(1)
+  return {
+    ...numbers,
+    streamFirst: significant(streamL2[0]), streamLast: significant(streamL2[L - 1]),
+    factorFirst: significant(factor[0], 2), factorLast: significant(factor[2 * (L - 1)], 2),
+    // The stream's gradient where it leaves layer 0 against where it leaves
+    // the last layer.
+    streamGradRatio: significant(pre.residual[1] / pre.residual[L], 2),
+    postFactorLo: significant(Math.min(...postLater), 2), postFactorHi: significant(Math.max(...postLater), 2),
   }
 }

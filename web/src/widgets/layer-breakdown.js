@@ -3,9 +3,11 @@
 // and the MLP's outputs), each with L2/tok, mean, var / std and RMS averaged
 // over the prompt's tokens. The boxes follow the data's path through the
 // layer, which differs between pre- and post-norm; their labels follow the
-// chosen norm. Beside the selector sits the chapter's hands-on exercise.
-// Below the boxes a pointer shows, with the layer's own figures, where std
-// and RMS agree because the mean is near zero.
+// chosen norm and name each norm by where it sits (pre-norm: the input and
+// post-attention norms, before the sub-blocks; post-norm: the norms after
+// attention and after the MLP, on the stream). Beside the selector sits the
+// chapter's hands-on exercise. Below the boxes a pointer shows, with the
+// layer's own figures, where std and RMS agree because the mean is near zero.
 import { EXERCISE_LAYERS } from '../constants.js'
 import { significant } from '../format.js'
 import { NORM_INPUTS, stdRmsGap } from '../model-facts.js'
@@ -44,7 +46,7 @@ const STATS = ['l2', 'mean', 'varStd', 'rms']
 // A box's label, as the breakdown shows it for this layout (kind: 'pre',
 // 'post' or 'none'); the exercise and the pointer below name boxes with it.
 export function boxLabel(t, kind, key, norm) {
-  return t(`breakdown.box.${key}`, { norm })
+  return t(`breakdown.${kind === 'post' ? 'boxPost' : 'box'}.${key}`, { norm })
 }
 
 // std and RMS closer than this (relative) are pointed out as equal: the

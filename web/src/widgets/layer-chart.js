@@ -47,8 +47,8 @@ export function createLayerChart(root, on) {
     const walk = last.walk ?? null
     const { t } = ctx
     const L = view.layers
-    const norm = t(`model.short.${view.config.norm}`)
     const hasNorm = view.config.norm !== 'none'
+    const names = normSeriesNames(view, t)
     const inputOut = view.probes['inputNorm.out'].l2
     const postOut = view.probes['postAttentionNorm.out'].l2
     const drawn = walk?.drawn ?? { residual: L, norms: L - 1 }
@@ -59,11 +59,13 @@ export function createLayerChart(root, on) {
     const series = [{ id: 'residual', label: t('layerChart.seriesResidual'), points: upTo(view.residualL2, drawn.residual), endDot }]
     if (hasNorm) {
       series.push(
-        { id: 'norm-input', label: t('layerChart.seriesInputNorm', { norm }), points: upTo(inputOut, drawn.norms), endDot },
-        { id: 'norm-post', label: t('layerChart.seriesPostNorm', { norm }), points: upTo(postOut, drawn.norms) },
+        { id: 'norm-input', label: names.first, points: upTo(inputOut, drawn.norms), endDot },
+        // Both norms' outputs sit near sqrt(d): the second is drawn over the
+        // first with a hollow dot at every layer, so neither hides the other.
+        { id: 'norm-post', label: names.second, points: upTo(postOut, drawn.norms), dots: true },
       )
     }
-    legend.update(series.map(({ id, label }) => ({ id, label })))
+    legend.update(series.map(({ id, label, dots }) => ({ id, label, dots })))
 
     const guesses = guessMarkers(walk, view, t, on)
     // The frame does not move while the walk draws: before the reader has
@@ -84,8 +86,8 @@ export function createLayerChart(root, on) {
     chart.render((svg, width, height) => drawLineChart(svg, width, height, {
       x: { type: 'linear', domain: [0, L], label: t('layerChart.axisLayer'), integer: true },
       y: scale === 'log'
-        ? { type: 'log', domain: [lo / pad, hi * pad], label: t('layerChart.axisL2'), tickFormat: '~s' }
-        : { type: 'linear', domain: [0, hi * (asking ? 1 : 1.08)], label: t('layerChart.axisL2'), tickFormat: '~s' },
+        ? { type: 'log', domain: [lo / pad, hi * pad], label: t('layerChart.axisL2') }
+        : { type: 'linear', domain: [0, hi * (asking ? 1 : 1.08)], label: t('layerChart.axisL2') },
       rules: [{ id: 'sqrt-d', value: view.sqrtD, label: t('layerChart.reference', { d: view.hidden, sqrtD: decimals(view.sqrtD, 2) }) }],
       series,
       marker: markerPoints.length ? { x: shownLayer, points: markerPoints } : null,
@@ -130,10 +132,10 @@ export function createLayerChart(root, on) {
       const drawn = walk?.drawn ?? null
       setText(summary, drawn ? drawingText(view, walk, t) : summaryText(view, t))
       paintChart()
-      const norm = t(`model.short.${view.config.norm}`)
       const hasNorm = view.config.norm !== 'none'
+      const names = normSeriesNames(view, t)
       const columns = [t('layerChart.layerCol'), t('layerChart.seriesResidual')]
-      if (hasNorm) columns.push(t('layerChart.seriesInputNorm', { norm }), t('layerChart.seriesPostNorm', { norm }))
+      if (hasNorm) columns.push(names.first, names.second)
       const rows = view.residualL2.map((residual, l) => {
         const row = [l < view.layers ? String(l) : t('layerChart.finalRow'), significant(residual)]
         if (hasNorm) {
@@ -198,11 +200,20 @@ function summaryText(view, t) {
   return t('layerChart.summary', { ...params, lo: significant(Math.min(...outs)), hi: significant(Math.max(...outs)) })
 }
 
+// The two norms' series, named by where they sit: before attention and
+// before the MLP in pre-norm, after attention and after the MLP in post-norm.
+function normSeriesNames(view, t) {
+  const norm = t(`model.short.${view.config.norm}`)
+  return view.config.placement === 'post'
+    ? { first: t('layerChart.seriesAfterAttention', { norm }), second: t('layerChart.seriesAfterMlp', { norm }) }
+    : { first: t('layerChart.seriesInputNorm', { norm }), second: t('layerChart.seriesPostNorm', { norm }) }
+}
+
 function readoutText(view, layer, drawn, t) {
   const residual = significant(view.residualL2[layer])
   if (layer === view.layers) return t('layerChart.readoutFinal', { last: view.layers - 1, residual })
   if (view.config.norm === 'none' || layer > drawn.norms) return t('layerChart.readoutNone', { layer, residual })
-  return t('layerChart.readout', {
+  return t(view.config.placement === 'post' ? 'layerChart.readoutPost' : 'layerChart.readout', {
     layer, residual, norm: t(`model.short.${view.config.norm}`),
     inputOut: significant(view.probes['inputNorm.out'].l2[layer]),
     postOut: significant(view.probes['postAttentionNorm.out'].l2[layer]),

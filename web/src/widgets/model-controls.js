@@ -3,6 +3,7 @@
 // the model cannot take gets an inline message while the views keep the last
 // good result.
 import { DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, MAX_PROMPT_TOKENS, NORM_KINDS, PLACEMENTS } from '../constants.js'
+import { powerOfTen } from '../format.js'
 import { el, labelledControl, setAttr, setOptions, setText } from './dom.js'
 
 const NORM_TEXT = { rmsnorm: 'model.normRmsnorm', layernorm: 'model.normLayernorm', none: 'model.normNone' }
@@ -53,7 +54,7 @@ export function createModelControls(root, on) {
       setText(epsLabel, t('model.eps'))
       setOptions(normSelect, NORM_KINDS.map((kind) => [kind, t(NORM_TEXT[kind])]), settings.norm)
       setOptions(placementSelect, PLACEMENTS.map((p) => [p, t(PLACEMENT_TEXT[p])]), settings.placement)
-      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), settings.eps)
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), settings.eps)
       if (Number(depthSlider.value) !== settings.depth) depthSlider.value = String(settings.depth)
       const depthText = t('model.depthValue', { depth: settings.depth })
       setText(depthOut, depthText)

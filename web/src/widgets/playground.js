@@ -9,13 +9,15 @@
 import { drawLineChart } from '../charts/line-chart.js'
 import { createChartFrame } from '../charts/chart-frame.js'
 import { EPS_CHOICES, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN } from '../constants.js'
-import { decimals, significant } from '../format.js'
+import { decimals, powerOfTen, significant } from '../format.js'
 import { CLOSE_FACTOR, LENGTH_GUESS_MAX, PLAYGROUND_QUESTION_STRETCH, guessVerdict } from '../predictions.js'
 import { createDataTable } from './data-table.js'
 import { el, labelledControl, readout, setDisabled, setHidden, setOptions } from './dom.js'
 import { createGuessQuestion } from './guess.js'
 
 export const STRETCH_STEP = 0.05
+// Stretch factors are written out down to the slider's 10⁻⁴, before a ×.
+const STRETCH_DIGITS = { smallest: 10 ** STRETCH_LOG10_MIN }
 export const stretchFromSlider = (position) => 10 ** position
 export const sliderFromStretch = (stretch) => Math.log10(stretch)
 
@@ -71,10 +73,10 @@ export function createPlayground(root, { onStretch, onEps, predict = null }) {
       setDisabled(slider, asking)
       if (!data) return
 
-      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, e.toExponential(0)]), data.eps)
+      setOptions(epsSelect, EPS_CHOICES.map((e) => [e, powerOfTen(e)]), data.eps)
       const position = sliderFromStretch(data.stretch)
       if (Math.abs(Number(slider.value) - position) > 1e-9) slider.value = String(position)
-      const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3) })
+      const valueText = t('playground.sliderValue', { stretch: significant(data.stretch, 3, STRETCH_DIGITS) })
       valueOut.textContent = valueText
       slider.setAttribute('aria-valuetext', valueText)
 
@@ -88,8 +90,8 @@ export function createPlayground(root, { onStretch, onEps, predict = null }) {
       const sqrtD = Math.sqrt(data.dim)
       const ys = data.sweep.flatMap((p) => [p.inputL2, p.outputL2])
       chart.render((svg, width, height) => drawLineChart(svg, width, height, {
-        x: { type: 'log', domain: [data.sweep[0].stretch, data.sweep.at(-1).stretch], label: t('playground.axisStretch'), tickFormat: '~g' },
-        y: { type: 'log', domain: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5], label: t('playground.axisL2'), tickFormat: '~g' },
+        x: { type: 'log', domain: [data.sweep[0].stretch, data.sweep.at(-1).stretch], label: t('playground.axisStretch') },
+        y: { type: 'log', domain: [Math.min(...ys) / 1.5, Math.max(...ys) * 1.5], label: t('playground.axisL2') },
         band: { from: STRETCH_CHAPTER_MIN, to: STRETCH_CHAPTER_MAX, label: t('playground.chapterBand') },
         rules: [{ id: 'sqrt-d', value: sqrtD, label: t('playground.reference') }],
         series: [
@@ -103,7 +105,7 @@ export function createPlayground(root, { onStretch, onEps, predict = null }) {
         summaryText: t('table.show'),
         captionText: t('playground.tableCaption'),
         columns: [t('playground.stretchCol'), t('playground.inL2'), t('playground.outL2')],
-        rows: data.tableRows.map((p) => [`${significant(p.stretch, 3)}×`, significant(p.inputL2), significant(p.outputL2)]),
+        rows: data.tableRows.map((p) => [`${significant(p.stretch, 3, STRETCH_DIGITS)}×`, significant(p.inputL2), significant(p.outputL2)]),
       })
     },
   }
