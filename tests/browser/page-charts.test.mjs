@@ -116,6 +116,8 @@ for (const [width, lang] of [[320, 'en'], [375, 'zh-CN'], [1280, 'en']]) {
     const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`, { viewport: { width, height: 800 } });
     try {
       await gradientsDone(page);
+      // The playground's question comes first; skipping it frees the slider.
+      await page.click('[data-widget="playground"] button[data-action="skip"]');
       for (const stretch of ['0', '-4', '1']) {
         await page.fill('#playground-stretch', stretch);
         await settle(page);

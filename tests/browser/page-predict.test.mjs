@@ -13,25 +13,19 @@ import { describe, test } from 'node:test';
 
 import { computeSoftmax } from '../../web/src/compute.js';
 import { decimals, fixed, significant } from '../../web/src/format.js';
-import { lookup, plain } from '../../web/src/i18n/index.js';
 import { guessVerdict, sliderFromCurveGuess } from '../../web/src/predictions.js';
-import { factorText, guessText } from '../../web/src/widgets/autorun.js';
+import { guessText } from '../../web/src/widgets/autorun.js';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import {
+  FAST_WALK, WALK_COMPARE, comparison, drawn, modelFigures, text, waitStatus, walkStatus,
+} from './walk-support.mjs';
 
 const shared = shareBrowserAndServer();
 const nl = await loadNormlab({ backend: 'simd128' });
 
-// A dictionary string with its parameters, as the page writes it.
-const text = (lang, key, params) => plain(lookup(lang, key), params);
-
-// The test-only walk speed: 200 ms per narrated step (2.2 s for the walk).
-const FAST = () => {
-  window.NORMLAB_WALK_STEP_MS = 200;
-};
-
 async function withPage(query, check, options = {}) {
-  const { page, problems, close } = await openPage(shared.browser, `${fileUrl}${query}`, { initScript: FAST, ...options });
+  const { page, problems, close } = await openPage(shared.browser, `${fileUrl}${query}`, { initScript: FAST_WALK, ...options });
   try {
     await check(page);
     assert.deepEqual(problems, []);
@@ -40,47 +34,10 @@ async function withPage(query, check, options = {}) {
   }
 }
 
-// The model's own figures for the page's default settings and prompt,
-// computed here by a model of the same configuration.
-function modelFigures(prompt) {
-  const model = nl.createModel({ hidden: 1024, heads: 16, seed: 1, norm: 'rmsnorm', placement: 'pre', layers: 24, eps: 1e-6 });
-  try {
-    const run = model.forward(prompt);
-    return {
-      residual: [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2],
-      norm: Array.from(run.probes['inputNorm.out'].mean.l2),
-    };
-  } finally {
-    model.delete();
-  }
-}
-
-// The values a chart series has drawn (its data-values).
-const drawn = (page, id) => page.getAttribute(`[data-widget="layer-chart"] .chart-box .series-${id}`, 'data-values')
-  .then((v) => (v ? v.split(',').map(Number) : []));
-const WALK_COMPARE = '[data-widget="autorun"] .predict-compare';
-const walkStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
-const waitStatus = (page, status, timeout = 60_000) => page.waitForFunction(
-  (s) => document.querySelector('[data-widget="autorun"]').dataset.status === s, status, { timeout });
-
-// The comparison sentence the page should write for guesses r and n.
-function comparison(lang, figures, r, n) {
-  const residual = figures.residual[24];
-  const norm = figures.norm[23];
-  const verdict = (guess, measured) => {
-    const v = guessVerdict(guess, measured);
-    return text(lang, `autorun.predict.verdict.${v.verdict}`, { factor: factorText(v.factor), percent: '10' });
-  };
-  return text(lang, 'autorun.predict.compare', {
-    last: 23, residualGuess: guessText(r), residual: significant(residual), residualVerdict: verdict(r, residual),
-    norm: 'RMSNorm', normGuess: guessText(n), normValue: significant(norm), normVerdict: verdict(n, norm),
-  });
-}
-
 for (const lang of ['en', 'zh-CN']) {
   describe(`predict, then reveal (${lang})`, () => {
     test('the demo panel: predict, watch the walk draw the model\'s values, read the comparison; kept after a reload', () => withPage(`?lang=${lang}`, async (page) => {
-      const figures = modelFigures(text(lang, 'model.defaultPrompt'));
+      const figures = modelFigures(nl, text(lang, 'model.defaultPrompt'));
       await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
       await settle(page);
       // Asked first: the walk waits, the chart holds only the starting point.
@@ -274,6 +231,9 @@ test('the markers move by keyboard and by dragging them on the chart', () => wit
   assert.equal(await page.textContent('#predict-norm + output'), `L2/tok ${guessText(after)}`);
   assert.ok(Math.abs(Number(await page.inputValue('#predict-norm')) - sliderFromCurveGuess(after)) < 1e-9);
   // Dragged past the top, a guess stops at 1000.
+  // The chart in the middle of the viewport: its top, and the frame's
+  // largest value, below the viewport's.
+  await page.evaluate(() => document.querySelector('[data-widget="layer-chart"] .chart-box').scrollIntoView({ block: 'center' }));
   const top = await page.locator('.guess-norm-input .guess-handle').boundingBox();
   await page.mouse.move(top.x + top.width / 2, top.y + top.height / 2);
   await page.mouse.down();
@@ -288,7 +248,7 @@ test('the markers move by keyboard and by dragging them on the chart', () => wit
 
 for (const lang of ['en', 'zh-CN']) {
   test(`reduced motion: the same predict-and-compare, nothing moving by itself (${lang})`, () => withPage(`?lang=${lang}`, async (page) => {
-  const figures = modelFigures(text(lang, 'model.defaultPrompt'));
+  const figures = modelFigures(nl, text(lang, 'model.defaultPrompt'));
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
   assert.equal(await walkStatus(page), 'off');
