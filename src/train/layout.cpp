@@ -72,11 +72,13 @@ std::size_t head_floats(const TrainConfig& c) {
 }
 
 // dstream, dmid, dtmp, dattn_y, projection output (R, D); dqkv (R, 3D);
-// dfc, dgelu (R, F); attention's transposed head (dh, T) and two (T, T).
+// dfc, dgelu (R, F); attention's transposed head (dh, T) and two (T, T);
+// the input side of wte's gradient (V, D).
 std::size_t backward_floats(const TrainConfig& c) {
   const std::size_t T = c.seq, R = static_cast<std::size_t>(c.micro_batch) * T, D = c.hidden,
                     F = c.mlp_width();
-  return R * (5 * D + 3 * D + 2 * F) + static_cast<std::size_t>(c.head_dim()) * T + 2 * T * T;
+  return R * (5 * D + 3 * D + 2 * F) + static_cast<std::size_t>(c.head_dim()) * T + 2 * T * T +
+         static_cast<std::size_t>(TrainConfig::kVocab) * D;
 }
 
 // One sequence: one layer's activations (every layer reuses them), the

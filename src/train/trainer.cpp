@@ -121,6 +121,7 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
   scratch_.assign(backward_floats(config_) + inference_floats(config_), 0.0f);
   at = scratch_.data();
   dstream_ = take(R * D);
+  dwte_input_ = take(static_cast<std::size_t>(V) * D);
   dmid_ = take(R * D);
   dtmp_ = take(R * D);
   dattn_y_ = take(R * D);
@@ -206,10 +207,13 @@ void Trainer::embed(float* out, const uint8_t* tokens, int S, int T) const {
   }
 }
 
-// dwte[token] += dx, dwpe[t] += dx, row by row in order.  dx: (S T, D)
+// dwte_input[token] += dx, dwpe[t] += dx, row by row in order.  dx: (S T, D)
+// The input side of the tied embedding sums apart from the head's side
+// (dwte_input_, added to the gradient once per step): interleaved, the two
+// sums would be added in an order that depends on the micro-batch size.
 void Trainer::embed_backward(const uint8_t* tokens, int S) {
   const int D = config_.hidden, T = config_.seq;
-  float* dwte = grads_.data() + layout_.wte;
+  float* dwte = dwte_input_;
   float* dwpe = grads_.data() + layout_.wpe;
   for (int s = 0; s < S; ++s) {
     for (int t = 0; t < T; ++t) {
@@ -348,17 +352,17 @@ const float* Trainer::final_features(const float* x, float* out, float* mean,
 //   logits = xf wte^T, p = softmax(logits), loss_r = -log p[target_r]
 //   dlogits = (p - onehot(target)) * scale   (scale = 1 / predictions)
 //   dxf = dlogits wte, dwte += dlogits^T xf, dx = final norm backward (dxf)
-// Returns the sum of the rows' losses.  targets: (S T)
-double Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) {
+// Adds the rows' losses to loss_sum_, row by row (the same additions in the
+// same order for every micro-batch size).  targets: (S T)
+void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) {
   const int D = config_.hidden, R = S * config_.seq;
   const float* x = stream_ + static_cast<std::size_t>(config_.layers) * config_.micro_batch * config_.seq * D;
   const float* xf = final_features(x, final_norm_, final_mean_, final_rstd_, R);
   matmul_forward(logits_, xf, transposed_.data() + transposed_wte_offset(config_), R, D, V);
   softmax_forward(probs_, logits_, R, V, 1.0f);
-  double loss_sum = 0.0;
   for (int r = 0; r < R; ++r) {
     const std::size_t row = static_cast<std::size_t>(r) * V;
-    loss_sum += row_loss(logits_ + row, probs_ + row, targets[r]);
+    loss_sum_ += row_loss(logits_ + row, probs_ + row, targets[r]);
   }
   float* dlogits = logits_;
   for (int r = 0; r < R; ++r) {
@@ -373,7 +377,6 @@ double Trainer::head_forward_backward(const uint8_t* targets, int S, float scale
     norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain), tensor_at(g, layout_.final_bias), dxf,
                   x, tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
   }
-  return loss_sum;
 }
 
 // One unit of forward/backward work on the micro-batch mb_ of n_seq
@@ -391,7 +394,7 @@ void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
       if (++layer_ == config_.layers) phase_ = Phase::head;
       break;
     case Phase::head:
-      loss_sum_ += head_forward_backward(targets + first, S, scale);
+      head_forward_backward(targets + first, S, scale);
       phase_ = Phase::backward;
       layer_ = config_.layers - 1;
       break;
@@ -440,6 +443,8 @@ StepResult Trainer::step() {
 // Adam on the step's gradients, unless the loss or a gradient is not finite;
 // then the gradients are zeroed for the next step.
 StepResult Trainer::update() {
+  add(grads_.data() + layout_.wte, grads_.data() + layout_.wte, dwte_input_,
+      static_cast<std::size_t>(V) * config_.hidden);
   StepResult r;
   r.step = step_;
   r.loss = loss_sum_ / (static_cast<double>(config_.batch) * config_.seq);
@@ -462,6 +467,7 @@ StepResult Trainer::update() {
   }
   r.diverged = diverged_;
   std::fill(grads_.begin(), grads_.end(), 0.0f);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   ++step_;
   phase_ = Phase::forward;
   mb_ = 0;
@@ -473,12 +479,16 @@ StepResult Trainer::update() {
 double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets,
                                    int n_seq) {
   std::fill(grads_.begin(), grads_.end(), 0.0f);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
   const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
   phase_ = Phase::forward;
   mb_ = 0;
   layer_ = 0;
   while (phase_ != Phase::update) run_unit(inputs, targets, n_seq, scale);
+  add(grads_.data() + layout_.wte, grads_.data() + layout_.wte, dwte_input_,
+      static_cast<std::size_t>(V) * config_.hidden);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   phase_ = Phase::forward;
   mb_ = 0;
   return loss_sum_ / (static_cast<double>(n_seq) * config_.seq);

@@ -136,7 +136,7 @@ class Trainer {
                       int S);
   const float* final_features(const float* x, float* out, float* mean,
                               float* rstd, int R) const;
-  double head_forward_backward(const uint8_t* targets, int S, float scale);
+  void head_forward_backward(const uint8_t* targets, int S, float scale);
   void embed_backward(const uint8_t* tokens, int S);
   void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
                 float scale);
@@ -170,6 +170,7 @@ class Trainer {
   float* probs_;       // (R, V)
   // Backward scratch.
   float* dstream_;     // (R, D)
+  float* dwte_input_;  // (V, D) the input side of wte's gradient, per step
   float* dmid_;        // (R, D)
   float* dtmp_;        // (R, D)
   float* dattn_y_;     // (R, D)
