@@ -23,17 +23,30 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 namespace normlab::train::simd {
 
-// Block shape per architecture. SIMD128 (and its emulation): 4 rows x 3
-// batches, 12 accumulators + 3 loads + 1 broadcast = 16 registers, what V8
-// has on x86-64 for it without spilling. AVX2: 4 rows x 2 batches of 8 (the
-// model's rows are 32 floats: two blocks span one).
+// Block shape per architecture, measured (tests/bench/native/bench_train.cpp
+// built for each, step shapes R x 3D x D and 3D x D x R at D 32):
+//   SIMD128  4 rows x 2 batches: 8 accumulators. V8 gives SIMD128 the 16 x86
+//            xmm registers less its scratch ones; 4 x 3 (12 accumulators +
+//            3 loads + 1 broadcast) spills and ran at ~27 GFLOP/s against
+//            ~40 for 4 x 2 and 2 x 4; 4 x 2 also fits a head (dh = 8) in one
+//            block.
+//   emulated<128> (scalar wasm)  2 rows x 1 batch: each batch is 4 scalar
+//            locals, so 8 accumulators are 32 locals; 2 x 1 ran ~1.5x faster
+//            than 4 x 2.
+//   AVX2     4 rows x 2 batches of 8 (16 ymm registers).
 template <class Arch>
 struct GemmShape {
-  static constexpr int kRows = 4;
-  static constexpr int kBatches = xsimd::batch<float, Arch>::size >= 8 ? 2 : 3;
+#if XSIMD_WITH_EMULATED
+  static constexpr bool kEmulated = std::is_same_v<Arch, xsimd::emulated<128>>;
+#else
+  static constexpr bool kEmulated = false;
+#endif
+  static constexpr int kRows = kEmulated ? 2 : 4;
+  static constexpr int kBatches = kEmulated ? 1 : 2;
 };
 
 // One block: out(i0.., j0..) of MR rows x NB batches, summed over k in
@@ -113,22 +126,30 @@ void gemm_rows(float* out, const float* a, const float* b, int i0, int N,
   }
 }
 
+// The last rows < MR rows of the product: one block of that height.
+template <class Arch, int MR>
+void gemm_last_rows(float* out, const float* a, const float* b, int rows, int i0,
+                    int N, int K, int ld_out, int a_rs, int a_cs, int ldb,
+                    bool accumulate, Causal causal) {
+  if constexpr (MR > 0) {
+    if (rows == MR) {
+      gemm_rows<Arch, MR>(out, a, b, i0, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
+    } else {
+      gemm_last_rows<Arch, MR - 1>(out, a, b, rows, i0, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
+    }
+  }
+}
+
 template <class Arch>
 void gemm(float* out, const float* a, const float* b, int M, int N, int K,
           int ld_out, int a_rs, int a_cs, int ldb, bool accumulate,
           Causal causal) {
   constexpr int MR = GemmShape<Arch>::kRows;
-  static_assert(MR == 4, "the row-tail dispatch below is written for 4-row blocks");
   int i = 0;
   for (; i + MR <= M; i += MR) {
     gemm_rows<Arch, MR>(out, a, b, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
   }
-  switch (M - i) {
-    case 3: gemm_rows<Arch, 3>(out, a, b, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal); break;
-    case 2: gemm_rows<Arch, 2>(out, a, b, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal); break;
-    case 1: gemm_rows<Arch, 1>(out, a, b, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal); break;
-    default: break;
-  }
+  gemm_last_rows<Arch, MR - 1>(out, a, b, M - i, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
 }
 
 }  // namespace normlab::train::simd
