@@ -62,9 +62,8 @@ void gelu_backward(float* dinp, const float* dout, const float* inp, int n) {
   vec_map<train_arch>(dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
 }
 
-// vec_map counts in int; the callers' tensors (a micro-batch's rows, a
-// model's parameters) stay far below 2^31 elements, but the parameter arrays
-// are addressed in chunks to keep that explicit.
+// vec_map and vec_sum_of count in int: arrays given by size_t length are
+// processed in chunks of 2^30 elements.
 constexpr std::size_t kChunk = std::size_t{1} << 30;
 
 void add(float* out, const float* a, const float* b, std::size_t n) {
@@ -74,6 +73,15 @@ void add(float* out, const float* a, const float* b, std::size_t n) {
     const float* x = a + at;
     const float* y = b + at;
     vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) + load(y + i); });
+  }
+}
+
+void scale_by(float* out, const float* inp, float s, std::size_t n) {
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const int len = static_cast<int>(std::min(kChunk, n - at));
+    float* o = out + at;
+    const float* x = inp + at;
+    vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) * s; });
   }
 }
 

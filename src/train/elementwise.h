@@ -29,6 +29,9 @@ void gelu_backward(float* dinp, const float* dout, const float* inp, int n);
 // out = a + b. out may alias a or b. out, a, b: (n)
 void add(float* out, const float* a, const float* b, std::size_t n);
 
+// out = inp * s. out may alias inp. out, inp: (n)
+void scale_by(float* out, const float* inp, float s, std::size_t n);
+
 // One Adam step on n parameters (no weight decay):
 //   m = beta1 m + (1 - beta1) g,  v = beta2 v + (1 - beta2) g^2
 //   p -= lr (m / c1) / (sqrt(v / c2) + eps)

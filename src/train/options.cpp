@@ -84,6 +84,20 @@ std::string validate_train_options(const TrainOptions& o) {
   return "";
 }
 
+std::string validate_generate_options(double n_bytes, double temperature,
+                                      double seed) {
+  if (!is_integer_in(n_bytes, 0, 100000)) {
+    return "nBytes must be an integer in 0..100000";
+  }
+  if (!(temperature >= 0.0 && temperature <= 100.0)) {
+    return "temperature must be a number in 0..100";
+  }
+  if (!is_integer_in(seed, 0, 4294967295.0)) {
+    return "seed must be an integer in 0..4294967295";
+  }
+  return "";
+}
+
 TrainConfig resolve_train_options(const TrainOptions& o) {
   TrainConfig c;
   c.layers = static_cast<int>(o.layers);

@@ -82,6 +82,13 @@ std::string validate_train_options(const TrainOptions& options);
 // Precondition: validate_train_options(options) is empty.
 TrainConfig resolve_train_options(const TrainOptions& options);
 
+// Empty if Trainer::generate's arguments, as JavaScript passes them, are
+// valid, else a message naming the first bad one: "nBytes must be an integer
+// in 0..100000", "temperature must be a number in 0..100", "seed must be an
+// integer in 0..4294967295".
+std::string validate_generate_options(double n_bytes, double temperature,
+                                      double seed);
+
 // The smallest text a configuration trains on: its held-out tenth must hold
 // one window of seq + 1 bytes.
 int min_text_bytes(int seq);

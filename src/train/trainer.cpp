@@ -365,11 +365,8 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
     loss_sum_ += row_loss(logits_ + row, probs_ + row, targets[r]);
   }
   float* dlogits = logits_;
-  for (int r = 0; r < R; ++r) {
-    const std::size_t row = static_cast<std::size_t>(r) * V;
-    for (int j = 0; j < V; ++j) dlogits[row + j] = probs_[row + j] * scale;
-    dlogits[row + targets[r]] -= scale;
-  }
+  scale_by(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
+  for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= scale;
   float* dxf = config_.has_final_norm() ? dtmp_ : dstream_;
   matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D, V, false);
   if (config_.has_final_norm()) {
@@ -510,39 +507,48 @@ const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row
   return infer_logits_;
 }
 
-double Trainer::evaluate() {
-  const int T = config_.seq, windows = heldout_windows();
+double Trainer::heldout_window_loss(int w) {
+  const int T = config_.seq;
   std::vector<uint8_t> inputs(T), targets(T);
+  heldout_window(inputs.data(), targets.data(), split_, w, T);
+  const float* logits = forward_logits(inputs.data(), T, 0);
+  softmax_forward(infer_probs_, logits, T, V, 1.0f);
   double loss_sum = 0.0;
-  for (int w = 0; w < windows; ++w) {
-    heldout_window(inputs.data(), targets.data(), split_, w, T);
-    const float* logits = forward_logits(inputs.data(), T, 0);
-    softmax_forward(infer_probs_, logits, T, V, 1.0f);
-    for (int t = 0; t < T; ++t) {
-      const std::size_t row = static_cast<std::size_t>(t) * V;
-      loss_sum += row_loss(logits + row, infer_probs_ + row, targets[t]);
-    }
+  for (int t = 0; t < T; ++t) {
+    const std::size_t row = static_cast<std::size_t>(t) * V;
+    loss_sum += row_loss(logits + row, infer_probs_ + row, targets[t]);
   }
-  return windows > 0 ? loss_sum / (static_cast<double>(windows) * T) : NAN;
+  return loss_sum;
+}
+
+double Trainer::evaluate() {
+  const int windows = heldout_windows();
+  double loss_sum = 0.0;
+  for (int w = 0; w < windows; ++w) loss_sum += heldout_window_loss(w);
+  return windows > 0 ? loss_sum / (static_cast<double>(windows) * config_.seq) : NAN;
 }
 
 std::string Trainer::generate(const std::string& prompt, int n, double temperature,
                               uint32_t seed) {
   std::string context = prompt.empty() ? std::string("\n") : prompt;
   std::string out;
+  if (n <= 0) return out;
   out.reserve(n);
+  // Temperatures too small for a float softmax (below ~1e-38) are greedy.
+  const float temp = static_cast<float>(temperature);
+  const bool greedy = !(temp >= FLT_MIN);
   model::SplitMix64 rng(model::tensor_seed(seed, 0, 0x67656E));  // "gen"
   for (int i = 0; i < n; ++i) {
     const int T = std::min<int>(config_.seq, static_cast<int>(context.size()));
     const auto* window = reinterpret_cast<const uint8_t*>(context.data() + context.size() - T);
     const float* logits = forward_logits(window, T, T - 1);  // (1, V)
     int next = 0;
-    if (temperature == 0.0) {
+    if (greedy) {
       for (int j = 1; j < V; ++j) {
         if (logits[j] > logits[next]) next = j;
       }
     } else {
-      softmax_forward(infer_probs_, logits, 1, V, static_cast<float>(temperature));
+      softmax_forward(infer_probs_, logits, 1, V, temp);
       // Inverse CDF; rounding may leave u above the last partial sum, and a
       // NaN row (a diverged model) never passes it: both take the last byte.
       const double u = rng.uniform();

@@ -95,13 +95,18 @@ class Trainer {
   // of its own: it may run between any two units of a step.
   double evaluate();
   int heldout_windows() const;
+  // The sum of window w's T losses, for a page that evaluates a window at a
+  // time: evaluate() = (sum over w in order of heldout_window_loss(w)) /
+  // (windows T), so the same additions give the same bits.
+  double heldout_window_loss(int w);
 
   // n bytes sampled after prompt: each from the model's prediction after the
   // last T bytes (prompt and output so far; an empty prompt starts from
   // "\n", the text's line break); temperature 0 takes the most likely byte
-  // (the lowest on a tie), else softmax(logits / temperature) sampled by a
-  // SplitMix64 stream of seed. Forward only, on evaluate()'s buffers.
-  // Preconditions: n >= 0, temperature finite and >= 0.
+  // (the lowest on a tie; so do temperatures below FLT_MIN), else
+  // softmax(logits / temperature) sampled by a SplitMix64 stream of seed.
+  // Forward only, on evaluate()'s buffers. n <= 0 gives "". Preconditions:
+  // validate_generate_options (temperature finite, >= 0).
   std::string generate(const std::string& prompt, int n, double temperature,
                        uint32_t seed);
 

@@ -83,3 +83,19 @@ TEST_CASE("Adam update and sum of squares against the double reference", "[train
   CHECK(p[0] == Approx(0.99).epsilon(1e-6));
   CHECK(p[1] == Approx(1.01).epsilon(1e-6));
 }
+
+TEST_CASE("add and scale_by are exact elementwise", "[train][elementwise]") {
+  // One IEEE operation per element: the same bits as the scalar expression,
+  // in the lanes and in the tail.
+  Rng rng(23);
+  for (int n : sweep_sizes()) {
+    const std::vector<float> a = rng.uniform_vec(n, -3, 3), b = rng.uniform_vec(n, -3, 3);
+    std::vector<float> sum(n), scaled(n);
+    train::add(sum.data(), a.data(), b.data(), n);
+    train::scale_by(scaled.data(), a.data(), 0.1f, n);
+    for (int i = 0; i < n; ++i) {
+      CHECK(sum[i] == a[i] + b[i]);
+      CHECK(scaled[i] == a[i] * 0.1f);
+    }
+  }
+}

@@ -91,6 +91,18 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
   CHECK(mib > 256);
 }
 
+TEST_CASE("generate options: each bad argument gets its message", "[train][options]") {
+  CHECK(train::validate_generate_options(100, 0.8, 1).empty());
+  CHECK(train::validate_generate_options(0, 0, 0).empty());
+  for (double n : {-1.0, 1.5, 100001.0, std::numeric_limits<double>::quiet_NaN()}) {
+    CHECK(train::validate_generate_options(n, 1, 1) == "nBytes must be an integer in 0..100000");
+  }
+  for (double t : {-0.1, 101.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    CHECK(train::validate_generate_options(10, t, 1) == "temperature must be a number in 0..100");
+  }
+  CHECK(train::validate_generate_options(10, 1, -1) == "seed must be an integer in 0..4294967295");
+}
+
 TEST_CASE("trainer options: resolved values", "[train][options]") {
   train::TrainOptions o = valid();
   train::TrainConfig c = train::resolve_train_options(o);

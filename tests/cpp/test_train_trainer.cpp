@@ -175,6 +175,9 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   const double got = t.evaluate();
   std::printf("held-out loss after 3 steps: %.7f, reference %.7f (%d windows)\n", got, ref, windows);
   CHECK(std::fabs(got - ref) < 1e-5);
+  double by_window = 0.0;
+  for (int w = 0; w < windows; ++w) by_window += t.heldout_window_loss(w);
+  CHECK(by_window / (static_cast<double>(windows) * c.seq) == got);
   CHECK(t.unigram_entropy() == train::unigram_entropy(split.train, split.n_train));
 
   // Memory: what the trainer holds is what memory_needed() predicts.
@@ -239,4 +242,6 @@ TEST_CASE("trainer: generation", "[train]") {
   CHECK(t.generate("RMSNorm", 32, 1.0, 6) != a);
   CHECK(t.generate("", 5, 1.0, 5).size() == 5);
   CHECK(t.generate("RMSNorm", 0, 1.0, 5).empty());
+  CHECK(t.generate("RMSNorm", -3, 1.0, 5).empty());
+  CHECK(t.generate("RMSNorm", 24, 1e-40, 5) == greedy);  // below FLT_MIN: greedy
 }
