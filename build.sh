@@ -6,10 +6,12 @@
 #   ./build.sh serve   build, then serve dist/ on http://127.0.0.1:8000
 #   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
-#   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60)
+#   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60), then
+#                      the calculator parser's property tests with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 #   ./build.sh sweep   build, then the trainer's depth x lr x placement sweep -> web/data/train-sweep.json
+#   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,8 +38,13 @@ run() {
 
 # ---------------------------------------------------------------- deps
 APT_BUILD=(cmake make g++ emscripten binaryen catch2)
-# The CJK font lets screenshots of the zh-CN page show its text.
-APT_BROWSER=(chromium fonts-wqy-microhei)
+# Chromium, and the only fonts the browser tests render with (see
+# font_config): the page's phone layout depends on glyph widths, so a test
+# must not pass or fail with the fonts a machine happens to have. The CJK font
+# also lets the zh-CN page show its text. fontconfig gives fc-list, with which
+# a test checks what Chromium sees.
+APT_FONTS=(fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei)
+APT_BROWSER=(chromium fontconfig "${APT_FONTS[@]}")
 # clang builds the sanitized tests and the fuzzers; libFuzzer and the
 # sanitizer runtimes are in libclang-rt-dev.
 APT_CHECK=(clang libclang-rt-dev)
@@ -87,10 +94,71 @@ stage_catch2() {
   mkdir -p "$dest" && cp /usr/include/catch2/catch.hpp "$dest/"
 }
 
+# Node.js >= 20 with npm runs the bundler and the tests. Where the machine's
+# node is missing or older (Debian 12 and Ubuntu 24.04 ship 18), build.sh
+# takes a pinned Node.js LTS from the npm registry: the node-linux-<arch>
+# package holds the official binary, the npm package npm itself. Both are
+# checked against pinned SHA-512 sums (their registry integrity), unpacked
+# under build/deps/node, and put first on PATH for every later step; the
+# system itself changes only through apt (curl to download them).
+NODE_VERSION=20.20.2
+NPM_VERSION=11.19.1
+NODE_SHA512_x64=3de1d033cc007661ed640d66068732819c6ce4b8945adb097b3413901774898f7cecaa46ac3d4edad544c9dbcc662b9771e45a9f1b7bae34e70c407038fba3a1
+NODE_SHA512_arm64=2c25c99cd4c58b21ae601c36819488e4e04531b92300fb7cb2a0ff34aad6a04d90983812b9b4ea16783a19a349f4427c1e9c413067165a96db72ce15a3e0a71a
+NPM_SHA512=cedb312b1b7f92421a02cfb68b4194e88f8346651dacd6acc5364a25ef5309d4a32b19616a1ff8aff865e7280c0fa5c0835a99f5cd93368991e2a80ec9da75d2
+NODE_MIN_MAJOR=20
+REGISTRY=${npm_config_registry:-${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org}}
+REGISTRY=${REGISTRY%/}
+
+node_major() { "${1:-node}" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+# registry_get PACKAGE VERSION SHA512 DEST: the package's tarball, checked,
+# unpacked into DEST (its package/ folder's contents).
+registry_get() {
+  local name=$1 version=$2 sum=$3 dest=$4 tgz
+  tgz=$DEPS/downloads/$name-$version.tgz
+  mkdir -p "$DEPS/downloads"
+  if ! [ -f "$tgz" ] || ! echo "$sum  $tgz" | sha512sum -c --status; then
+    run "download-$name" curl -fsSL --retry 3 -o "$tgz.part" "$REGISTRY/$name/-/$name-$version.tgz"
+    echo "$sum  $tgz.part" | sha512sum -c --status ||
+      die "$name-$version.tgz from $REGISTRY does not match its pinned SHA-512"
+    mv "$tgz.part" "$tgz"
+  fi
+  rm -rf "$dest" && mkdir -p "$dest" && tar -xzf "$tgz" -C "$dest" --strip-components=1
+}
+
+ensure_node() {
+  local home=$DEPS/node
+  if [ -x "$home/bin/node" ] && [ "$("$home/bin/node" --version)" = "v$NODE_VERSION" ]; then
+    export PATH=$home/bin:$PATH
+  elif ! command -v npm >/dev/null 2>&1 || [ "$(node_major)" -lt $NODE_MIN_MAJOR ]; then
+    local arch sum
+    case "$(uname -m)" in
+      x86_64) arch=x64 sum=$NODE_SHA512_x64 ;;
+      aarch64) arch=arm64 sum=$NODE_SHA512_arm64 ;;
+      *) die "no Node.js >= $NODE_MIN_MAJOR here, and build.sh has no pinned build for $(uname -m): install Node.js $NODE_MIN_MAJOR+ with npm" ;;
+    esac
+    say "node $(command -v node >/dev/null 2>&1 && node --version || echo missing) is not Node.js >= $NODE_MIN_MAJOR with npm: taking Node.js $NODE_VERSION and npm $NPM_VERSION from the npm registry into build/deps/node"
+    apt_install curl ca-certificates
+    registry_get "node-linux-$arch" "$NODE_VERSION" "$sum" "$home.tmp"
+    registry_get npm "$NPM_VERSION" "$NPM_SHA512" "$home.tmp/lib/node_modules/npm"
+    cat >"$home.tmp/bin/npm" <<'NPM'
+#!/bin/sh
+here=$(dirname "$(readlink -f "$0")")
+exec "$here/node" "$here/../lib/node_modules/npm/bin/npm-cli.js" "$@"
+NPM
+    chmod +x "$home.tmp/bin/npm"
+    rm -rf "$home" && mv "$home.tmp" "$home"
+    export PATH=$home/bin:$PATH
+  fi
+  # Never run anything on a Node that is too old, whatever PATH holds.
+  local major; major=$(node_major)
+  [ "$major" -ge $NODE_MIN_MAJOR ] || die "node $(node --version 2>/dev/null) is older than $NODE_MIN_MAJOR"
+}
+
 npm_ci() { # npm_ci DIR: install DIR's locked packages when the lockfile changed
   local dir=$1 stamp=$1/node_modules/.normlab-lock
   [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp" && return 0
-  command -v npm >/dev/null 2>&1 || die "npm is missing: install Node.js 20 (with npm)"
   say "installing npm packages in ${dir/#"$ROOT"/.}"
   # onnxruntime-node (a bench peer) ships its CPU binaries in the package; its
   # postinstall would try to download GPU providers, which cannot work here.
@@ -98,8 +166,33 @@ npm_ci() { # npm_ci DIR: install DIR's locked packages when the lockfile changed
   cp "$dir/package-lock.json" "$stamp"
 }
 
-deps_build() { apt_install "${APT_BUILD[@]}"; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
-deps_all() { deps_build; apt_install "${APT_BROWSER[@]}" "${APT_CHECK[@]}"; }
+# The fontconfig file the browser tests run Chromium with (tests/browser/
+# page-support.mjs): the folders of the APT_FONTS packages and nothing else,
+# with the system's rules for them (/etc/fonts/conf.d, without the user's and
+# the machine's local additions), and a cache of its own.
+font_config() {
+  local dir=$BUILD/fontconfig dirs f
+  dirs=$(dpkg -L "${APT_FONTS[@]}" | grep -E '\.(ttf|ttc|otf)$' | xargs -n1 dirname | sort -u)
+  mkdir -p "$dir/cache"
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">'
+    echo '<!-- Written by build.sh: only the fonts it installs. -->'
+    echo '<fontconfig>'
+    for f in $dirs; do echo "  <dir>$f</dir>"; done
+    for f in /etc/fonts/conf.d/*.conf; do
+      case "$(basename "$f")" in 50-user.conf | 51-local.conf) continue ;; esac
+      echo "  <include ignore_missing=\"yes\">$f</include>"
+    done
+    echo "  <cachedir>$dir/cache</cachedir>"
+    echo '</fontconfig>'
+  } >"$dir/fonts.conf.tmp"
+  mv "$dir/fonts.conf.tmp" "$dir/fonts.conf"
+}
+
+deps_build() { apt_install "${APT_BUILD[@]}"; ensure_node; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
+deps_browser() { apt_install "${APT_BROWSER[@]}"; font_config; }
+deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}"; }
 
 # ---------------------------------------------------------------- build
 cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
@@ -178,7 +271,7 @@ cmd_bench() {
   node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
   say "synthetic model: creation, forward, gradients, memory, gradient flow"
   node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
-  apt_install "${APT_BROWSER[@]}"
+  deps_browser
   say "the page's interaction budget (headless Chromium)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
 }
@@ -210,7 +303,19 @@ cmd_fuzz() {
       say "  $name: saved corpus now $(find "$saved" -type f | wc -l) inputs, $(du -sh "$saved" | cut -f1)"
     fi
   done
-  [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts)"
+  # The calculator's parser is JavaScript (web/src/vector-parse.js): its
+  # property tests, with a seed of their own and 50 times the runs of a
+  # test run. A failure prints its seed and counterexample; NORMLAB_FC_SEED
+  # replays it.
+  local seed=${NORMLAB_FC_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+  say "property tests of web/src/vector-parse.js, seed $seed, 100000 runs each"
+  if ! NORMLAB_FC_SEED=$seed NORMLAB_FC_RUNS=100000 node --test "$ROOT/tests/js/vector-parse.property.test.mjs" \
+    >"$LOGS/fuzz-vector-parse.log" 2>&1; then
+    grep -E -A12 '^not ok' "$LOGS/fuzz-vector-parse.log" >&2
+    say "  the property tests found a failure (log: build/logs/fuzz-vector-parse.log)"
+    failed=1
+  fi
+  [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts, seeds in build/logs)"
   say "no failures"
 }
 
@@ -238,7 +343,7 @@ cmd_dist() {
 # growth past its tolerance, or a page that stops responding. The report
 # goes to build/soak.json.
 cmd_soak() {
-  deps_build; apt_install "${APT_BROWSER[@]}"; build
+  deps_build; deps_browser; build
   say "soak: headless Chromium, ${SOAK_MOVES:-10000} moves and ${SOAK_PROMPTS:-1000} prompt changes on the page, ${SOAK_EMBED_MOVES:-500} and ${SOAK_EMBED_PROMPTS:-50} on the embed demo"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/browser/soak.mjs" \
     --moves "${SOAK_MOVES:-10000}" --prompts "${SOAK_PROMPTS:-1000}" \
@@ -260,6 +365,130 @@ cmd_sweep() {
     --out "$ROOT/web/data/train-sweep.json" --commit "$commit"
 }
 
+# ---------------------------------------------------------------- fresh-check
+# Both README commands on a fresh Debian 12 minimal system, as a new user runs
+# them: debootstrap --variant=minbase (no Node, no compiler, no git) from the
+# Debian mirror apt uses here, the repository's committed HEAD cloned into it,
+# then `serve` and `test`, each in its own copy of that system (chroot): `serve`
+# passes when the page answers on its port, `test` when it exits 0. Needs
+# root; downloads about 1 GB of packages and takes tens of minutes. Logs and
+# build/fresh/report.txt under build/fresh.
+FRESH_SUITE=bookworm
+
+apt_mirror() { # the first Debian archive (not security) in apt's sources
+  local uri
+  uri=$({
+    grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+      awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; break } }'
+    grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{ print $2 }'
+  } | grep -v -- '-security' | grep -E '/debian/?$' | head -n 1)
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+mounts_under() { awk -v root="$1/" 'index($2, root) == 1 { print $2 }' /proc/mounts; }
+
+chroot_mount() {
+  mount -t proc proc "$1/proc"
+  mount -t sysfs sysfs "$1/sys"
+  mount --rbind /dev "$1/dev" && mount --make-rslave "$1/dev"
+}
+
+chroot_umount() {
+  local m
+  for m in $(mounts_under "$1" | sort -r); do umount "$m" 2>/dev/null || umount -l "$m"; done
+  [ -z "$(mounts_under "$1")" ] || die "could not unmount everything under $1"
+}
+
+# Removes a fresh root, never while anything is still mounted inside it.
+fresh_remove() {
+  [ -e "$1" ] || return 0
+  chroot_umount "$1"
+  rm -rf --one-file-system "$1"
+}
+
+# A command in the chroot runs as root with a clean environment, but for this
+# machine's network settings: the proxy variables and the extra CA file Node
+# is told to trust, where they are set (a machine behind a TLS-inspecting
+# proxy has them, and its local CA certificates, which are copied in too).
+fresh_env() {
+  local v
+  FRESH_ENV=(/usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+  for v in NODE_EXTRA_CA_CERTS http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+    [ -n "${!v:-}" ] && FRESH_ENV+=("$v=${!v}")
+  done
+  return 0
+}
+
+cmd_fresh_check() {
+  [ "$(id -u)" -eq 0 ] || die "fresh-check needs root (debootstrap, chroot, mounts)"
+  apt_install debootstrap git curl ca-certificates
+  local fresh=$BUILD/fresh mirror base report port=${FRESH_PORT:-18000}
+  mirror=${FRESH_MIRROR:-$(apt_mirror)}
+  base=$fresh/base
+  report=$fresh/report.txt
+  mkdir -p "$fresh"
+  if ! [ -f "$base/.normlab-complete" ]; then
+    fresh_remove "$base"
+    say "debootstrap --variant=minbase $FRESH_SUITE from $mirror into build/fresh/base"
+    run debootstrap debootstrap --variant=minbase "$FRESH_SUITE" "$base" "$mirror"
+    # A Debian 12 install also has its updates and security suites.
+    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb http://deb.debian.org/debian-security %s-security main\n' \
+      "$mirror" "$FRESH_SUITE" "$mirror" "$FRESH_SUITE" "$FRESH_SUITE" >"$base/etc/apt/sources.list"
+    touch "$base/.normlab-complete"
+  fi
+  local commit; commit=$(git -C "$ROOT" rev-parse --short HEAD)
+  {
+    echo "fresh-check of normlab $commit ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+    echo "system: Debian $(cat "$base/etc/debian_version") minbase from $mirror; no node, cc or git: $(chroot "$base" sh -c 'command -v node cc git' || echo none)"
+  } >"$report"
+  local failed=0 name
+  fresh_env
+  for name in serve test; do
+    local root=$fresh/$name log=$fresh/$name.log start seconds status
+    fresh_remove "$root"
+    cp -a "$base" "$root"
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+      mkdir -p "$root/usr/local/share/ca-certificates"
+      cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    fi
+    git clone -q "$ROOT" "$root/root/normlab"
+    chroot_mount "$root"
+    say "fresh-check: ./build.sh $name in build/fresh/$name (log: build/fresh/$name.log)"
+    start=$(date +%s)
+    if [ "$name" = serve ]; then
+      # In a session of its own, so that its whole process group can be stopped.
+      setsid chroot "$root" "${FRESH_ENV[@]}" sh -c "cd /root/normlab && PORT=$port exec ./build.sh serve" >"$log" 2>&1 &
+      local pid=$! url=http://127.0.0.1:$port/ ok=0
+      while kill -0 "$pid" 2>/dev/null && [ $(($(date +%s) - start)) -lt 5400 ]; do
+        if curl -fsS "${url}index.html" 2>/dev/null | grep -q '<script defer src="main.js">' &&
+          curl -fsS -o /dev/null "${url}main.js" && curl -fsS -o /dev/null "${url}normlab_simd.js"; then
+          ok=1
+          break
+        fi
+        sleep 5
+      done
+      seconds=$(($(date +%s) - start))
+      kill -- -"$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+      status=$([ $ok = 1 ] && echo "pass: the page answered on $url" || echo "FAIL: the page never answered")
+    else
+      if chroot "$root" "${FRESH_ENV[@]}" sh -c 'cd /root/normlab && ./build.sh test' >"$log" 2>&1; then
+        status=pass
+      else
+        status="FAIL (exit $?)"
+      fi
+      seconds=$(($(date +%s) - start))
+      status="$status: $(grep -E '^# (tests|pass|fail) ' "$log" | tr '\n' ' ')"
+    fi
+    chroot_umount "$root"
+    case "$status" in FAIL*) failed=1 ;; esac
+    printf './build.sh %-5s %s in %dm %02ds\n' "$name" "$status" $((seconds / 60)) $((seconds % 60)) | tee -a "$report"
+  done
+  say "report: build/fresh/report.txt"
+  [ $failed -eq 0 ] || die "fresh-check failed (logs in build/fresh)"
+}
+
 case "${1:-}" in
   deps) deps_all ;;
   build) deps_build; build ;;
@@ -270,5 +499,6 @@ case "${1:-}" in
   dist) cmd_dist ;;
   soak) cmd_soak ;;
   sweep) cmd_sweep ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  fresh-check) cmd_fresh_check ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -1,13 +1,24 @@
 // normlab's JavaScript boundary: the one Embind block of the wasm modules.
-// wasm/normlab.js wraps it in the public API; nothing else calls it.
+// wasm/normlab.js and wasm/model.js wrap it in the public API (through
+// wasm/boundary.js); nothing else calls it.
 //
-// T = rows, D = row length (dim)
+// T = rows, D = row length (dim), S = row statistics (6); the model's
+// symbols are listed in src/model/results.h
 //
 // Design
-// - A long-lived Workspace owns every buffer a kernel call needs: input (T, D),
-//   gain and bias (D), output (T, D) and the per-row results (T). JS writes the
-//   inputs straight into the wasm heap, runs one kernel on them, and copies the
-//   results out with one .slice() (or one .set() into a caller's array).
+// - The boundary is declared once, in tables both sides walk: the Workspace's
+//   buffers (kWorkspaceBuffers below) and the model's results
+//   (src/model/results.h) each have a name, an element type and a shape in
+//   symbolic dimensions. boundary() exports them, with the named axes'
+//   names and the problem codes and fields, as one JSON description that JS
+//   reads once per module load (wasm/boundary.js); JS then finds every
+//   buffer and builds every result object by name from it. Nothing is laid
+//   out by position on one side and replayed on the other.
+// - A long-lived Workspace owns every buffer a kernel call needs: input
+//   (T, D), gain and bias (D), output (T, D) and the per-row results (T, or
+//   (T, S) for the statistics). JS writes the inputs straight into the wasm
+//   heap, runs one kernel on them, and copies the results out with one
+//   .slice() (or one .set() into a caller's array).
 // - Tensors (nl.tensor() in JS) are plain malloc'd float arrays that live in
 //   the wasm memory until JS frees them (nl_tensor_alloc / nl_tensor_free).
 //   The kernel exports take the address of every row-sized input and output
@@ -20,14 +31,15 @@
 //   module._nl_ws_*: an Embind call costs microseconds under
 //   DYNAMIC_EXECUTION=0 (its invokers are generic closures, no generated
 //   code), a direct wasm export call tens of nanoseconds. Embind keeps the
-//   Workspace's lifetime (new / delete, counted by the leak tests), the model
-//   and memoryInfo. The nl_ws_* functions take the Workspace's address, which
-//   JS gets once from Workspace::handle(). A steady-state op is then exactly
-//   one wasm call: JS remembers the shape of the last resize and calls
-//   nl_ws_resize only when the shape changes.
+//   Workspace's lifetime (new / delete, counted by the leak tests), the model,
+//   the description and memoryInfo. The nl_ws_* functions take the
+//   Workspace's address, which JS gets once from Workspace::handle(). A
+//   steady-state op is then exactly one wasm call: JS remembers the shape of
+//   the last resize and calls nl_ws_resize only when the shape changes.
 // - Buffer addresses: resize() writes the byte address of every buffer into
-//   the Workspace's layout array (kLayout order below), which JS reads from
-//   the heap right after each nl_ws_resize (nl_ws_layout gives its address).
+//   the Workspace's layout array, in table order, which JS reads from the
+//   heap right after each nl_ws_resize (nl_ws_layout gives its address) at
+//   the index the description gives each buffer's name.
 // - The view rule: a typed array on the wasm memory is a window on the memory
 //   as it is now. Anything that grows memory (Workspace::resize, or anything
 //   else that allocates: the model, Embind) replaces the memory's ArrayBuffer
@@ -36,27 +48,35 @@
 //   afresh on every op, after any resize and before writing inputs. Kernel
 //   calls do not allocate, so the view stays valid from the input write to
 //   the output copy.
-//   Views handed out by the model (floats(), ints(), gains()) are taken fresh
-//   right after the call that filled them and never kept across calls. A
-//   tensor's view (its .array) follows the same rule on its own: it is
-//   re-taken whenever the memory's buffer has changed. Kernels only ever see
+//   Views handed out by the model (packed(), gains()) are taken fresh right
+//   after the call that filled them and never kept across calls. A tensor's
+//   view (its .array) follows the same rule on its own: it is re-taken
+//   whenever the memory's buffer has changed. Kernels only ever see
 //   addresses, which a growth leaves unchanged.
 // - Buffers only grow (each keeps its high-water size), so calls with familiar
 //   sizes do not touch malloc at all.
 // - Nothing here throws: the shipped modules are built without exceptions, and
-//   a C++ exception would reach JS as a bare number. The JS wrapper checks every
-//   argument before it gets here; resize() reports an allocation failure (the
-//   512 MiB memory limit) by returning false.
+//   a C++ exception would reach JS as a bare number. The JS wrapper checks
+//   every argument's type (and the kernels' arguments entirely) before it
+//   gets here; the model's checks return a Problem (code, field, message:
+//   src/model/problem.h), from which JS picks the error class; resize()
+//   reports an allocation failure (the 512 MiB memory limit) by returning
+//   false.
 // - Leak accounting: every buffer, tensor, Workspace and Model is counted
 //   (liveAllocations), and memoryInfo() also reports the bytes malloc has handed
 //   out and not yet had back, which covers allocations made anywhere in the
 //   module (Embind's included), so tests can prove that calls leak nothing.
 // - The synthetic model (src/model) is one long-lived Model object per JS
 //   model. Its results are many small arrays; building them as Embind objects
-//   would cost milliseconds, so each call packs them into one float and one
-//   int buffer the Model owns (layouts below), JS takes a view of each right
-//   after the call and .slice()s it at once, then shapes the public objects
-//   from subarrays of that one copy. Model errors come back as strings.
+//   would cost milliseconds, so each call packs its result into one byte
+//   buffer the handle owns, by walking the result's table (the packed layout
+//   is in results.h). JS takes a view of it right after the call, .slice()s
+//   it at once and builds the public object from typed views of that one
+//   copy.
+// - Test support: pack_identity_for_tests and nl_ws_fill_identity_for_tests
+//   fill every result entry and Workspace buffer with values naming the
+//   entry and the element, so that a test can show each named array got its
+//   own data (tests/js/boundary.test.mjs).
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 #include <emscripten/heap.h>
@@ -65,14 +85,16 @@
 #include <malloc.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "model/model.h"
+#include "model/problem.h"
+#include "model/results.h"
 #include "normlab/kernels.h"
 
 namespace {
@@ -80,13 +102,19 @@ namespace {
 using emscripten::typed_memory_view;
 using emscripten::val;
 using normlab::RowStats;
-
-// JS reads RowStats rows as flat float32: l2, mean, variance, std, rms, max_abs.
-static_assert(sizeof(RowStats) == 6 * sizeof(float), "RowStats must be 6 packed floats");
-static_assert(offsetof(RowStats, max_abs) == 5 * sizeof(float), "RowStats field order");
+namespace nm = normlab::model;
 
 // Buffers and Workspaces alive right now.
 unsigned g_live_allocations = 0;
+
+// Values that name an array entry and an element, for the identity packings:
+// entry * 65536 + element. Exact in float32 for entries < 256 and elements
+// < 65536 (the tests keep their shapes that small).
+constexpr int kIdentityStride = 65536;
+double identity_value(int entry, std::size_t element) {
+  return static_cast<double>(entry) * kIdentityStride +
+         static_cast<double>(element % kIdentityStride);
+}
 
 // Grow-only storage for elements of a trivially copyable type. Contents are not
 // kept across a grow: every call writes its inputs afresh.
@@ -122,6 +150,48 @@ class GrowBuffer {
   std::size_t capacity_ = 0;
 };
 
+// ---------------------------------------------------------------- workspace
+
+// Which (T, D) buffers resize() must provide; the others always are.
+constexpr int kNeedInput = 1, kNeedOutput = 2;
+
+// The Workspace's buffers, in layout order: X(enumerator, name in JS, shape,
+// the resize() flag it is provided under, or 0 for always). All float32;
+// stats holds T RowStats records, S floats each.
+#define NORMLAB_WORKSPACE_BUFFERS(X)          \
+  X(kInput, "input", "T D", kNeedInput)       \
+  X(kGain, "gain", "D", 0)                    \
+  X(kBias, "bias", "D", 0)                    \
+  X(kOutput, "output", "T D", kNeedOutput)    \
+  X(kMean, "mean", "T", 0)                    \
+  X(kRstd, "rstd", "T", 0)                    \
+  X(kEntropy, "entropy", "T", 0)              \
+  X(kMaxProb, "maxProb", "T", 0)              \
+  X(kStats, "stats", "T S", 0)
+
+#define NORMLAB_BUFFER_ENUMERATOR(id, name, shape, need) id,
+enum Buffer : int { NORMLAB_WORKSPACE_BUFFERS(NORMLAB_BUFFER_ENUMERATOR) kBufferCount };
+#undef NORMLAB_BUFFER_ENUMERATOR
+
+struct BufferSpec {
+  const char* name;
+  const char* shape;
+  int need;
+};
+#define NORMLAB_BUFFER_SPEC(id, name, shape, need) {name, shape, need},
+constexpr BufferSpec kWorkspaceBuffers[kBufferCount] = {
+    NORMLAB_WORKSPACE_BUFFERS(NORMLAB_BUFFER_SPEC)};
+#undef NORMLAB_BUFFER_SPEC
+
+// The workspace's dims, in the order the description lists them.
+nm::DimValues workspace_dims(int T, int D) {
+  nm::DimValues d;
+  d.count = 2;
+  d.symbols[0] = "T", d.values[0] = T;
+  d.symbols[1] = "D", d.values[1] = D;
+  return d;
+}
+
 // All buffers of one kernel call, sized for the current shape (T, D).
 class Workspace {
  public:
@@ -130,43 +200,44 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
   ~Workspace() { --g_live_allocations; }
 
-  // Which (T, D) buffers resize() must provide; the (D) and (T) buffers are
-  // always provided.
-  static constexpr int kNeedInput = 1, kNeedOutput = 2;
-
   // Set the shape to T rows of D, with room for the (T, D) buffers `need`
   // names (kNeedInput | kNeedOutput; the others keep whatever size they
   // had). May grow wasm memory: views taken before are invalid afterwards.
   // Returns false, changing nothing, when the memory cannot hold the buffers.
   bool resize(int T, int D, int need) {
     if (T < 0 || D < 1) return false;
-    const std::size_t n = static_cast<std::size_t>(T) * static_cast<std::size_t>(D);
-    if (T != 0 && n / static_cast<std::size_t>(T) != static_cast<std::size_t>(D)) return false;
-
-    Pending<float> inp{inp_, need & kNeedInput ? n : 0}, out{out_, need & kNeedOutput ? n : 0};
-    Pending<float> gain{gain_, std::size_t(D)}, bias{bias_, std::size_t(D)};
-    Pending<float> mean{mean_, std::size_t(T)}, rstd{rstd_, std::size_t(T)};
-    Pending<float> entropy{entropy_, std::size_t(T)}, max_prob{max_prob_, std::size_t(T)};
-    Pending<RowStats> stats{stats_, std::size_t(T)};
-    const bool ok = inp.ok() && out.ok() && gain.ok() && bias.ok() && mean.ok() && rstd.ok() &&
-                    entropy.ok() && max_prob.ok() && stats.ok();
-    if (!ok) return false;  // each Pending frees what it got
-    inp.commit(), out.commit(), gain.commit(), bias.commit(), mean.commit(), rstd.commit();
-    entropy.commit(), max_prob.commit(), stats.commit();
+    const nm::DimValues dims = workspace_dims(T, D);
+    float* fresh[kBufferCount] = {};
+    std::size_t sizes[kBufferCount] = {};
+    bool ok = true;
+    for (int k = 0; k < kBufferCount && ok; ++k) {
+      const BufferSpec& b = kWorkspaceBuffers[k];
+      if (b.need != 0 && (need & b.need) == 0) continue;
+      const long long n = nm::element_count(b.shape, dims);
+      if (n < 0 || static_cast<unsigned long long>(n) > SIZE_MAX / sizeof(float)) {
+        ok = false;
+      } else if (static_cast<std::size_t>(n) > buffers_[k].capacity()) {
+        sizes[k] = static_cast<std::size_t>(n);
+        fresh[k] = static_cast<float*>(std::malloc(sizes[k] * sizeof(float)));
+        ok = fresh[k] != nullptr;
+      }
+    }
+    if (!ok) {
+      for (float* p : fresh) std::free(p);
+      return false;
+    }
+    for (int k = 0; k < kBufferCount; ++k) {
+      if (fresh[k] != nullptr) buffers_[k].adopt(fresh[k], sizes[k]);
+      layout_[k] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(buffers_[k].data()));
+    }
     T_ = T;
     D_ = D;
-    const void* buffers[kLayoutSize] = {inp_.data(),  gain_.data(),    bias_.data(),     out_.data(),
-                                        mean_.data(), rstd_.data(),    entropy_.data(),  max_prob_.data(),
-                                        stats_.data()};
-    for (int k = 0; k < kLayoutSize; ++k) layout_[k] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(buffers[k]));
     return true;
   }
 
-  // Byte addresses of the buffers after the last resize, in this order (JS
-  // reads them as uint32): input, gain, bias, output, mean, rstd, entropy,
-  // maxProb, stats. Null (0) before the first resize. The input and output
-  // buffers hold T * D floats only if the last resize needed them.
-  static constexpr int kLayoutSize = 9;
+  // Byte addresses of the buffers after the last resize, in table order (JS
+  // reads them as uint32). Null (0) before the first resize. The input and
+  // output buffers hold T * D floats only if the last resize needed them.
   const uint32_t* layout() const { return layout_; }
 
   // The address the nl_ws_* functions take (wasm32: fits a JS number).
@@ -176,51 +247,41 @@ class Workspace {
   // anywhere in the memory (Workspace buffers or tensors; gain, bias null for
   // none; out may be inp); the per-row results go to the Workspace.
   void rmsnorm(float* out, const float* inp, const float* gain, float eps) {
-    normlab::rmsnorm_forward(out, rstd_.data(), inp, gain, T_, D_, eps);
+    normlab::rmsnorm_forward(out, buffer(kRstd), inp, gain, T_, D_, eps);
   }
   void layernorm(float* out, const float* inp, const float* gain, const float* bias, float eps) {
-    normlab::layernorm_forward(out, mean_.data(), rstd_.data(), inp, gain, bias, T_, D_, eps);
+    normlab::layernorm_forward(out, buffer(kMean), buffer(kRstd), inp, gain, bias, T_, D_, eps);
   }
   void softmax(float* out, const float* inp, float temperature) {
     normlab::softmax_forward(out, inp, T_, D_, temperature);
   }
-  void row_stats(const float* inp) { normlab::row_stats(stats_.data(), inp, T_, D_); }
+  void row_stats(const float* inp) {
+    normlab::row_stats(reinterpret_cast<RowStats*>(buffer(kStats)), inp, T_, D_);
+  }
   void distribution_stats(const float* inp) {
-    normlab::distribution_stats(entropy_.data(), max_prob_.data(), inp, T_, D_);
+    normlab::distribution_stats(buffer(kEntropy), buffer(kMaxProb), inp, T_, D_);
   }
   void copy_rows(float* out, const float* inp) { normlab::copy_rows(out, inp, T_, D_); }
 
+  // Test support: every buffer's elements at the current shape (as far as
+  // it holds them) set to identity_value(its table index, element).
+  void fill_identity() {
+    const nm::DimValues dims = workspace_dims(T_, D_);
+    for (int k = 0; k < kBufferCount; ++k) {
+      const long long shaped = nm::element_count(kWorkspaceBuffers[k].shape, dims);
+      const std::size_t n =
+          std::min(buffers_[k].capacity(), static_cast<std::size_t>(std::max(0LL, shaped)));
+      float* data = buffers_[k].data();
+      for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<float>(identity_value(k, i));
+    }
+  }
+
  private:
-  // One buffer's part of a resize: new storage when the buffer holds fewer
-  // than n elements, handed over by commit() or freed if the resize is given up.
-  template <class E>
-  class Pending {
-   public:
-    Pending(GrowBuffer<E>& target, std::size_t n) : target_(target), n_(n), short_(n > target.capacity()) {
-      if (short_ && n <= SIZE_MAX / sizeof(E)) storage_ = static_cast<E*>(std::malloc(n * sizeof(E)));
-    }
-    Pending(const Pending&) = delete;
-    Pending& operator=(const Pending&) = delete;
-    ~Pending() { std::free(storage_); }
-
-    bool ok() const { return !short_ || storage_ != nullptr; }
-    void commit() {
-      if (storage_ == nullptr) return;
-      target_.adopt(storage_, n_);
-      storage_ = nullptr;
-    }
-
-   private:
-    GrowBuffer<E>& target_;
-    std::size_t n_;
-    bool short_;
-    E* storage_ = nullptr;
-  };
+  float* buffer(Buffer k) const { return buffers_[k].data(); }
 
   int T_ = 0, D_ = 1;
-  uint32_t layout_[kLayoutSize] = {};
-  GrowBuffer<float> inp_, out_, gain_, bias_, mean_, rstd_, entropy_, max_prob_;
-  GrowBuffer<RowStats> stats_;
+  uint32_t layout_[kBufferCount] = {};
+  GrowBuffer<float> buffers_[kBufferCount];
 };
 
 // What a leak test looks at. heapBytes is the wasm memory size, which only
@@ -239,148 +300,389 @@ MemoryInfo memory_info() {
 
 std::string kernel_arch_name() { return normlab::kernel_arch_name(); }
 
+// ---------------------------------------------------------------- packing
+//
+// A result packed as its table declares (src/model/results.h: the packed
+// layout): a header of the dims' and flags' int32 values, then each entry
+// present, aligned to its element size, in its declared shape's order.
+
+std::size_t align_up(std::size_t offset, std::size_t alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
+// Copies a member laid out as `from` into `to`'s order (the same symbols,
+// permuted): dst[to-index] = src[from-index], for elements of kBytes bytes.
+template <std::size_t kBytes>
+void permuted_copy(uint8_t* dst, const uint8_t* src, const nm::Shape& to, const nm::Shape& from,
+                   const nm::DimValues& dims) {
+  // size[k], stride[k]: to's axis k, and the src elements between
+  // neighbours along it.
+  std::size_t size[nm::kMaxRank] = {1}, stride[nm::kMaxRank] = {1};
+  for (int k = 0; k < to.rank; ++k) {
+    std::size_t s = 1;
+    for (int j = from.rank - 1; j >= 0 && from.symbols[j] != to.symbols[k]; --j) {
+      s *= static_cast<std::size_t>(dims.size_of(from.symbols[j]));
+    }
+    size[k] = static_cast<std::size_t>(dims.size_of(to.symbols[k]));
+    stride[k] = s;
+  }
+  // The innermost axis in a plain loop; an odometer over the outer ones.
+  const int inner = std::max(to.rank - 1, 0);
+  const std::size_t n = size[inner], step = stride[inner];
+  std::size_t outer = 1;
+  for (int k = 0; k < inner; ++k) outer *= size[k];
+  std::size_t index[nm::kMaxRank] = {};
+  std::size_t at = 0;  // the src element of index, with the innermost at 0
+  for (std::size_t o = 0; o < outer; ++o) {
+    for (std::size_t i = 0; i < n; ++i, dst += kBytes) {
+      std::memcpy(dst, src + (at + i * step) * kBytes, kBytes);
+    }
+    for (int k = inner - 1; k >= 0; --k) {
+      at += stride[k];
+      if (++index[k] < size[k]) break;
+      at -= stride[k] * size[k];
+      index[k] = 0;
+    }
+  }
+}
+
+// True if `from` names each of `to`'s symbols once.
+bool is_permutation(const nm::Shape& to, const nm::Shape& from) {
+  if (to.rank != from.rank) return false;
+  for (int k = 0; k < to.rank; ++k) {
+    if (std::count(from.symbols, from.symbols + from.rank, to.symbols[k]) != 1) return false;
+  }
+  return true;
+}
+
+// Packs r into *out (resized to fit; its capacity is kept across calls).
+// dims: the table's dim values, from r itself except for the identity
+// packing. Returns the path of the first entry that does not match its
+// declaration (unknown symbol, wrong member size), or null; then *out is
+// left incomplete and must not be read.
+template <class R>
+const char* pack(std::vector<uint8_t>* out, const nm::ResultTable<R>& table, const R& r,
+                 const nm::DimValues& dims) {
+  bool flags[8] = {};
+  for (int f = 0; f < table.flag_count && f < 8; ++f) flags[f] = table.flags[f].value(r);
+  const auto present = [&](const nm::ResultEntry<R>& e) {
+    if (e.source == nullptr) return false;
+    if (e.when == nullptr) return true;
+    for (int f = 0; f < table.flag_count; ++f) {
+      if (std::strcmp(table.flags[f].name, e.when) == 0) return flags[f];
+    }
+    return false;
+  };
+
+  // Sizes first, so that the buffer is resized once.
+  const std::size_t header = static_cast<std::size_t>(table.dim_count + table.flag_count) * 4;
+  std::size_t end = header;
+  for (int i = 0; i < table.entry_count; ++i) {
+    const nm::ResultEntry<R>& e = table.entries[i];
+    if (!present(e)) continue;
+    const nm::Span s = e.source(r);
+    const long long n = nm::element_count(e.shape, dims);
+    if (n < 0 || static_cast<std::size_t>(n) != s.count) return e.path;
+    const std::size_t es = nm::element_size(s.type);
+    end = align_up(end, es) + s.count * es;
+  }
+  out->resize(end);
+  uint8_t* bytes = out->data();
+  for (int k = 0; k < table.dim_count; ++k) {
+    const int32_t v = dims.values[k];
+    std::memcpy(bytes + 4 * k, &v, 4);
+  }
+  for (int f = 0; f < table.flag_count; ++f) {
+    const int32_t v = flags[f] ? 1 : 0;
+    std::memcpy(bytes + 4 * (table.dim_count + f), &v, 4);
+  }
+
+  std::size_t at = header;
+  for (int i = 0; i < table.entry_count; ++i) {
+    const nm::ResultEntry<R>& e = table.entries[i];
+    if (!present(e)) continue;
+    const nm::Span s = e.source(r);
+    const std::size_t es = nm::element_size(s.type);
+    at = align_up(at, es);
+    const auto* src = static_cast<const uint8_t*>(s.data);
+    if (e.source_shape == nullptr) {
+      if (s.count != 0) std::memcpy(bytes + at, src, s.count * es);
+    } else {
+      nm::Shape to, from;
+      const bool valid = nm::parse_shape(&to, e.shape) && nm::parse_shape(&from, e.source_shape) &&
+                         is_permutation(to, from) &&
+                         nm::element_count(e.source_shape, dims) == static_cast<long long>(s.count);
+      if (!valid) return e.path;
+      if (es == 8) {
+        permuted_copy<8>(bytes + at, src, to, from, dims);
+      } else {
+        permuted_copy<4>(bytes + at, src, to, from, dims);
+      }
+    }
+    at += s.count * es;
+  }
+  return nullptr;
+}
+
+// Test support: overwrites every entry's member in *r with
+// identity_value(entry index, element index in the member's own layout).
+template <class R>
+void fill_identity(R* r, const nm::ResultTable<R>& table) {
+  for (int i = 0; i < table.entry_count; ++i) {
+    const nm::ResultEntry<R>& e = table.entries[i];
+    if (e.source == nullptr) continue;
+    const nm::Span s = e.source(*r);
+    // The span points into *r, which is ours to write.
+    auto* data = static_cast<uint8_t*>(const_cast<void*>(s.data));
+    for (std::size_t k = 0; k < s.count; ++k) {
+      const double v = identity_value(i, k);
+      switch (s.type) {
+        case nm::ElementType::kFloat32: {
+          const float f = static_cast<float>(v);
+          std::memcpy(data + 4 * k, &f, 4);
+          break;
+        }
+        case nm::ElementType::kInt32: {
+          const int32_t n = static_cast<int32_t>(v);
+          std::memcpy(data + 4 * k, &n, 4);
+          break;
+        }
+        case nm::ElementType::kUint32: {
+          const uint32_t n = static_cast<uint32_t>(v);
+          std::memcpy(data + 4 * k, &n, 4);
+          break;
+        }
+        case nm::ElementType::kFloat64:
+          std::memcpy(data + 8 * k, &v, 8);
+          break;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- description
+//
+// The JSON boundary() returns (wasm/boundary.js reads it):
+//   axes:      { symbol: [names] }                       the named axes
+//   results:   { forward | gradients | config: {
+//                  dims: [symbol], flags: [name],
+//                  entries: [{ path, type, shape: [symbol], source?: [symbol],
+//                              when?, names? }] } }      type "names": no data
+//   workspace: { dims: [symbol], buffers: [{ name, type, shape, need }] }
+//   problems:  { codes: [name], fields: [name] }         indexed by value
+
+class Json {
+ public:
+  const std::string& text() const { return text_; }
+  Json& raw(const char* s) {
+    text_ += s;
+    return *this;
+  }
+  Json& string(std::string_view s) {
+    text_ += '"';
+    for (const char c : s) {
+      if (c == '"' || c == '\\') text_ += '\\';
+      text_ += c;
+    }
+    text_ += '"';
+    return *this;
+  }
+  // A key of the enclosing object; its value follows without a comma.
+  Json& key(const char* k) {
+    comma();
+    return string(k).raw(":");
+  }
+  // An element of the enclosing array or object; the next one gets a comma.
+  Json& comma() {
+    if (!first_) text_ += ',';
+    first_ = false;
+    return *this;
+  }
+  Json& open(const char* bracket) {
+    text_ += bracket;
+    first_ = true;
+    return *this;
+  }
+  Json& close(const char* bracket) {
+    text_ += bracket;
+    first_ = false;
+    return *this;
+  }
+  Json& number(long long v) {
+    text_ += std::to_string(v);
+    return *this;
+  }
+  Json& symbols(const char* shape) {
+    nm::Shape s;
+    nm::parse_shape(&s, shape);
+    open("[");
+    for (int k = 0; k < s.rank; ++k) comma().string(s.symbols[k]);
+    return close("]");
+  }
+  template <class Names>
+  Json& strings(const Names& names, int n) {
+    open("[");
+    for (int k = 0; k < n; ++k) comma().string(names[k]);
+    return close("]");
+  }
+
+ private:
+  std::string text_;
+  bool first_ = true;
+};
+
+template <class R>
+void describe(Json* j, const nm::ResultTable<R>& table) {
+  const R blank{};  // only for the entries' element types
+  j->key(table.name).open("{");
+  j->key("dims").open("[");
+  for (int k = 0; k < table.dim_count; ++k) j->comma().string(table.dims[k].symbol);
+  j->close("]");
+  j->key("flags").open("[");
+  for (int f = 0; f < table.flag_count; ++f) j->comma().string(table.flags[f].name);
+  j->close("]");
+  j->key("entries").open("[");
+  for (int i = 0; i < table.entry_count; ++i) {
+    const nm::ResultEntry<R>& e = table.entries[i];
+    j->comma().open("{");
+    j->key("path").string(e.path);
+    const char* type = e.source == nullptr ? "names" : nm::element_type_name(e.source(blank).type);
+    j->key("type").string(type);
+    j->key("shape").symbols(e.shape);
+    if (e.source_shape != nullptr) j->key("source").symbols(e.source_shape);
+    if (e.when != nullptr) j->key("when").string(e.when);
+    if (e.names != nullptr) j->key("names").string(e.names);
+    j->close("}");
+  }
+  j->close("]");
+  j->close("}");
+}
+
+std::string describe_boundary() {
+  Json j;
+  j.open("{");
+  j.key("axes").open("{");
+  for (const nm::NamedAxis& axis : nm::kNamedAxes) {
+    j.key(axis.symbol).strings(axis.names, axis.size);
+  }
+  j.close("}");
+  j.key("results").open("{");
+  describe(&j, nm::kForwardTable);
+  describe(&j, nm::kGradientTable);
+  describe(&j, nm::kConfigTable);
+  j.close("}");
+  j.key("workspace").open("{");
+  j.key("dims").symbols("T D");
+  j.key("buffers").open("[");
+  for (const BufferSpec& b : kWorkspaceBuffers) {
+    j.comma().open("{");
+    j.key("name").string(b.name);
+    j.key("type").string("float32");
+    j.key("shape").symbols(b.shape);
+    j.key("need").number(b.need);
+    j.close("}");
+  }
+  j.close("]");
+  j.close("}");
+  j.key("problems").open("{");
+  j.key("codes").strings(nm::kProblemCodeNames, static_cast<int>(std::size(nm::kProblemCodeNames)));
+  j.key("fields").strings(nm::kFieldNames, static_cast<int>(std::size(nm::kFieldNames)));
+  j.close("}");
+  j.close("}");
+  return j.text();
+}
+
 // ---------------------------------------------------------------- model
-//
-// L = layers, T = prompt tokens, H = heads, K = top-k, P = probes (10),
-// S = statistics (6), F = final-norm probes (3); probe, statistic and norm
-// orders as in src/model/probes.h.
-//
-// forward() packs ForwardResult, regrouped so that every array the JS object
-// exposes is one contiguous run (a subarray, no copying in JS):
-//
-//   ints:   L, T, H, K, post (1 if the norm-rescale arrays are present, else 0),
-//           next token, tokens (T), top tokens (K)
-//   floats: per-token stats   (P, S, L, T)   ForwardResult::stats is (L, P, T, S)
-//           mean stats        (P, S, L)      from stats_mean (L, P, S)
-//           final per-token   (F, S, T)      from final_stats (F, T, S)
-//           final mean        (F, S)
-//           entropy, maxProb  (L, T, H) each
-//           their layer means (L) each
-//           post only: rescale, product (L, 2, T) each; their means (L, 2) each
-//           top probabilities (K)
-//
-// gradients() packs GradientResult:
-//
-//   ints:   L, T, post (1 if post-norm with a norm, else 0)
-//   floats: loss, embedding, finalNorm, residual (L + 1),
-//           residual per token (L + 1, T), attention, mlp, norm, layer (L) each
-//           post only: rescale means, product means (L, 2) each
+
+// A Problem as JS receives it: code and field as their enum values, whose
+// names the description lists.
+struct JsProblem {
+  int code;
+  int field;
+  std::string message;
+};
+
+JsProblem to_js(const nm::Problem& p) {
+  return {static_cast<int>(p.code), static_cast<int>(p.field), p.message};
+}
+
 class ModelHandle {
  public:
-  explicit ModelHandle(const normlab::model::ModelOptions& options) : model_(options) {
-    ++g_live_allocations;
-  }
+  explicit ModelHandle(const nm::ModelOptions& options) : model_(options) { ++g_live_allocations; }
   ModelHandle(const ModelHandle&) = delete;
   ModelHandle& operator=(const ModelHandle&) = delete;
   ~ModelHandle() { --g_live_allocations; }
 
-  std::string error() const { return model_.error(); }
+  // What the options were found to lack (code 0: nothing).
+  JsProblem problem() const { return to_js(model_.problem()); }
 
-  struct Config {
-    int layers, hidden, heads;
-    std::string norm, placement;
-    float eps;
-    double seed;  // uint32 as a JS number
-  };
-  Config config() const {
-    const normlab::model::ModelConfig& c = model_.config();
-    return {c.layers, c.hidden, c.heads, normlab::model::norm_kind_name(c.norm),
-            normlab::model::placement_name(c.placement), c.eps, static_cast<double>(c.seed)};
+  // The resolved options, packed into packed() (kConfigTable).
+  JsProblem pack_config() { return pack_result(nm::kConfigTable, model_.config()); }
+
+  // The prompt arrives as UTF-8 bytes (JS encodes it). On success the result
+  // is in packed() (kForwardTable).
+  JsProblem forward(const std::string& prompt_utf8, int top_k, int layers) {
+    if (const nm::Problem p = model_.check_forward(prompt_utf8, top_k, layers)) return to_js(p);
+    model_.forward(prompt_utf8, top_k, layers);
+    return pack_result(nm::kForwardTable, model_.forward_result());
   }
 
-  // The prompt arrives as UTF-8 bytes (JS encodes it). "" on success.
-  std::string forward(const std::string& prompt_utf8, int top_k, int layers) {
-    std::string message = model_.forward(prompt_utf8, top_k, layers);
-    if (message.empty()) pack_forward();
-    return message;
+  // On success the result is in packed() (kGradientTable).
+  JsProblem gradients(const std::string& prompt_utf8) {
+    if (const nm::Problem p = model_.check_gradients(prompt_utf8)) return to_js(p);
+    model_.gradients(prompt_utf8);
+    return pack_result(nm::kGradientTable, model_.gradient_result());
   }
 
-  std::string gradients(const std::string& prompt_utf8) {
-    std::string message = model_.gradients(prompt_utf8);
-    if (message.empty()) pack_gradients();
-    return message;
+  JsProblem check_gains(double layer, const std::string& which) const {
+    return to_js(model_.check_gain_query(layer, which));
   }
 
-  std::string gain_error(double layer, const std::string& which) const {
-    return model_.validate_gain_query(layer, which);
-  }
-
-  // Views of the last successful call's packed results, and of a norm's
-  // gains (D) owned by the model. See the view rule at the top of this file.
-  val floats() const { return val(typed_memory_view(floats_.size(), floats_.data())); }
-  val ints() const { return val(typed_memory_view(ints_.size(), ints_.data())); }
+  // Views of the last packed result, and of a norm's gains (D) owned by the
+  // model. See the view rule at the top of this file.
+  val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
   val gains(int layer, const std::string& which) const {
     return val(typed_memory_view(std::size_t(model_.config().hidden), model_.gains(layer, which)));
   }
 
+  // Test support: packs a copy of the last result of that name ("forward",
+  // "gradients", "config") with every entry filled by fill_identity, under
+  // the real result's dims.
+  JsProblem pack_identity_for_tests(const std::string& result) {
+    if (result == "forward") return pack_identity(nm::kForwardTable, model_.forward_result());
+    if (result == "gradients") return pack_identity(nm::kGradientTable, model_.gradient_result());
+    if (result == "config") return pack_identity(nm::kConfigTable, model_.config());
+    return {static_cast<int>(nm::ProblemCode::kNotOneOf), static_cast<int>(nm::Field::kNone),
+            "result must be 'forward', 'gradients' or 'config'"};
+  }
+
  private:
-  void pack_forward() {
-    using namespace normlab::model;
-    const ForwardResult& r = model_.forward_result();
-    const std::size_t L = r.layers, T = r.tokens, H = r.heads, K = r.top_k;
-    const bool post = !r.norm_rescale.empty();
-    ints_.clear();
-    for (const std::size_t v : {L, T, H, K, std::size_t(post)}) ints_.push_back(static_cast<int32_t>(v));
-    ints_.push_back(r.next_token);
-    ints_.insert(ints_.end(), r.token_ids.begin(), r.token_ids.end());
-    ints_.insert(ints_.end(), r.top_tokens.begin(), r.top_tokens.end());
-
-    floats_.resize((kProbes * kStats * L * (T + 1)) + kFinalProbes * kStats * (T + 1) + 2 * L * (T * H + 1) +
-                   (post ? 4 * L * (T + 1) : 0) + K);
-    float* out = floats_.data();
-    for (std::size_t p = 0; p < kProbes; ++p) {
-      for (std::size_t s = 0; s < kStats; ++s) {
-        for (std::size_t l = 0; l < L; ++l) {
-          const float* stats_lp = r.stats.data() + (l * kProbes + p) * T * kStats;  // (T, S)
-          for (std::size_t t = 0; t < T; ++t) *out++ = stats_lp[t * kStats + s];
-        }
-      }
-    }
-    for (std::size_t p = 0; p < kProbes; ++p) {
-      for (std::size_t s = 0; s < kStats; ++s) {
-        for (std::size_t l = 0; l < L; ++l) *out++ = r.stats_mean[(l * kProbes + p) * kStats + s];
-      }
-    }
-    for (std::size_t f = 0; f < kFinalProbes; ++f) {
-      for (std::size_t s = 0; s < kStats; ++s) {
-        for (std::size_t t = 0; t < T; ++t) *out++ = r.final_stats[(f * T + t) * kStats + s];
-      }
-    }
-    out = append(out, r.final_stats_mean);
-    out = append(out, r.attention_entropy);
-    out = append(out, r.attention_max_prob);
-    out = append(out, r.attention_entropy_mean);
-    out = append(out, r.attention_max_prob_mean);
-    if (post) {
-      out = append(out, r.norm_rescale);
-      out = append(out, r.norm_rescale_product);
-      out = append(out, r.norm_rescale_mean);
-      out = append(out, r.norm_rescale_product_mean);
-    }
-    out = append(out, r.top_probs);
-    assert(out == floats_.data() + floats_.size());
+  template <class R>
+  JsProblem pack_result(const nm::ResultTable<R>& table, const R& r) {
+    return outcome(table, pack(&packed_, table, r, nm::dim_values(table, r)));
   }
 
-  void pack_gradients() {
-    const normlab::model::GradientResult& r = model_.gradient_result();
-    const bool post = !r.norm_rescale_mean.empty();
-    ints_.assign({r.layers, r.tokens, post ? 1 : 0});
-    floats_.clear();
-    floats_.insert(floats_.end(), {r.loss, r.embedding_grad_l2, r.final_norm_grad_l2});
-    for (const auto* v : {&r.residual_grad_l2, &r.residual_grad_l2_per_token, &r.attention_grad_l2,
-                          &r.mlp_grad_l2, &r.norm_grad_l2, &r.layer_grad_l2,
-                          &r.norm_rescale_mean, &r.norm_rescale_product_mean}) {
-      floats_.insert(floats_.end(), v->begin(), v->end());
-    }
+  template <class R>
+  JsProblem pack_identity(const nm::ResultTable<R>& table, const R& r) {
+    R copy = r;
+    fill_identity(&copy, table);
+    return outcome(table, pack(&packed_, table, copy, nm::dim_values(table, r)));
   }
 
-  static float* append(float* out, const std::vector<float>& v) { return std::copy(v.begin(), v.end(), out); }
+  // No problem, or the kInternal one of an entry that does not match its
+  // table: a bug in the table, which the tests exist to catch.
+  template <class R>
+  static JsProblem outcome(const nm::ResultTable<R>& table, const char* bad_entry) {
+    if (bad_entry == nullptr) return to_js({});
+    return to_js({nm::ProblemCode::kInternal, nm::Field::kNone,
+                  std::string("normlab: the ") + table.name + " result's '" + bad_entry +
+                      "' does not match its table"});
+  }
 
-  normlab::model::Model model_;
-  // Packed results of the last forward() or gradients(); they keep their
-  // capacity, so repeated calls do not allocate.
-  std::vector<float> floats_;
-  std::vector<int32_t> ints_;
+  nm::Model model_;
+  // The last packed result; it keeps its capacity, so repeated calls do not
+  // allocate.
+  std::vector<uint8_t> packed_;
 };
 
 }  // namespace
@@ -414,6 +716,8 @@ EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float* out, const float* in
 EMSCRIPTEN_KEEPALIVE void nl_ws_row_stats(uintptr_t w, const float* inp) { ws(w)->row_stats(inp); }
 EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w, const float* inp) { ws(w)->distribution_stats(inp); }
 EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w, float* out, const float* inp) { ws(w)->copy_rows(out, inp); }
+// Test support: Workspace::fill_identity.
+EMSCRIPTEN_KEEPALIVE void nl_ws_fill_identity_for_tests(uintptr_t w) { ws(w)->fill_identity(); }
 
 // Tensors: n >= 1 floats, zeroed; 0 when the memory cannot hold them. Each
 // live tensor counts as one live allocation.
@@ -433,6 +737,9 @@ EMSCRIPTEN_KEEPALIVE void nl_tensor_free(float* p) {
 EMSCRIPTEN_BINDINGS(normlab) {
   using namespace emscripten;
 
+  // ---- the boundary's description (JSON; see "description" above)
+  function("boundary", &describe_boundary);
+
   // ---- kernels
   function("kernelArchName", &kernel_arch_name);
 
@@ -448,32 +755,28 @@ EMSCRIPTEN_BINDINGS(normlab) {
 
   // ---- synthetic model
   // JS fills every field (eps NaN = the norm's default).
-  value_object<normlab::model::ModelOptions>("ModelOptions")
-      .field("layers", &normlab::model::ModelOptions::layers)
-      .field("hidden", &normlab::model::ModelOptions::hidden)
-      .field("heads", &normlab::model::ModelOptions::heads)
-      .field("norm", &normlab::model::ModelOptions::norm)
-      .field("placement", &normlab::model::ModelOptions::placement)
-      .field("eps", &normlab::model::ModelOptions::eps)
-      .field("seed", &normlab::model::ModelOptions::seed);
+  value_object<nm::ModelOptions>("ModelOptions")
+      .field("layers", &nm::ModelOptions::layers)
+      .field("hidden", &nm::ModelOptions::hidden)
+      .field("heads", &nm::ModelOptions::heads)
+      .field("norm", &nm::ModelOptions::norm)
+      .field("placement", &nm::ModelOptions::placement)
+      .field("eps", &nm::ModelOptions::eps)
+      .field("seed", &nm::ModelOptions::seed);
 
-  value_object<ModelHandle::Config>("ModelConfig")
-      .field("layers", &ModelHandle::Config::layers)
-      .field("hidden", &ModelHandle::Config::hidden)
-      .field("heads", &ModelHandle::Config::heads)
-      .field("norm", &ModelHandle::Config::norm)
-      .field("placement", &ModelHandle::Config::placement)
-      .field("eps", &ModelHandle::Config::eps)
-      .field("seed", &ModelHandle::Config::seed);
+  value_object<JsProblem>("Problem")
+      .field("code", &JsProblem::code)
+      .field("field", &JsProblem::field)
+      .field("message", &JsProblem::message);
 
   class_<ModelHandle>("Model")
-      .constructor<const normlab::model::ModelOptions&>()
-      .function("error", &ModelHandle::error)
-      .function("config", &ModelHandle::config)
+      .constructor<const nm::ModelOptions&>()
+      .function("problem", &ModelHandle::problem)
+      .function("packConfig", &ModelHandle::pack_config)
       .function("forward", &ModelHandle::forward)
       .function("gradients", &ModelHandle::gradients)
-      .function("gainError", &ModelHandle::gain_error)
+      .function("checkGains", &ModelHandle::check_gains)
       .function("gains", &ModelHandle::gains)
-      .function("floats", &ModelHandle::floats)
-      .function("ints", &ModelHandle::ints);
+      .function("packed", &ModelHandle::packed)
+      .function("packIdentityForTests", &ModelHandle::pack_identity_for_tests);
 }

@@ -7,7 +7,7 @@
 //
 //   model.forward(prompt, { topK = 5, layers }) -> {   (L: the layers run, all by default)
 //     layers: L, hidden: D, heads: H,
-//     tokens: Int32Array(T), tokenLabels: string[T], probeNames: PROBE_NAMES,
+//     tokens: Int32Array(T), tokenLabels: string[T], probeNames: the P probe names,
 //     probes: { [probe]: { mean: { l2, mean, variance, std, rms, maxAbs }      each Float32Array(L)
 //                          perToken: { ...the same 6 }                         each Float32Array(L*T), l*T+t } },
 //     final: { 'finalNorm.in' | 'finalNorm.normed' | 'finalNorm.out':
@@ -25,48 +25,39 @@
 //     postNorm: null | { meanRescale, meanProduct: Float32Array(L*2) },  as forward()'s
 //   }
 //
-// A call checks its arguments' types here; the values are judged by the C++
-// model, which returns a message instead of throwing (the modules are built
-// without C++ exceptions). Its message is thrown unchanged: as a TypeError
-// when the field it names had the wrong type, else as a RangeError.
+// Those objects, and the config, are declared by the tables of
+// src/model/results.h and built here by walking them (wasm/boundary.js):
+// each call's result arrives as one packed byte buffer the C++ model owns,
+// viewed right after the call and .slice()d at once (a view is only good
+// until memory grows); every array of the object is a view of that one
+// copy. Only tokenLabels is made here, from tokens.
 //
-// Results cross the boundary as one float and one int buffer the C++ model
-// owns (layouts in bindings.cpp). Each is viewed right after the call and
-// .slice()d at once (a view is only good until memory grows), and every
-// array of the result object is a subarray of those two copies: a forward
-// pass builds ~150 small objects in JS, none through Embind.
-
-export const PROBE_NAMES = Object.freeze([
-  'residual.in',
-  'inputNorm.in',
-  'inputNorm.normed',
-  'inputNorm.out',
-  'attention.out',
-  'postAttentionNorm.in',
-  'postAttentionNorm.normed',
-  'postAttentionNorm.out',
-  'mlp.out',
-  'residual.out',
-]);
-export const FINAL_PROBE_NAMES = Object.freeze(['finalNorm.in', 'finalNorm.normed', 'finalNorm.out']);
-const STAT_NAMES = ['l2', 'mean', 'variance', 'std', 'rms', 'maxAbs'];
+// A call checks its arguments' types here (and forward()'s topK and layers
+// entirely: Embind would truncate a fractional one to the C++ int); the
+// values are judged by the C++ model, which returns a problem (code, field,
+// message) instead of throwing (the modules are built without C++
+// exceptions). Its message is thrown
+// unchanged: as a TypeError when the field it names had the wrong type, else
+// as the class its code calls for (boundary.js: ERROR_CLASSES).
 
 const OPTION_DEFAULTS = { layers: 24, hidden: 1024, heads: 16, norm: 'rmsnorm', placement: 'pre', seed: 1 };
 const OPTION_NAMES = ['layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'seed'];
 const STRING_OPTIONS = new Set(['norm', 'placement']);
-const EPS_DEFAULT = { rmsnorm: 1e-6, layernorm: 1e-5, none: 1e-6 };
 const MAX_TOP_K = 256;
 const DEFAULT_TOP_K = 5;
 
-// Offsets of the packed int buffers' headers (bindings.cpp).
-const FORWARD_HEADER = 6; // L, T, H, K, post, next token
-const GRADIENT_HEADER = 3; // L, T, post
-
 const utf8 = new TextEncoder();
 
-// module: the Embind module. onCreate(model) and onDelete(model) let the API
-// track live models so that disposing of it frees them too.
-export function makeCreateModel(module, { checkLive, onCreate, onDelete }) {
+// module: the Embind module; boundary: its description (readBoundary).
+// onCreate(model) and onDelete(model) let the API track live models so that
+// disposing of it frees them too.
+export function makeCreateModel(module, boundary, { checkLive, onCreate, onDelete }) {
+  const { config: CONFIG, forward: FORWARD, gradients: GRADIENTS } = boundary.results;
+  const fail = (problem, wrongType) => {
+    const error = boundary.error(problem, wrongType);
+    if (error !== null) throw error;
+  };
+
   return function createModel(options) {
     checkLive();
     const o = checkObject(options, 'options');
@@ -94,19 +85,10 @@ export function makeCreateModel(module, { checkLive, onCreate, onDelete }) {
     const handle = new module.Model(cpp);
     let config;
     try {
-      const message = handle.error();
-      if (message) throw optionError(message, wrongType);
-      const c = handle.config();
-      config = Object.freeze({
-        layers: c.layers,
-        hidden: c.hidden,
-        heads: c.heads,
-        norm: c.norm,
-        placement: c.placement,
-        // As given, or the norm's default; the model computes with it in float32.
-        eps: o.eps ?? EPS_DEFAULT[c.norm],
-        seed: c.seed,
-      });
+      fail(handle.problem(), wrongType);
+      fail(handle.packConfig());
+      // eps as given, or the norm's default; the model computes with it in float32.
+      config = Object.freeze(CONFIG.read(handle.packed().slice()));
     } catch (error) {
       handle.delete();
       throw error;
@@ -115,131 +97,70 @@ export function makeCreateModel(module, { checkLive, onCreate, onDelete }) {
     onCreate(model);
     return model;
   };
-}
 
-function wrapModel(initialHandle, config, onDelete) {
-  let handle = initialHandle;
+  function wrapModel(initialHandle, config, onDelete) {
+    let handle = initialHandle;
 
-  function live() {
-    if (handle === null) throw new Error('model was deleted');
-    return handle;
+    function live() {
+      if (handle === null) throw new Error('model was deleted');
+      return handle;
+    }
+
+    const model = {
+      config,
+
+      gains(layerIndex, which) {
+        const h = live();
+        const wrongType = new Set();
+        if (typeof which !== 'string') wrongType.add('which');
+        if (typeof layerIndex !== 'number') wrongType.add('layer');
+        const layer = wrongType.has('layer') ? NaN : layerIndex;
+        // finalNorm ignores the layer index, whatever it is.
+        const at = which === 'finalNorm' ? 0 : layer;
+        fail(h.checkGains(at, wrongType.has('which') ? '' : which), wrongType);
+        return h.gains(at, which).slice();
+      },
+
+      forward(prompt, options) {
+        const h = live();
+        const bytes = encodePrompt(prompt);
+        const o = checkObject(options, 'options');
+        for (const key of Object.keys(o)) {
+          if (key !== 'topK' && key !== 'layers') throw new TypeError(`unknown forward option '${key}'`);
+        }
+        const topK = checkTopK(o.topK);
+        const layers = checkLayers(o.layers, config.layers);
+        fail(h.forward(bytes, topK, layers));
+        return withTokenLabels(FORWARD.read(h.packed().slice()));
+      },
+
+      gradients(prompt) {
+        const h = live();
+        const bytes = encodePrompt(prompt);
+        fail(h.gradients(bytes));
+        return GRADIENTS.read(h.packed().slice());
+      },
+
+      delete() {
+        if (handle === null) return;
+        handle.delete();
+        handle = null;
+        onDelete(model);
+      },
+    };
+    return Object.freeze(model);
   }
-
-  const model = {
-    config,
-
-    gains(layerIndex, which) {
-      const h = live();
-      const whichOk = typeof which === 'string';
-      const layerOk = typeof layerIndex === 'number';
-      const layer = layerOk ? layerIndex : NaN;
-      // finalNorm ignores the layer index, whatever it is.
-      const message = h.gainError(which === 'finalNorm' ? 0 : layer, whichOk ? which : '');
-      if (message) {
-        const typeProblem = message.startsWith('which') ? !whichOk : !layerOk;
-        throw typeProblem ? new TypeError(message) : new RangeError(message);
-      }
-      return h.gains(which === 'finalNorm' ? 0 : layer, which).slice();
-    },
-
-    forward(prompt, options) {
-      const h = live();
-      const bytes = encodePrompt(prompt);
-      const o = checkObject(options, 'options');
-      for (const key of Object.keys(o)) {
-        if (key !== 'topK' && key !== 'layers') throw new TypeError(`unknown forward option '${key}'`);
-      }
-      const topK = checkTopK(o.topK);
-      const layers = checkLayers(o.layers, config.layers);
-      const message = h.forward(bytes, topK, layers);
-      if (message) throw new RangeError(message);
-      return shapeForward(h.ints().slice(), h.floats().slice(), config.hidden);
-    },
-
-    gradients(prompt) {
-      const h = live();
-      const bytes = encodePrompt(prompt);
-      const message = h.gradients(bytes);
-      if (message) throw new RangeError(message);
-      return shapeGradients(h.ints().slice(), h.floats().slice());
-    },
-
-    delete() {
-      if (handle === null) return;
-      handle.delete();
-      handle = null;
-      onDelete(model);
-    },
-  };
-  return Object.freeze(model);
 }
 
-function shapeForward(ints, floats, hidden) {
-  const [L, T, H, K, post, nextToken] = ints;
-  const tokens = ints.subarray(FORWARD_HEADER, FORWARD_HEADER + T);
-  const topTokens = ints.subarray(FORWARD_HEADER + T, FORWARD_HEADER + T + K);
-
-  let offset = 0;
-  const take = (n) => floats.subarray(offset, (offset += n));
-  const statArrays = (n) => Object.fromEntries(STAT_NAMES.map((s) => [s, take(n)]));
-
-  // Per-token blocks of every probe first, then their means (bindings.cpp).
-  const perToken = PROBE_NAMES.map(() => statArrays(L * T));
-  const probes = {};
-  PROBE_NAMES.forEach((name, p) => {
-    probes[name] = { mean: statArrays(L), perToken: perToken[p] };
-  });
-  const finalPerToken = FINAL_PROBE_NAMES.map(() => statArrays(T));
-  const final = {};
-  FINAL_PROBE_NAMES.forEach((name, f) => {
-    const mean = Object.fromEntries(STAT_NAMES.map((s) => [s, floats[offset++]]));
-    final[name] = { mean, perToken: finalPerToken[f] };
-  });
-  const attention = {
-    entropy: take(L * T * H),
-    maxProb: take(L * T * H),
-    meanEntropy: take(L),
-    meanMaxProb: take(L),
-  };
-  const postNorm = post
-    ? { rescale: take(L * 2 * T), product: take(L * 2 * T), meanRescale: take(L * 2), meanProduct: take(L * 2) }
-    : null;
-  const probs = take(K);
-
-  return {
-    layers: L,
-    hidden,
-    heads: H,
-    tokens,
-    tokenLabels: tokenLabels(tokens),
-    probeNames: PROBE_NAMES,
-    probes,
-    final,
-    attention,
-    postNorm,
-    next: { tokens: topTokens, probs, token: nextToken },
-  };
-}
-
-function shapeGradients(ints, floats) {
-  const [L, T, post] = ints;
-  let offset = 3; // loss, embedding, finalNorm
-  const take = (n) => floats.subarray(offset, (offset += n));
-  const run = {
-    layers: L,
-    tokens: T,
-    loss: floats[0],
-    residual: take(L + 1),
-    residualPerToken: take((L + 1) * T),
-    attention: take(L),
-    mlp: take(L),
-    norm: take(L),
-    layer: take(L),
-    embedding: floats[1],
-    finalNorm: floats[2],
-  };
-  run.postNorm = post ? { meanRescale: take(L * 2), meanProduct: take(L * 2) } : null;
-  return run;
+// The forward result with tokenLabels right after tokens, where the types
+// list it.
+function withTokenLabels(run) {
+  const out = {};
+  for (const [key, value] of Object.entries(run)) {
+    out[key] = value;
+    if (key === 'tokens') out.tokenLabels = tokenLabels(value);
+  }
+  return out;
 }
 
 // The prompt's UTF-8 bytes, the model's tokens. TextEncoder turns a lone
@@ -273,12 +194,6 @@ function checkObject(options, name) {
     throw new TypeError(`${name} must be an object`);
   }
   return options;
-}
-
-// The C++ messages start with the field they are about.
-function optionError(message, wrongType) {
-  const field = message.slice(0, message.indexOf(' '));
-  return wrongType.has(field) ? new TypeError(message) : new RangeError(message);
 }
 
 // A readable label per byte token:

@@ -15,6 +15,9 @@
 // The heap view is re-taken only when the wasm memory has grown (the cached
 // view's buffer is no longer the memory's buffer): the view rule in
 // bindings.cpp.
+// The Workspace's buffers are found by name: the module's description
+// (boundary.js) gives each its index in the layout nl_ws_layout returns, and
+// the statistics' names (the stats buffer is (T, S), S = the named axis).
 //
 // The two entry files (entry.esm.js, entry.classic.js) differ only in how a
 // backend's module gets onto the page; they pass makeLoadNormlab one function
@@ -23,12 +26,10 @@
 
 import { simd } from 'wasm-feature-detect';
 
+import { readBoundary } from './boundary.js';
 import { makeCreateModel } from './model.js';
 
 const BACKENDS = ['simd128', 'scalar'];
-
-// Row-major float32 fields of one RowStats (bindings.cpp asserts the layout).
-const ROW_STATS_FIELDS = ['l2', 'mean', 'variance', 'std', 'rms', 'maxAbs'];
 
 // The kernels take int sizes; a larger input could not fit in memory anyway.
 const MAX_ELEMENTS = 2 ** 31 - 1;
@@ -117,6 +118,15 @@ class Tensor {
 if (typeof Symbol.dispose === 'symbol') Tensor.prototype[Symbol.dispose] = Tensor.prototype.free;
 
 function createApi(module, backend) {
+  const boundary = readBoundary(module);
+  // Index of each Workspace buffer's address in the layout, by name; the
+  // resize flags of the two (T, D) buffers; each row's statistics, in order.
+  const { slot } = boundary.workspace;
+  const NEED_INPUT = boundary.workspace.need.input;
+  const NEED_OUTPUT = boundary.workspace.need.output;
+  const STAT_NAMES = boundary.axes.S;
+  const VARIANCE = STAT_NAMES.indexOf('variance');
+
   let workspace = new module.Workspace();
   let arch, handle;
   try {
@@ -134,7 +144,7 @@ function createApi(module, backend) {
 
   // Models are freed by their own delete(), or all at once by dispose().
   const models = new Set();
-  const createModel = makeCreateModel(module, {
+  const createModel = makeCreateModel(module, boundary, {
     checkLive: ws,
     onCreate: (model) => models.add(model),
     onDelete: (model) => models.delete(model),
@@ -143,7 +153,7 @@ function createApi(module, backend) {
   // The heap view (the view rule in bindings.cpp): Emscripten replaces
   // module.HEAPF32 with a view of the new buffer whenever memory grows, so
   // the current one is always valid. (Comparing a cached view's .buffer
-  // with it cost two getter calls: 15% of a 64-float kernel call.)
+  // with it would cost two getter calls, 15% of a 64-float kernel call.)
   const heapView = () => module.HEAPF32;
 
   // ---- tensors of this instance
@@ -259,21 +269,20 @@ function createApi(module, backend) {
     shapeRows = rows;
     shapeDim = dim;
     shapeNeed = want;
-    const at = module._nl_ws_layout(handle) >>> 2;
-    const layout = module.HEAPU32;
-    inpPtr = layout[at];
-    gainPtr = layout[at + 1];
-    biasPtr = layout[at + 2];
-    outPtr = layout[at + 3];
+    const layout = module.HEAPU32.subarray(module._nl_ws_layout(handle) >>> 2);
+    inpPtr = layout[slot.input];
+    gainPtr = layout[slot.gain];
+    biasPtr = layout[slot.bias];
+    outPtr = layout[slot.output];
     inp = inpPtr >>> 2;
     gainAt = gainPtr >>> 2;
     biasAt = biasPtr >>> 2;
     outAt = outPtr >>> 2;
-    meanAt = layout[at + 4] >>> 2;
-    rstdAt = layout[at + 5] >>> 2;
-    entropyAt = layout[at + 6] >>> 2;
-    maxProbAt = layout[at + 7] >>> 2;
-    statsAt = layout[at + 8] >>> 2;
+    meanAt = layout[slot.mean] >>> 2;
+    rstdAt = layout[slot.rstd] >>> 2;
+    entropyAt = layout[slot.entropy] >>> 2;
+    maxProbAt = layout[slot.maxProb] >>> 2;
+    statsAt = layout[slot.stats] >>> 2;
   }
 
   // What a kernel call needs from the workspace: its input buffer unless x is
@@ -397,7 +406,7 @@ function createApi(module, backend) {
     module._nl_ws_row_stats(handle, inpPtr);
     const mean = h[meanAt];
     const rstd = h[rstdAt];
-    const variance = h[statsAt + ROW_STATS_FIELDS.indexOf('variance')];
+    const variance = h[statsAt + VARIANCE];
     const std = rstd > 0 ? Math.fround(1 / rstd) : Math.sqrt(variance + eps);
     const y = h.slice(outAt, outAt + n);
     return { mean, centered: Float32Array.from(x, (v) => v - mean), variance, std, y };
@@ -407,13 +416,13 @@ function createApi(module, backend) {
     const o = checkOptions(options);
     const xs = dataArg(x, 'x');
     const { rows, dim } = checkShape(x, o.dim, 'x');
-    const result = Object.fromEntries(ROW_STATS_FIELDS.map((f) => [f, new Float32Array(rows)]));
+    const result = Object.fromEntries(STAT_NAMES.map((f) => [f, new Float32Array(rows)]));
     if (rows === 0) return result;
     resize(rows, dim, xs === null ? NEED_INPUT : 0, 'x');
     const h = heapView();
     module._nl_ws_row_stats(handle, inputPtr(h, x, xs));
-    const width = ROW_STATS_FIELDS.length;
-    ROW_STATS_FIELDS.forEach((field, k) => {
+    const width = STAT_NAMES.length;
+    STAT_NAMES.forEach((field, k) => {
       const column = result[field];
       for (let t = 0; t < rows; t++) column[t] = h[statsAt + t * width + k];
     });
@@ -471,10 +480,6 @@ function createApi(module, backend) {
     },
   });
 }
-
-// Which (T, D) workspace buffers a call needs (Workspace::kNeed* in bindings.cpp).
-const NEED_INPUT = 1;
-const NEED_OUTPUT = 2;
 
 // A tensor's state (from tensorState()), as opposed to a Float32Array or array.
 function isTensorState(v) {

@@ -112,8 +112,8 @@ void attention_row_stats(float* entropy, float* max_prob, const float* logits,
 }  // namespace
 
 Model::Model(const ModelOptions& options)
-    : error_(validate_model_options(options)) {
-  if (!error_.empty()) return;
+    : problem_(check_model_options(options)) {
+  if (problem_) return;
   config_ = resolve_model_options(options);
   params_ = ParameterSet(config_.layers, config_.hidden);
   init_parameters(&params_, config_);
@@ -252,14 +252,25 @@ double Model::next_token_loss(const std::vector<int>& tokens) const {
   return total / (T - 1);
 }
 
+Problem Model::check_forward(const std::string& prompt_utf8, int top_k,
+                             int layers) const {
+  if (problem_) return problem_;
+  if (Problem problem = check_prompt(prompt_utf8)) return problem;
+  if (top_k < 1 || top_k > kVocab) {
+    return {ProblemCode::kOutOfRange, Field::kTopK,
+            "top_k must be an integer in 1..256"};
+  }
+  if (layers < 0 || layers > config_.layers) {
+    return {ProblemCode::kOutOfRange, Field::kLayers,
+            "layers must be an integer in 1.." + std::to_string(config_.layers)};
+  }
+  return {};
+}
+
 std::string Model::forward(const std::string& prompt_utf8, int top_k,
                            int layers) {
-  if (!error_.empty()) return error_;
-  std::string message = validate_prompt(prompt_utf8);
-  if (!message.empty()) return message;
-  if (top_k < 1 || top_k > kVocab) return "top_k must be an integer in 1..256";
-  if (layers < 0 || layers > config_.layers) {
-    return "layers must be an integer in 1.." + std::to_string(config_.layers);
+  if (Problem problem = check_forward(prompt_utf8, top_k, layers)) {
+    return problem.message;
   }
 
   const std::vector<int> tokens = tokenize(prompt_utf8);
@@ -284,6 +295,7 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k,
   r.tokens = T;
   r.heads = H;
   r.top_k = top_k;
+  r.hidden = config_.hidden;
   r.token_ids.assign(tokens.begin(), tokens.end());
   r.stats.resize(static_cast<size_t>(L) * kProbes * T * kStats);
   r.stats_mean.resize(static_cast<size_t>(L) * kProbes * kStats);
@@ -496,7 +508,7 @@ void Model::record_next_token(int T, int top_k) {
 
 double Model::loss(const std::string& prompt_utf8) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (!error_.empty() || !validate_prompt(prompt_utf8).empty()) return nan;
+  if (problem_ || check_prompt(prompt_utf8)) return nan;
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
   if (T < 2) return nan;
@@ -515,92 +527,160 @@ double Model::loss(const std::string& prompt_utf8) {
   return next_token_loss(tokens);
 }
 
-// Backward of the loss above. With p = softmax(logits_t) and target
-// y = token_(t+1), d loss / d logits_t = (p - onehot(y)) / (T - 1). Then
-//   logits_tv = kappa <f_t, E_v>:
-//     d f_t = kappa sum_v dlogits_tv E_v;   dE_v += kappa sum_t dlogits_tv f_t
-//   f = finalNorm(x_L): norm_backward; each layer: layer_backward (layer.cpp)
-//   x_0[t] = E[token_t]:  dE[token_t] += dx_0[t]
+Problem Model::check_gradients(const std::string& prompt_utf8) const {
+  if (problem_) return problem_;
+  if (Problem problem = check_prompt(prompt_utf8)) return problem;
+  // One token per byte; the loss needs a next token.
+  if (prompt_utf8.size() < 2) {
+    return {ProblemCode::kTooShort, Field::kPrompt,
+            "gradients need a prompt of at least 2 tokens"};
+  }
+  return {};
+}
+
+// Backward of the loss above, step by step in the reverse order of the
+// forward (each step's derivation is at its function):
+//   loss -> dlogits -> LM head -> final norm -> layers L-1..0 -> embedding.
 // Only the layer inputs are kept during the forward (checkpoints); each
 // layer's caches are recomputed from its input just before its backward,
 // which costs one more forward but keeps memory at (L + 1) T D floats.
 std::string Model::gradients(const std::string& prompt_utf8) {
-  if (!error_.empty()) return error_;
-  std::string message = validate_prompt(prompt_utf8);
-  if (!message.empty()) return message;
+  if (Problem problem = check_gradients(prompt_utf8)) return problem.message;
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
-  if (T < 2) return "gradients need a prompt of at least 2 tokens";
 
   const int L = config_.layers;
-  const int D = config_.hidden;
-  const size_t td = static_cast<size_t>(T) * D;
+  const size_t td = static_cast<size_t>(T) * config_.hidden;
   prepare(T);
-  const size_t checkpoint_floats =
-      static_cast<size_t>(L + 1) * token_capacity(T) * config_.hidden;
-  std::vector<float>& checkpoints = scratch().checkpoints;
-  if (checkpoints.size() < checkpoint_floats) checkpoints.resize(checkpoint_floats);
-  float* ckpt = checkpoints.data();  // x_l at ckpt + l * td
+  float* ckpt = prepare_backward(T);  // x_l at ckpt + l * td
+  reset_gradient_result(T);
+
+  forward_checkpointed(ckpt, tokens);
+  const float* x_L = ckpt + L * td;
+  final_norm(x_L, T);
+  lm_head(T - 1);
+  gradients_.loss = static_cast<float>(next_token_loss(tokens));
+
+  next_token_loss_backward(tokens);
+  lm_head_backward(T);
+  float* dx = buffers_.dx_a;
+  float* dx_prev = buffers_.dx_b;
+  final_norm_backward(dx, x_L, T);
+  record_residual_gradient_l2(L, dx, T);
+  for (int l = L - 1; l >= 0; l--) {
+    const float* x_l = ckpt + l * td;
+    // forward_checkpointed left layer L-1's caches in place.
+    if (l != L - 1) recompute_layer(l, x_l, T);
+    layer_backward(dx_prev, grads_.layer(l), dx, buffers_.cache, x_l,
+                   params_.layer(l), rope_, &buffers_.scratch, config_, T);
+    std::swap(dx, dx_prev);
+    record_residual_gradient_l2(l, dx, T);
+    record_layer_gradient_l2(l);
+  }
+  embedding_backward(dx, tokens);
+  record_embedding_and_final_norm_gradient_l2();
+  return "";
+}
+
+// The backward's buffers: the checkpoints ((L + 1, T, D), in the shared
+// scratch, sized in 16-token steps as the workspace is), post-norm's
+// norm-input statistics, and this model's parameter gradients, zeroed.
+// Caches keep every token's row: the backward reads them all.
+float* Model::prepare_backward(int T) {
+  Scratch& s = scratch();
+  const size_t checkpoint_floats = static_cast<size_t>(config_.layers + 1) *
+                                   token_capacity(T) * config_.hidden;
+  if (s.checkpoints.size() < checkpoint_floats) s.checkpoints.resize(checkpoint_floats);
+  const size_t stats_floats = static_cast<size_t>(2) * T * kStats;
+  if (records_norm_rescale() && s.rescale_stats.size() < stats_floats) {
+    s.rescale_stats.resize(stats_floats);
+  }
   // Allocated by the first backward pass: a model used for forward passes
   // only (the page's depth control keeps a 64-layer one) never holds it.
   if (grads_.size() == 0) grads_ = ParameterSet(config_.layers, config_.hidden);
   grads_.set_zero();
-  buffers_.cache.attention.row_stride = D;
-  buffers_.cache.mlp.row_stride = D;
+  buffers_.cache.attention.row_stride = config_.hidden;
+  buffers_.cache.mlp.row_stride = config_.hidden;
+  return s.checkpoints.data();
+}
 
+// Post-norm with a norm: the layers' norms rescale the residual stream, and
+// both results report their factors.
+bool Model::records_norm_rescale() const {
+  return config_.placement == Placement::post && config_.norm != NormKind::none;
+}
+
+// gradient_result()'s arrays sized for T tokens.
+void Model::reset_gradient_result(int T) {
   GradientResult& r = gradients_;
-  // Post-norm: the norms' rescaling factors, as forward() measures them.
-  const bool post = config_.placement == Placement::post &&
-                    config_.norm != NormKind::none;
-  const size_t rescale_size = post ? static_cast<size_t>(L) * 2 * T : 0;
-  r.norm_rescale.resize(rescale_size);
-  r.norm_rescale_product.resize(rescale_size);
-  r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
-  r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
-  std::vector<float>& rescale_stats = scratch().rescale_stats;
-  if (post && rescale_stats.size() < static_cast<size_t>(2) * T * kStats) {
-    rescale_stats.resize(static_cast<size_t>(2) * T * kStats);
-  }
-  RowStats* norm_in_stats = reinterpret_cast<RowStats*>(rescale_stats.data());
-
-  embed(ckpt, tokens);
-  for (int l = 0; l < L; l++) {
-    layer_forward(ckpt + (l + 1) * td, &buffers_.cache, ckpt + l * td,
-                  params_.layer(l), rope_, config_, T);
-    if (post) {
-      row_stats(norm_in_stats, buffers_.cache.input_norm_in, T, D);
-      row_stats(norm_in_stats + T, buffers_.cache.post_attn_norm_in, T, D);
-      const RowStats* in[2] = {norm_in_stats, norm_in_stats + T};
-      norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
-                   r.norm_rescale_mean.data(),
-                   r.norm_rescale_product_mean.data(), in, l, T);
-    }
-  }
-  const float* x_L = ckpt + L * td;
-  final_norm(x_L, T);
-  lm_head(T - 1);
-
-  r.layers = L;
+  const size_t L = config_.layers;
+  const size_t rescale_size = records_norm_rescale() ? L * 2 * T : 0;
+  r.layers = config_.layers;
   r.tokens = T;
-  r.loss = static_cast<float>(next_token_loss(tokens));
   r.residual_grad_l2.resize(L + 1);
-  r.residual_grad_l2_per_token.resize(static_cast<size_t>(L + 1) * T);
+  r.residual_grad_l2_per_token.resize((L + 1) * T);
   r.attention_grad_l2.resize(L);
   r.mlp_grad_l2.resize(L);
   r.norm_grad_l2.resize(L);
   r.layer_grad_l2.resize(L);
+  r.norm_rescale.resize(rescale_size);
+  r.norm_rescale_product.resize(rescale_size);
+  r.norm_rescale_mean.resize(records_norm_rescale() ? L * 2 : 0);
+  r.norm_rescale_product_mean.resize(records_norm_rescale() ? L * 2 : 0);
+}
 
-  // dlogits, in place of probs.
+// The forward pass of gradients(): layer l's input kept at ckpt + l T D (the
+// embedding at l = 0, x_L at l = L); post-norm's rescaling factors recorded
+// into gradient_result() as forward() records them.
+void Model::forward_checkpointed(float* ckpt, const std::vector<int>& tokens) {
+  const int T = static_cast<int>(tokens.size());
+  const size_t td = static_cast<size_t>(T) * config_.hidden;
+  embed(ckpt, tokens);
+  for (int l = 0; l < config_.layers; l++) {
+    layer_forward(ckpt + (l + 1) * td, &buffers_.cache, ckpt + l * td,
+                  params_.layer(l), rope_, config_, T);
+    if (records_norm_rescale()) record_gradient_norm_rescale(l, T);
+  }
+}
+
+// Layer l's norm-input statistics, measured from the caches layer_forward
+// just filled, and its rescaling factors from them.
+void Model::record_gradient_norm_rescale(int l, int T) {
+  GradientResult& r = gradients_;
+  const int D = config_.hidden;
+  RowStats* stats = reinterpret_cast<RowStats*>(scratch().rescale_stats.data());
+  row_stats(stats, buffers_.cache.input_norm_in, T, D);
+  row_stats(stats + T, buffers_.cache.post_attn_norm_in, T, D);
+  const RowStats* in[2] = {stats, stats + T};
+  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
+               r.norm_rescale_mean.data(), r.norm_rescale_product_mean.data(),
+               in, l, T);
+}
+
+// With p = softmax(logits_t) and target y = token_(t+1),
+//   d loss / d logits_t = (p - onehot(y)) / (T - 1),
+// written in place of probs, rows 0..T-2.
+void Model::next_token_loss_backward(const std::vector<int>& tokens) {
+  const int T = static_cast<int>(tokens.size());
   float* dlogits = buffers_.probs;
   const float inv_rows = 1.0f / (T - 1);
   for (int t = 0; t + 1 < T; t++) {
     dlogits[t * kVocab + tokens[t + 1]] -= 1.0f;
     scale(dlogits + t * kVocab, dlogits + t * kVocab, inv_rows, kVocab);
   }
+}
+
+// logits_tv = kappa <f_t, E_v>, E tied to the embedding:
+//   d f_t = kappa sum_v dlogits_tv E_v;   dE_v += kappa sum_t dlogits_tv f_t
+// for t = 0..T-2; the last token predicts nothing in the loss, so its row of
+// d_final_out is 0.
+void Model::lm_head_backward(int T) {
+  const int D = config_.hidden;
   const float kappa = lm_head_scale(D);
+  const float* dlogits = buffers_.probs;
   const float* E = params_.embedding();
   float* dE = grads_.embedding();
-  std::memset(buffers_.d_final_out, 0, td * sizeof(float));
+  std::memset(buffers_.d_final_out, 0, static_cast<size_t>(T) * D * sizeof(float));
   for (int t = 0; t + 1 < T; t++) {
     const float* dlogits_t = dlogits + t * kVocab;
     float* df_t = buffers_.d_final_out + t * D;
@@ -611,73 +691,93 @@ std::string Model::gradients(const std::string& prompt_utf8) {
       axpy(dE + v * D, g, f_t, D);
     }
   }
+}
 
-  float* dx = buffers_.dx_a;
-  float* dx_prev = buffers_.dx_b;
+// f = finalNorm(x_L): dx_L from d_final_out; the final gain's (and bias's)
+// gradients accumulated. dx: (T, D)
+void Model::final_norm_backward(float* dx, const float* x_L, int T) {
   norm_backward(dx, grads_.final_gain(), grads_.final_bias(),
                 buffers_.d_final_out, x_L, params_.final_gain(),
-                buffers_.final_mean, buffers_.final_rstd, config_.norm, T, D);
+                buffers_.final_mean, buffers_.final_rstd, config_.norm, T,
+                config_.hidden);
+}
 
-  auto record_residual = [&](int index, const float* d) {
-    double total = 0.0;
-    for (int t = 0; t < T; t++) {
-      const double ss = sum_squares(d + t * D, D);
-      r.residual_grad_l2_per_token[static_cast<size_t>(index) * T + t] =
-          static_cast<float>(std::sqrt(ss));
-      total += ss;
-    }
-    r.residual_grad_l2[index] = static_cast<float>(std::sqrt(total));
-  };
-  auto group_l2 = [D](const float* dw, int begin, int end) {
+// Layer l's caches from its checkpointed input x_l, for its backward.
+void Model::recompute_layer(int l, const float* x_l, int T) {
+  layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_.layer(l), rope_,
+                config_, T);
+}
+
+// ||dloss/dx|| of the residual stream entering layer `index` (L: leaving
+// the last layer), per token and over all tokens. dx: (T, D)
+void Model::record_residual_gradient_l2(int index, const float* dx, int T) {
+  GradientResult& r = gradients_;
+  const int D = config_.hidden;
+  double total = 0.0;
+  for (int t = 0; t < T; t++) {
+    const double ss = sum_squares(dx + t * D, D);
+    r.residual_grad_l2_per_token[static_cast<size_t>(index) * T + t] =
+        static_cast<float>(std::sqrt(ss));
+    total += ss;
+  }
+  r.residual_grad_l2[index] = static_cast<float>(std::sqrt(total));
+}
+
+// L2 of layer l's parameter gradients, by group (weights.h) and in all.
+void Model::record_layer_gradient_l2(int l) {
+  GradientResult& r = gradients_;
+  const int D = config_.hidden;
+  const float* dw = grads_.layer(l);
+  auto group_sum_squares = [&](int begin, int end) {
     return sum_squares(dw + begin * D, (end - begin) * D);
   };
+  const double attn = group_sum_squares(kAttentionTensorsBegin, kAttentionTensorsEnd);
+  const double mlp = group_sum_squares(kMlpTensorsBegin, kMlpTensorsEnd);
+  const double norm = group_sum_squares(kNormTensorsBegin, kNormTensorsEnd);
+  r.attention_grad_l2[l] = static_cast<float>(std::sqrt(attn));
+  r.mlp_grad_l2[l] = static_cast<float>(std::sqrt(mlp));
+  r.norm_grad_l2[l] = static_cast<float>(std::sqrt(norm));
+  r.layer_grad_l2[l] = static_cast<float>(std::sqrt(attn + mlp + norm));
+}
 
-  record_residual(L, dx);
-  for (int l = L - 1; l >= 0; l--) {
-    const float* x_l = ckpt + l * td;
-    // The forward above left layer L-1's caches in place; earlier layers
-    // are recomputed from their checkpointed input.
-    if (l != L - 1) {
-      layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_.layer(l),
-                    rope_, config_, T);
-    }
-    float* dw = grads_.layer(l);
-    layer_backward(dx_prev, dw, dx, buffers_.cache, x_l, params_.layer(l),
-                   rope_, &buffers_.scratch, config_, T);
-    std::swap(dx, dx_prev);
-    record_residual(l, dx);
-    const double attn = group_l2(dw, kAttentionTensorsBegin, kAttentionTensorsEnd);
-    const double mlp = group_l2(dw, kMlpTensorsBegin, kMlpTensorsEnd);
-    const double norm = group_l2(dw, kNormTensorsBegin, kNormTensorsEnd);
-    r.attention_grad_l2[l] = static_cast<float>(std::sqrt(attn));
-    r.mlp_grad_l2[l] = static_cast<float>(std::sqrt(mlp));
-    r.norm_grad_l2[l] = static_cast<float>(std::sqrt(norm));
-    r.layer_grad_l2[l] = static_cast<float>(std::sqrt(attn + mlp + norm));
-  }
-
-  for (int t = 0; t < T; t++) {
+// x_0[t] = E[token_t]:  dE[token_t] += dx_0[t]. dx: (T, D)
+void Model::embedding_backward(const float* dx, const std::vector<int>& tokens) {
+  const int D = config_.hidden;
+  float* dE = grads_.embedding();
+  for (size_t t = 0; t < tokens.size(); t++) {
     axpy(dE + tokens[t] * D, 1.0f, dx + t * D, D);
   }
-  r.embedding_grad_l2 =
-      static_cast<float>(std::sqrt(sum_squares(dE, kVocab * D)));
-  r.final_norm_grad_l2 = static_cast<float>(
-      std::sqrt(sum_squares(grads_.final_gain(), 2 * D)));
-  return "";
+}
+
+// L2 of the tied embedding's gradient (LM head and input side together),
+// and of the final norm's gain (and bias).
+void Model::record_embedding_and_final_norm_gradient_l2() {
+  const int D = config_.hidden;
+  gradients_.embedding_grad_l2 =
+      static_cast<float>(std::sqrt(sum_squares(grads_.embedding(), kVocab * D)));
+  gradients_.final_norm_grad_l2 =
+      static_cast<float>(std::sqrt(sum_squares(grads_.final_gain(), 2 * D)));
+}
+
+Problem Model::check_gain_query(double layer, const std::string& which) const {
+  if (problem_) return problem_;
+  if (which == "finalNorm") return {};
+  if (which != "inputNorm" && which != "postAttentionNorm") {
+    return {ProblemCode::kNotOneOf, Field::kWhich,
+            "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'"};
+  }
+  if (!(std::isfinite(layer) && layer == std::floor(layer) && layer >= 0 &&
+        layer < config_.layers)) {
+    return {ProblemCode::kOutOfRange, Field::kLayer,
+            "layer must be an integer in 0.." +
+                std::to_string(config_.layers - 1)};
+  }
+  return {};
 }
 
 std::string Model::validate_gain_query(double layer,
                                        const std::string& which) const {
-  if (!error_.empty()) return error_;
-  if (which == "finalNorm") return "";
-  if (which != "inputNorm" && which != "postAttentionNorm") {
-    return "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'";
-  }
-  if (!(std::isfinite(layer) && layer == std::floor(layer) && layer >= 0 &&
-        layer < config_.layers)) {
-    return "layer must be an integer in 0.." +
-           std::to_string(config_.layers - 1);
-  }
-  return "";
+  return check_gain_query(layer, which).message;
 }
 
 const float* Model::gains(int layer, const std::string& which) const {

@@ -22,8 +22,10 @@
 //     model's attention stays spread out.
 // Nothing was tuned for the gradients; they are measured as they come.
 //
-// Errors never throw: invalid options leave the model empty with error()
-// set, and every call on it (or with an invalid prompt) returns a message.
+// Errors never throw: invalid options leave the model empty with problem()
+// set, and every call on it (or with an invalid argument) returns that
+// problem's message; the check_* functions report the same problems with
+// their code and field.
 // Buffers are sized for the longest prompt seen so far and reused, so
 // repeated calls do not allocate.
 #pragma once
@@ -34,6 +36,7 @@
 #include "model/layer.h"
 #include "model/options.h"
 #include "model/probes.h"
+#include "model/problem.h"
 #include "model/weights.h"
 #include "normlab/kernels.h"
 
@@ -46,8 +49,10 @@ class Model {
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
 
-  // Non-empty when the options were invalid (validate_model_options).
-  const std::string& error() const { return error_; }
+  // What check_model_options found in the options; error() is its message
+  // (empty when they were valid).
+  const Problem& problem() const { return problem_; }
+  const std::string& error() const { return problem_.message; }
   const ModelConfig& config() const { return config_; }
 
   // Runs the prompt through the first `layers` layers (0: all L) and the
@@ -64,20 +69,27 @@ class Model {
   std::string forward(const std::string& prompt_utf8, int top_k = 5,
                       int layers = 0);
   const ForwardResult& forward_result() const { return forward_; }
+  // The problem forward() would report for these arguments, if any.
+  Problem check_forward(const std::string& prompt_utf8, int top_k = 5,
+                        int layers = 0) const;
 
   // Backward pass of the next-token loss; fills gradient_result() and
   // parameter_gradients(). The prompt needs at least 2 tokens.
   std::string gradients(const std::string& prompt_utf8);
   const GradientResult& gradient_result() const { return gradients_; }
+  // The problem gradients() would report for this prompt, if any.
+  Problem check_gradients(const std::string& prompt_utf8) const;
 
   // The loss alone (the forward without probes), for finite-difference
   // checks. NaN for an invalid prompt or one shorter than 2 tokens.
   double loss(const std::string& prompt_utf8);
 
   // A norm's gains: which = "inputNorm" or "postAttentionNorm" (layer in
-  // 0..L-1) or "finalNorm" (layer ignored). Empty message if valid.
+  // 0..L-1) or "finalNorm" (layer ignored). No problem if valid;
+  // validate_gain_query gives the message alone.
+  Problem check_gain_query(double layer, const std::string& which) const;
   std::string validate_gain_query(double layer, const std::string& which) const;
-  // Precondition: validate_gain_query(layer, which) is empty.
+  // Precondition: check_gain_query(layer, which) finds no problem.
   // Returns (D) floats owned by the model.
   const float* gains(int layer, const std::string& which) const;
 
@@ -144,8 +156,24 @@ class Model {
   // logits and probs rows 0..rows-1 from final_out.
   void lm_head(int rows);
   double next_token_loss(const std::vector<int>& tokens) const;
+  // gradients()'s steps, in the order it calls them. ckpt: (L + 1, T, D)
+  // the checkpoints, layer l's input at l; dx: (T, D) a residual-stream
+  // gradient.
+  float* prepare_backward(int T);
+  bool records_norm_rescale() const;
+  void reset_gradient_result(int T);
+  void forward_checkpointed(float* ckpt, const std::vector<int>& tokens);
+  void record_gradient_norm_rescale(int l, int T);
+  void next_token_loss_backward(const std::vector<int>& tokens);
+  void lm_head_backward(int T);
+  void final_norm_backward(float* dx, const float* x_L, int T);
+  void recompute_layer(int l, const float* x_l, int T);
+  void record_residual_gradient_l2(int index, const float* dx, int T);
+  void record_layer_gradient_l2(int l);
+  void embedding_backward(const float* dx, const std::vector<int>& tokens);
+  void record_embedding_and_final_norm_gradient_l2();
 
-  std::string error_;
+  Problem problem_;
   ModelConfig config_;
   ParameterSet params_;
   ParameterSet grads_;

@@ -1,17 +1,24 @@
 // Configuration of the synthetic model: the options as the JS API receives
-// them, their validation (error strings the JS wrapper turns into
-// exceptions, since C++ exceptions do not cross into JavaScript usefully),
-// and the resolved, typed configuration the model is built from.
+// them, their validation (a Problem naming the field, which the JS wrapper
+// turns into an exception, since C++ exceptions do not cross into
+// JavaScript usefully), and the resolved, typed configuration the model is
+// built from.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "model/problem.h"
+
 namespace normlab::model {
 
-enum class NormKind { rmsnorm, layernorm, none };
-enum class Placement { pre, post };
+// The enums' names, in enumerator order, are what the options and the JS
+// config spell.
+enum class NormKind : int { rmsnorm, layernorm, none };
+enum class Placement : int { pre, post };
+inline constexpr const char* kNormKindNames[] = {"rmsnorm", "layernorm", "none"};
+inline constexpr const char* kPlacementNames[] = {"pre", "post"};
 
 // Options exactly as JavaScript passes them: numbers as double (so integer-
 // ness and range can be checked here rather than truncated by the binding),
@@ -34,17 +41,23 @@ struct ModelConfig {
   int heads = 16;
   NormKind norm = NormKind::rmsnorm;
   Placement placement = Placement::pre;
-  float eps = 1e-6f;
+  float eps = 1e-6f;  // what the norms compute with
+  // eps as the options gave it, or the norm's default, before rounding to
+  // float: what the JS config reports back.
+  double eps_option = 1e-6;
   uint32_t seed = 1;
 
   int head_dim() const { return hidden / heads; }
 };
 
-// Empty if the options are valid, else one message naming the first bad
-// field, e.g. "layers must be an integer in 1..64".
+// No problem if the options are valid, else the first bad field in the
+// order above, e.g. {kOutOfRange, kLayers, "layers must be an integer in
+// 1..64"}.
+Problem check_model_options(const ModelOptions& options);
+// check_model_options' message alone: empty if the options are valid.
 std::string validate_model_options(const ModelOptions& options);
 
-// Precondition: validate_model_options(options) is empty.
+// Precondition: check_model_options(options) finds no problem.
 ModelConfig resolve_model_options(const ModelOptions& options);
 
 const char* norm_kind_name(NormKind norm);

@@ -1,9 +1,11 @@
 // What the model reports: the forward pass's probes and the backward pass's
-// gradient norms, as flat float arrays with the layouts documented here (the
-// one place they are defined; the JS wrapper shapes its objects from them).
+// gradient norms, as flat arrays with the layouts documented here. The
+// probe, final-probe and statistic lists below are the one place their names
+// are written; results.h says how each array reaches JavaScript.
 //
 // L = layers, P = kProbes (10), T = prompt tokens, S = kStats (6),
-// H = heads, K = top-k, V = vocabulary (256)
+// H = heads, K = top-k, V = vocabulary (256), F = kFinalProbes (3),
+// N = a layer's two norms
 //
 // Probes of layer l, in order, for both placements (N1 = the attention
 // sub-block's norm, the chapter's "input norm"; N2 = the MLP sub-block's,
@@ -36,49 +38,90 @@
 // statistics times rstd (the variance times rstd^2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "normlab/kernels.h"
+
 namespace normlab::model {
 
-constexpr int kProbes = 10;
-constexpr int kStats = 6;
-constexpr int kFinalProbes = 3;
+// X(enumerator, name): a layer's probes, in the order of the table above.
+// A new probe is one line here and its measurement in
+// Model::record_layer_probes.
+#define NORMLAB_LAYER_PROBES(X)                      \
+  X(kResidualIn, "residual.in")                      \
+  X(kInputNormIn, "inputNorm.in")                    \
+  X(kInputNormNormed, "inputNorm.normed")            \
+  X(kInputNormOut, "inputNorm.out")                  \
+  X(kAttentionOut, "attention.out")                  \
+  X(kPostAttnNormIn, "postAttentionNorm.in")         \
+  X(kPostAttnNormNormed, "postAttentionNorm.normed") \
+  X(kPostAttnNormOut, "postAttentionNorm.out")       \
+  X(kMlpOut, "mlp.out")                              \
+  X(kResidualOut, "residual.out")
 
-enum Probe : int {
-  kResidualIn,
-  kInputNormIn,
-  kInputNormNormed,
-  kInputNormOut,
-  kAttentionOut,
-  kPostAttnNormIn,
-  kPostAttnNormNormed,
-  kPostAttnNormOut,
-  kMlpOut,
-  kResidualOut,
-};
+// The final norm's probes: its input (the last layer's residual.out), its
+// output before the gain and after it (what the LM head reads).
+#define NORMLAB_FINAL_PROBES(X)           \
+  X(kFinalNormIn, "finalNorm.in")         \
+  X(kFinalNormNormed, "finalNorm.normed") \
+  X(kFinalNormOut, "finalNorm.out")
 
-inline const char* const kProbeNames[kProbes] = {
-    "residual.in",          "inputNorm.in",
-    "inputNorm.normed",     "inputNorm.out",
-    "attention.out",        "postAttentionNorm.in",
-    "postAttentionNorm.normed", "postAttentionNorm.out",
-    "mlp.out",              "residual.out",
-};
+// X(RowStats member, name): the statistics of a row, in RowStats' order
+// (the static_assert below holds the two together).
+#define NORMLAB_ROW_STATS(X) \
+  X(l2, "l2")                \
+  X(mean, "mean")            \
+  X(variance, "variance")    \
+  X(std, "std")              \
+  X(rms, "rms")              \
+  X(max_abs, "maxAbs")
 
-// Final norm probes: its input (the last layer's residual.out), its output
-// before the gain and after it (what the LM head reads).
-inline const char* const kFinalProbeNames[kFinalProbes] = {
-    "finalNorm.in", "finalNorm.normed", "finalNorm.out"};
+#define NORMLAB_ENUMERATOR(name, text) name,
+#define NORMLAB_NAME(name, text) text,
+#define NORMLAB_COUNT(name, text) +1
 
-inline const char* const kStatNames[kStats] = {"l2",  "mean", "variance",
-                                               "std", "rms",  "maxAbs"};
+enum Probe : int { NORMLAB_LAYER_PROBES(NORMLAB_ENUMERATOR) };
+enum FinalProbe : int { NORMLAB_FINAL_PROBES(NORMLAB_ENUMERATOR) };
+
+constexpr int kProbes = 0 NORMLAB_LAYER_PROBES(NORMLAB_COUNT);
+constexpr int kFinalProbes = 0 NORMLAB_FINAL_PROBES(NORMLAB_COUNT);
+constexpr int kStats = 0 NORMLAB_ROW_STATS(NORMLAB_COUNT);
+
+inline constexpr const char* kProbeNames[kProbes] = {NORMLAB_LAYER_PROBES(NORMLAB_NAME)};
+inline constexpr const char* kFinalProbeNames[kFinalProbes] = {
+    NORMLAB_FINAL_PROBES(NORMLAB_NAME)};
+inline constexpr const char* kStatNames[kStats] = {NORMLAB_ROW_STATS(NORMLAB_NAME)};
+
+// A layer's two norms, as the (L, N, T) rescale arrays index them.
+constexpr int kLayerNorms = 2;
+inline constexpr const char* kLayerNormNames[kLayerNorms] = {"inputNorm",
+                                                             "postAttentionNorm"};
+
+// The statistics are read as RowStats records: S packed floats, in order.
+#define NORMLAB_STAT_OFFSET(member, text) offsetof(RowStats, member),
+inline constexpr std::size_t kStatOffsets[kStats] = {NORMLAB_ROW_STATS(NORMLAB_STAT_OFFSET)};
+#undef NORMLAB_STAT_OFFSET
+constexpr bool stats_are_packed_in_order() {
+  for (int s = 0; s < kStats; s++) {
+    if (kStatOffsets[s] != s * sizeof(float)) return false;
+  }
+  return sizeof(RowStats) == kStats * sizeof(float);
+}
+static_assert(stats_are_packed_in_order(),
+              "RowStats holds the statistics of NORMLAB_ROW_STATS, in order, as packed floats");
+
+#undef NORMLAB_ENUMERATOR
+#undef NORMLAB_NAME
+#undef NORMLAB_COUNT
 
 struct ForwardResult {
   int layers = 0;  // L
   int tokens = 0;  // T
   int heads = 0;   // H
   int top_k = 0;   // K
+  int hidden = 0;  // D
   std::vector<int32_t> token_ids;  // (T) UTF-8 bytes of the prompt
   std::vector<float> stats;        // (L, P, T, S)
   std::vector<float> stats_mean;   // (L, P, S) each stat averaged over tokens
@@ -90,20 +133,20 @@ struct ForwardResult {
   // Both averaged over the layer's tokens and heads.
   std::vector<float> attention_entropy_mean;   // (L)
   std::vector<float> attention_max_prob_mean;  // (L)
-  std::vector<float> final_stats;       // (kFinalProbes, T, S)
-  std::vector<float> final_stats_mean;  // (kFinalProbes, S)
+  std::vector<float> final_stats;       // (F, T, S)
+  std::vector<float> final_stats_mean;  // (F, S)
   // Post-norm only (empty for pre-norm or norm "none"): each norm's
   // rescaling of the residual stream, per token,
   //   RMSNorm:   sqrt(D) * rms(g) / ||x + F(x)||
   //   LayerNorm: sqrt(D) * rms(g) / ||x + F(x) - mean(x + F(x))||
-  // norm index 0 = inputNorm (after attention), 1 = postAttentionNorm
+  // norm index n = 0 inputNorm (after attention), 1 = postAttentionNorm
   // (after the MLP), and the running product of all factors up to and
   // including that norm, from layer 0's first norm on (2L factors in all).
-  std::vector<float> norm_rescale;          // (L, 2, T)
-  std::vector<float> norm_rescale_product;  // (L, 2, T)
+  std::vector<float> norm_rescale;          // (L, N, T)
+  std::vector<float> norm_rescale_product;  // (L, N, T)
   // Both averaged over tokens (empty when the above are).
-  std::vector<float> norm_rescale_mean;          // (L, 2)
-  std::vector<float> norm_rescale_product_mean;  // (L, 2)
+  std::vector<float> norm_rescale_mean;          // (L, N)
+  std::vector<float> norm_rescale_product_mean;  // (L, N)
   // Next-token distribution after the last prompt token: the K most likely
   // tokens (ties: lower id first) and their probabilities; next_token is
   // the greedy choice, top_tokens[0].
@@ -135,10 +178,10 @@ struct GradientResult {
   // Post-norm only (empty for pre-norm or norm "none"): the norms'
   // rescaling factors of the same pass, exactly ForwardResult's fields of
   // the same names, read off the forward run the backward starts from.
-  std::vector<float> norm_rescale;               // (L, 2, T)
-  std::vector<float> norm_rescale_product;       // (L, 2, T)
-  std::vector<float> norm_rescale_mean;          // (L, 2)
-  std::vector<float> norm_rescale_product_mean;  // (L, 2)
+  std::vector<float> norm_rescale;               // (L, N, T)
+  std::vector<float> norm_rescale_product;       // (L, N, T)
+  std::vector<float> norm_rescale_mean;          // (L, N)
+  std::vector<float> norm_rescale_product_mean;  // (L, N)
 };
 
 }  // namespace normlab::model

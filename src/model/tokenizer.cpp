@@ -3,13 +3,18 @@
 
 namespace normlab::model {
 
-std::string validate_prompt(const std::string& prompt_utf8) {
-  if (prompt_utf8.empty()) return "prompt is empty";
+Problem check_prompt(const std::string& prompt_utf8) {
+  if (prompt_utf8.empty()) return {ProblemCode::kEmpty, Field::kPrompt, "prompt is empty"};
   if (prompt_utf8.size() > static_cast<size_t>(kMaxPromptTokens)) {
-    return "prompt longer than " + std::to_string(kMaxPromptTokens) +
-           " tokens (" + std::to_string(prompt_utf8.size()) + " UTF-8 bytes)";
+    return {ProblemCode::kTooLong, Field::kPrompt,
+            "prompt longer than " + std::to_string(kMaxPromptTokens) + " tokens (" +
+                std::to_string(prompt_utf8.size()) + " UTF-8 bytes)"};
   }
-  return "";
+  return {};
+}
+
+std::string validate_prompt(const std::string& prompt_utf8) {
+  return check_prompt(prompt_utf8).message;
 }
 
 std::vector<int> tokenize(const std::string& prompt_utf8) {

@@ -9,12 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "model/problem.h"
+
 namespace normlab::model {
 
 constexpr int kMaxPromptTokens = 64;
 
-// Empty if the prompt can be run, else "prompt is empty" or
-// "prompt longer than 64 tokens (N UTF-8 bytes)".
+// No problem if the prompt can be run, else {kEmpty, kPrompt, "prompt is
+// empty"} or {kTooLong, kPrompt, "prompt longer than 64 tokens (N UTF-8
+// bytes)"}.
+Problem check_prompt(const std::string& prompt_utf8);
+// check_prompt's message alone: empty if the prompt can be run.
 std::string validate_prompt(const std::string& prompt_utf8);
 
 // Token ids of a UTF-8 string: its bytes. tokens: (prompt.size())

@@ -1,7 +1,12 @@
-// Vector primitives of the synthetic model (see vec.h): SIMD implementations
-// templated on the xsimd architecture, and their scalar references.
+// Vector primitives of the synthetic model (see vec.h): each SIMD op is one
+// expression over vec_map / vec_map2 / vec_sum_of / vec_sum4_of
+// (normlab/vec.hpp), the primitives the kernels are built from, which run
+// it on whole batches and on the scalar tail alike; its scalar reference
+// follows it. Only the Walsh-Hadamard transform, a butterfly rather than an
+// element-wise map, has SIMD loops of its own.
 //
-// n = vector length, W = SIMD width in floats (batch::size)
+// n = vector length, W = SIMD width in floats (batch::size), seg = segment
+// length (a head: dh), half = seg / 2
 #include "model/vec.h"
 
 // GCC 12 flags its own AVX-512 intrinsics (the deliberately undefined
@@ -12,23 +17,26 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include <xsimd/xsimd.hpp>
+
+#include "normlab/arch.hpp"
+#include "normlab/fast_exp.hpp"
+#include "normlab/vec.hpp"
 
 namespace normlab::model {
 
 namespace {
 
-// The architecture of this build: the scalar wasm build enables xsimd's
-// emulated 128-bit architecture, every other build the best one compiled for.
-#if XSIMD_WITH_EMULATED
-using BuildArch = xsimd::emulated<128>;
-#else
-using BuildArch = xsimd::default_arch;
-#endif
+using Arch = simd::kernel_arch;
+using simd::vec_map;
+using simd::vec_map2;
+using simd::vec_sum4_of;
+using simd::vec_sum_of;
 
 // Lane permutation i -> i xor L: pairs each lane with its butterfly partner
 // at distance L inside one register.
@@ -169,349 +177,23 @@ void project_simd(float* out, const float* inp, const float* diag, float scale,
   }
 }
 
-template <class Arch>
-void mul_simd(float* out, const float* a, const float* b, float scale, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch s(scale);
-  for (int i = 0; i < n_vec; i += W) {
-    (batch::load_unaligned(a + i) * batch::load_unaligned(b + i) * s)
-        .store_unaligned(out + i);
-  }
-  for (int i = n_vec; i < n; i++) out[i] = a[i] * b[i] * scale;
-}
+// e^-x, as SiLU needs it, on a batch or a float: 2^(-x log2 e) by
+// simd::exp2_clamped (fast_exp.hpp). Relative error: exp2's 5.2e-7, plus
+// |x| 2^-24 ln 2 (~4e-8 |x|) from rounding -x log2 e to float. Past its
+// clamp, e^-x is 0 for x > ~87.7 and 2^127 ~ 1.7e38 for x < -88, which keeps
+// SiLU right there: x / (1 + e^-x) is x for x >> 0 and a tiny x / 2^127 for
+// x << 0, never NaN for a finite x.
+constexpr float kLog2e = 1.44269504f;
 
-template <class Arch>
-void mul_add_simd(float* out, float* sum, const float* a, const float* b,
-                  const float* c, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  for (int i = 0; i < n_vec; i += W) {
-    const batch o = batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
-    o.store_unaligned(out + i);
-    (batch::load_unaligned(c + i) + o).store_unaligned(sum + i);
-  }
-  for (int i = n_vec; i < n; i++) {
-    out[i] = a[i] * b[i];
-    sum[i] = c[i] + out[i];
-  }
-}
-
-template <class Arch>
-void scale_simd(float* out, const float* inp, float s, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch b(s);
-  for (int i = 0; i < n_vec; i += W) {
-    (batch::load_unaligned(inp + i) * b).store_unaligned(out + i);
-  }
-  for (int i = n_vec; i < n; i++) out[i] = inp[i] * s;
-}
-
-template <class Arch>
-void mul_acc_simd(float* acc, const float* a, const float* b, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  for (int i = 0; i < n_vec; i += W) {
-    xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i),
-               batch::load_unaligned(acc + i))
-        .store_unaligned(acc + i);
-  }
-  for (int i = n_vec; i < n; i++) acc[i] += a[i] * b[i];
-}
-
-template <class Arch>
-void axpy_simd(float* y, float alpha, const float* x, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch a(alpha);
-  for (int i = 0; i < n_vec; i += W) {
-    xsimd::fma(a, batch::load_unaligned(x + i), batch::load_unaligned(y + i))
-        .store_unaligned(y + i);
-  }
-  for (int i = n_vec; i < n; i++) y[i] += alpha * x[i];
-}
-
-template <class Arch>
-void add_simd(float* out, const float* a, const float* b, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  for (int i = 0; i < n_vec; i += W) {
-    (batch::load_unaligned(a + i) + batch::load_unaligned(b + i))
-        .store_unaligned(out + i);
-  }
-  for (int i = n_vec; i < n; i++) out[i] = a[i] + b[i];
-}
-
-template <class Arch>
-float dot_simd(const float* a, const float* b, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec4 = n - n % (4 * W);
-  const int n_vec = n - n % W;
-  batch s0(0.0f), s1(0.0f), s2(0.0f), s3(0.0f);
-  int i = 0;
-  for (; i < n_vec4; i += 4 * W) {
-    s0 = xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i), s0);
-    s1 = xsimd::fma(batch::load_unaligned(a + i + W), batch::load_unaligned(b + i + W), s1);
-    s2 = xsimd::fma(batch::load_unaligned(a + i + 2 * W), batch::load_unaligned(b + i + 2 * W), s2);
-    s3 = xsimd::fma(batch::load_unaligned(a + i + 3 * W), batch::load_unaligned(b + i + 3 * W), s3);
-  }
-  for (; i < n_vec; i += W) {
-    s0 = xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i), s0);
-  }
-  float sum = xsimd::reduce_add((s0 + s1) + (s2 + s3));
-  for (; i < n; i++) sum += a[i] * b[i];
-  return sum;
-}
-
-// Segments shorter than two SIMD widths take the scalar reference.
-template <class Arch>
-void segment_dots_simd(float* out, const float* a, const float* b, int n,
-                       int seg) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  if (seg < 2 * W || seg % (2 * W) != 0) {
-    segment_dots_ref(out, a, b, n, seg);
-    return;
-  }
-  for (int j = 0, o = 0; o < n; j++, o += seg) {
-    batch s0(0.0f), s1(0.0f);
-    for (int i = o; i < o + seg; i += 2 * W) {
-      s0 = xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i), s0);
-      s1 = xsimd::fma(batch::load_unaligned(a + i + W), batch::load_unaligned(b + i + W), s1);
-    }
-    out[j] = xsimd::reduce_add(s0 + s1);
-  }
-}
-
-// Segments shorter than one SIMD width (heads of 4 features on wider
-// machines) take the scalar reference, here and in segment_axpy4.
-template <class Arch>
-void segment_dots4_simd(float* out, const float* a, const float* const b[4],
-                        int n, int seg) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_seg = n / seg;
-  if (seg < W || seg % W != 0) {
-    segment_dots4_ref(out, a, b, n, seg);
-    return;
-  }
-  for (int j = 0, o = 0; o < n; j++, o += seg) {
-    batch s0(0.0f), s1(0.0f), s2(0.0f), s3(0.0f);
-    for (int i = o; i < o + seg; i += W) {
-      const batch x = batch::load_unaligned(a + i);
-      s0 = xsimd::fma(x, batch::load_unaligned(b[0] + i), s0);
-      s1 = xsimd::fma(x, batch::load_unaligned(b[1] + i), s1);
-      s2 = xsimd::fma(x, batch::load_unaligned(b[2] + i), s2);
-      s3 = xsimd::fma(x, batch::load_unaligned(b[3] + i), s3);
-    }
-    out[j] = xsimd::reduce_add(s0);
-    out[n_seg + j] = xsimd::reduce_add(s1);
-    out[2 * n_seg + j] = xsimd::reduce_add(s2);
-    out[3 * n_seg + j] = xsimd::reduce_add(s3);
-  }
-}
-
-template <class Arch>
-void segment_axpy4_simd(float* y, const float* alpha, const float* const x[4],
-                        int n, int seg) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_seg = n / seg;
-  if (seg < W || seg % W != 0) {
-    segment_axpy4_ref(y, alpha, x, n, seg);
-    return;
-  }
-  for (int j = 0, o = 0; o < n; j++, o += seg) {
-    const batch a0(alpha[j]), a1(alpha[n_seg + j]);
-    const batch a2(alpha[2 * n_seg + j]), a3(alpha[3 * n_seg + j]);
-    for (int i = o; i < o + seg; i += W) {
-      batch acc = batch::load_unaligned(y + i);
-      acc = xsimd::fma(a0, batch::load_unaligned(x[0] + i), acc);
-      acc = xsimd::fma(a1, batch::load_unaligned(x[1] + i), acc);
-      acc = xsimd::fma(a2, batch::load_unaligned(x[2] + i), acc);
-      acc = xsimd::fma(a3, batch::load_unaligned(x[3] + i), acc);
-      acc.store_unaligned(y + i);
-    }
-  }
-}
-
-template <class Arch>
-void segment_axpy_simd(float* y, const float* alpha, const float* x, int n,
-                       int seg) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  if (seg < W || seg % W != 0) {
-    segment_axpy_ref(y, alpha, x, n, seg);
-    return;
-  }
-  for (int j = 0, o = 0; o < n; j++, o += seg) {
-    const batch a(alpha[j]);
-    for (int i = o; i < o + seg; i += W) {
-      xsimd::fma(a, batch::load_unaligned(x + i), batch::load_unaligned(y + i))
-          .store_unaligned(y + i);
-    }
-  }
-}
-
-template <class Arch>
-void rotate_pairs_simd(float* lo, float* hi, const float* cos_a,
-                       const float* sin_a, float direction, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch dir(direction);
-  for (int i = 0; i < n_vec; i += W) {
-    const batch a = batch::load_unaligned(lo + i);
-    const batch b = batch::load_unaligned(hi + i);
-    const batch c = batch::load_unaligned(cos_a + i);
-    const batch s = batch::load_unaligned(sin_a + i) * dir;
-    xsimd::fms(a, c, b * s).store_unaligned(lo + i);
-    xsimd::fma(a, s, b * c).store_unaligned(hi + i);
-  }
-  for (int i = n_vec; i < n; i++) {
-    const float a = lo[i], b = hi[i], c = cos_a[i], s = sin_a[i] * direction;
-    lo[i] = a * c - b * s;
-    hi[i] = a * s + b * c;
-  }
-}
-
-// exp(x) = 2^(x log2 e) = 2^k 2^f with k = round(x log2 e), |f| <= 1/2;
-// 2^f = e^(f ln 2) by its Taylor polynomial to degree 6 (error
-// (ln2 / 2)^7 / 7! ~ 1.2e-7), 2^k by writing k + 127 into the exponent bits.
-// The rounding is the magic-number trick: for |y| < 2^22, t = y + 1.5 * 2^23
-// rounds y to the nearest integer k in float arithmetic, t - 1.5 * 2^23 = k
-// exactly, and t's bit pattern is 0x4B400000 + k, so k's exponent field is
-// (bits(t) - 0x4B400000 + 127) << 23. Two adds and two integer ops instead
-// of a rounding and a float-to-int conversion, both slow in SIMD128.
-// y is clamped to [-126, 126], so 2^k is a normal float and exp(x) is
-// finite: below x ~ -87 the result is ~2^-126 rather than e^x (both ~0).
-constexpr float kExpPoly[7] = {1.0f,          0.693147181f,  0.240226507f,
-                               0.0555041087f, 0.00961812911f, 0.00133335581f,
-                               0.000154035304f};
-constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23
-constexpr int32_t kRoundMagicBits = 0x4B400000;
-
-// The constants live in registers set up once per call, outside the loops.
-template <class Arch>
-struct ExpFast {
-  using batch = xsimd::batch<float, Arch>;
-  using ibatch = xsimd::batch<int32_t, Arch>;
-  batch log2e{1.44269504f}, lo{-126.0f}, hi{126.0f}, magic{kRoundMagic};
-  batch c[7] = {batch(kExpPoly[0]), batch(kExpPoly[1]), batch(kExpPoly[2]),
-                batch(kExpPoly[3]), batch(kExpPoly[4]), batch(kExpPoly[5]),
-                batch(kExpPoly[6])};
-  ibatch exponent_offset{kRoundMagicBits - 127};
-
-  batch operator()(batch x) const {
-    const batch y = xsimd::clip(x * log2e, lo, hi);
-    const batch t = y + magic;
-    const batch f = y - (t - magic);
-    batch p = c[6];
-    for (int i = 5; i >= 0; i--) p = xsimd::fma(p, f, c[i]);
-    const ibatch bits =
-        (xsimd::bitwise_cast<int32_t>(t) - exponent_offset) << 23;
-    return p * xsimd::bitwise_cast<float>(bits);
-  }
-};
-
-float exp_fast_scalar(float x) {
-  const float y = std::fmin(std::fmax(x * 1.44269504f, -126.0f), 126.0f);
-  const float k = (y + kRoundMagic) - kRoundMagic;
-  const float f = y - k;
-  float p = kExpPoly[6];
-  for (int i = 5; i >= 0; i--) p = p * f + kExpPoly[i];
-  return std::ldexp(p, static_cast<int>(k));
-}
-
-template <class Arch>
-void silu_forward_simd(float* out, const float* inp, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch one(1.0f);
-  const ExpFast<Arch> exp_fast;
-  for (int i = 0; i < n_vec; i += W) {
-    const batch x = batch::load_unaligned(inp + i);
-    (x / (one + exp_fast(-x))).store_unaligned(out + i);
-  }
-  for (int i = n_vec; i < n; i++) out[i] = inp[i] / (1.0f + exp_fast_scalar(-inp[i]));
-}
-
-template <class Arch>
-void mul_silu_forward_simd(float* m, float* out, const float* a,
-                           const float* b, int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch one(1.0f);
-  const ExpFast<Arch> exp_fast;
-  for (int i = 0; i < n_vec; i += W) {
-    const batch x = batch::load_unaligned(a + i) * batch::load_unaligned(b + i);
-    x.store_unaligned(m + i);
-    (x / (one + exp_fast(-x))).store_unaligned(out + i);
-  }
-  for (int i = n_vec; i < n; i++) {
-    m[i] = a[i] * b[i];
-    out[i] = m[i] / (1.0f + exp_fast_scalar(-m[i]));
-  }
-}
-
-template <class Arch>
-void silu_backward_simd(float* dinp, const float* dout, const float* inp,
-                        int n) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int n_vec = n - n % W;
-  const batch one(1.0f);
-  const ExpFast<Arch> exp_fast;
-  for (int i = 0; i < n_vec; i += W) {
-    const batch x = batch::load_unaligned(inp + i);
-    const batch s = one / (one + exp_fast(-x));
-    const batch slope = s * xsimd::fma(x, one - s, one);
-    (batch::load_unaligned(dout + i) * slope).store_unaligned(dinp + i);
-  }
-  for (int i = n_vec; i < n; i++) {
-    const float s = 1.0f / (1.0f + exp_fast_scalar(-inp[i]));
-    dinp[i] = dout[i] * s * (1.0f + inp[i] * (1.0f - s));
-  }
-}
-
-template <class Arch>
-void mul_rotate_segments_simd(float* out, const float* a, const float* b,
-                              const float* cos_a, const float* sin_a, int n,
-                              int seg) {
-  using batch = xsimd::batch<float, Arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int half = seg / 2;
-  if (half < W || half % W != 0) {
-    mul_rotate_segments_ref(out, a, b, cos_a, sin_a, n, seg);
-    return;
-  }
-  for (int o = 0; o < n; o += seg) {
-    for (int i = 0; i < half; i += W) {
-      const int l = o + i, h = o + half + i;
-      const batch lo = batch::load_unaligned(a + l) * batch::load_unaligned(b + l);
-      const batch hi = batch::load_unaligned(a + h) * batch::load_unaligned(b + h);
-      const batch c = batch::load_unaligned(cos_a + i);
-      const batch s = batch::load_unaligned(sin_a + i);
-      xsimd::fms(lo, c, hi * s).store_unaligned(out + l);
-      xsimd::fma(lo, s, hi * c).store_unaligned(out + h);
-    }
-  }
+template <class V>
+XSIMD_INLINE V exp_neg(V x) {
+  return simd::exp2_clamped(x * -kLog2e);
 }
 
 }  // namespace
 
 void fwht(float* x, int n, int block) {
-  project_simd<BuildArch>(x, x, nullptr, 1.0f, n, block);
+  project_simd<Arch>(x, x, nullptr, 1.0f, n, block);
 }
 
 void fwht_ref(float* x, int n, int block) {
@@ -531,7 +213,7 @@ void fwht_ref(float* x, int n, int block) {
 
 void hadamard_project(float* out, const float* inp, const float* diag,
                       float scale, int n, int block) {
-  project_simd<BuildArch>(out, inp, diag, scale, n, block);
+  project_simd<Arch>(out, inp, diag, scale, n, block);
 }
 
 void hadamard_project_ref(float* out, const float* inp, const float* diag,
@@ -541,16 +223,29 @@ void hadamard_project_ref(float* out, const float* inp, const float* diag,
 }
 
 void mul(float* out, const float* a, const float* b, float scale, int n) {
-  mul_simd<BuildArch>(out, a, b, scale, n);
+  vec_map<Arch>(out, n, [=](auto load, int i) {
+    return load(a + i) * load(b + i) * scale;
+  });
 }
 
 void mul_ref(float* out, const float* a, const float* b, float scale, int n) {
   for (int i = 0; i < n; i++) out[i] = a[i] * b[i] * scale;
 }
 
+void scale(float* out, const float* inp, float s, int n) {
+  vec_map<Arch>(out, n, [=](auto load, int i) { return load(inp + i) * s; });
+}
+
+void scale_ref(float* out, const float* inp, float s, int n) {
+  for (int i = 0; i < n; i++) out[i] = inp[i] * s;
+}
+
 void mul_add(float* out, float* sum, const float* a, const float* b,
              const float* c, int n) {
-  mul_add_simd<BuildArch>(out, sum, a, b, c, n);
+  vec_map2<Arch>(out, sum, n, [=](auto load, int i) {
+    const auto o = load(a + i) * load(b + i);
+    return std::pair{o, load(c + i) + o};
+  });
 }
 
 void mul_add_ref(float* out, float* sum, const float* a, const float* b,
@@ -561,16 +256,10 @@ void mul_add_ref(float* out, float* sum, const float* a, const float* b,
   }
 }
 
-void scale(float* out, const float* inp, float s, int n) {
-  scale_simd<BuildArch>(out, inp, s, n);
-}
-
-void scale_ref(float* out, const float* inp, float s, int n) {
-  for (int i = 0; i < n; i++) out[i] = inp[i] * s;
-}
-
 void mul_acc(float* acc, const float* a, const float* b, int n) {
-  mul_acc_simd<BuildArch>(acc, a, b, n);
+  vec_map<Arch>(acc, n, [=](auto load, int i) {
+    return load(a + i) * load(b + i) + load(acc + i);
+  });
 }
 
 void mul_acc_ref(float* acc, const float* a, const float* b, int n) {
@@ -578,7 +267,9 @@ void mul_acc_ref(float* acc, const float* a, const float* b, int n) {
 }
 
 void axpy(float* y, float alpha, const float* x, int n) {
-  axpy_simd<BuildArch>(y, alpha, x, n);
+  vec_map<Arch>(y, n, [=](auto load, int i) {
+    return alpha * load(x + i) + load(y + i);
+  });
 }
 
 void axpy_ref(float* y, float alpha, const float* x, int n) {
@@ -586,7 +277,7 @@ void axpy_ref(float* y, float alpha, const float* x, int n) {
 }
 
 void add(float* out, const float* a, const float* b, int n) {
-  add_simd<BuildArch>(out, a, b, n);
+  vec_map<Arch>(out, n, [=](auto load, int i) { return load(a + i) + load(b + i); });
 }
 
 void add_ref(float* out, const float* a, const float* b, int n) {
@@ -594,7 +285,9 @@ void add_ref(float* out, const float* a, const float* b, int n) {
 }
 
 float dot(const float* a, const float* b, int n) {
-  return dot_simd<BuildArch>(a, b, n);
+  return static_cast<float>(vec_sum_of<Arch>(n, [=](auto load, int i) {
+    return load(a + i) * load(b + i);
+  }));
 }
 
 float dot_ref(const float* a, const float* b, int n) {
@@ -604,21 +297,42 @@ float dot_ref(const float* a, const float* b, int n) {
 }
 
 void segment_dots(float* out, const float* a, const float* b, int n, int seg) {
-  segment_dots_simd<BuildArch>(out, a, b, n, seg);
+  for (int j = 0, o = 0; o < n; j++, o += seg) {
+    out[j] = dot(a + o, b + o, seg);
+  }
 }
 
 void segment_dots_ref(float* out, const float* a, const float* b, int n,
                       int seg) {
+  for (int j = 0, o = 0; o < n; j++, o += seg) out[j] = dot_ref(a + o, b + o, seg);
+}
+
+void segment_dots4(float* out, const float* a, const float* const b[4], int n,
+                   int seg) {
+  const int n_seg = n / seg;
   for (int j = 0, o = 0; o < n; j++, o += seg) {
-    double sum = 0.0;
-    for (int i = o; i < o + seg; i++) sum += static_cast<double>(a[i]) * b[i];
-    out[j] = static_cast<float>(sum);
+    const float* a_j = a + o;
+    const float* b0 = b[0] + o;
+    const float* b1 = b[1] + o;
+    const float* b2 = b[2] + o;
+    const float* b3 = b[3] + o;
+    const std::array<double, 4> sums = vec_sum4_of<Arch>(seg, [=](auto load, int i) {
+      const auto x = load(a_j + i);
+      return std::array{x * load(b0 + i), x * load(b1 + i), x * load(b2 + i),
+                        x * load(b3 + i)};
+    });
+    for (int k = 0; k < 4; k++) out[k * n_seg + j] = static_cast<float>(sums[k]);
   }
+}
+
+void segment_dots4_ref(float* out, const float* a, const float* const b[4],
+                       int n, int seg) {
+  for (int k = 0; k < 4; k++) segment_dots_ref(out + k * (n / seg), a, b[k], n, seg);
 }
 
 void segment_axpy(float* y, const float* alpha, const float* x, int n,
                   int seg) {
-  segment_axpy_simd<BuildArch>(y, alpha, x, n, seg);
+  for (int j = 0, o = 0; o < n; j++, o += seg) axpy(y + o, alpha[j], x + o, seg);
 }
 
 void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
@@ -628,19 +342,26 @@ void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
   }
 }
 
-void segment_dots4(float* out, const float* a, const float* const b[4], int n,
-                   int seg) {
-  segment_dots4_simd<BuildArch>(out, a, b, n, seg);
-}
-
+// The four terms are added one after another, in the order of four
+// segment_axpy calls.
 void segment_axpy4(float* y, const float* alpha, const float* const x[4],
                    int n, int seg) {
-  segment_axpy4_simd<BuildArch>(y, alpha, x, n, seg);
-}
-
-void segment_dots4_ref(float* out, const float* a, const float* const b[4],
-                       int n, int seg) {
-  for (int k = 0; k < 4; k++) segment_dots_ref(out + k * (n / seg), a, b[k], n, seg);
+  const int n_seg = n / seg;
+  for (int j = 0, o = 0; o < n; j++, o += seg) {
+    float* y_j = y + o;
+    const float* x0 = x[0] + o;
+    const float* x1 = x[1] + o;
+    const float* x2 = x[2] + o;
+    const float* x3 = x[3] + o;
+    const float a0 = alpha[j], a1 = alpha[n_seg + j];
+    const float a2 = alpha[2 * n_seg + j], a3 = alpha[3 * n_seg + j];
+    vec_map<Arch>(y_j, seg, [=](auto load, int i) {
+      auto acc = a0 * load(x0 + i) + load(y_j + i);
+      acc = a1 * load(x1 + i) + acc;
+      acc = a2 * load(x2 + i) + acc;
+      return a3 * load(x3 + i) + acc;
+    });
+  }
 }
 
 void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
@@ -649,13 +370,10 @@ void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
 }
 
 double sum_squares(const float* x, int n) {
-  constexpr int chunk = 1024;
-  double sum = 0.0;
-  for (int i = 0; i < n; i += chunk) {
-    const int m = std::min(chunk, n - i);
-    sum += dot_simd<BuildArch>(x + i, x + i, m);
-  }
-  return sum;
+  return vec_sum_of<Arch>(n, [x](auto load, int i) {
+    const auto v = load(x + i);
+    return v * v;
+  });
 }
 
 double sum_squares_ref(const float* x, int n) {
@@ -664,57 +382,20 @@ double sum_squares_ref(const float* x, int n) {
   return sum;
 }
 
-void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a,
-                  float direction, int n) {
-  rotate_pairs_simd<BuildArch>(lo, hi, cos_a, sin_a, direction, n);
-}
-
-void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
-                      const float* sin_a, float direction, int n) {
-  for (int i = 0; i < n; i++) {
-    const float a = lo[i], b = hi[i], c = cos_a[i], s = sin_a[i] * direction;
-    lo[i] = a * c - b * s;
-    hi[i] = a * s + b * c;
-  }
-}
-
-void silu_forward(float* out, const float* inp, int n) {
-  silu_forward_simd<BuildArch>(out, inp, n);
-}
-
-void silu_forward_ref(float* out, const float* inp, int n) {
-  for (int i = 0; i < n; i++) {
-    out[i] = static_cast<float>(inp[i] / (1.0 + std::exp(-double{inp[i]})));
-  }
-}
-
-void mul_silu_forward(float* m, float* out, const float* a, const float* b,
-                      int n) {
-  mul_silu_forward_simd<BuildArch>(m, out, a, b, n);
-}
-
-void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
-                          int n) {
-  mul_ref(m, a, b, 1.0f, n);
-  silu_forward_ref(out, m, n);
-}
-
-void silu_backward(float* dinp, const float* dout, const float* inp, int n) {
-  silu_backward_simd<BuildArch>(dinp, dout, inp, n);
-}
-
-void silu_backward_ref(float* dinp, const float* dout, const float* inp,
-                       int n) {
-  for (int i = 0; i < n; i++) {
-    const double s = 1.0 / (1.0 + std::exp(-double{inp[i]}));
-    dinp[i] = static_cast<float>(dout[i] * s * (1.0 + inp[i] * (1.0 - s)));
-  }
-}
-
 void mul_rotate_segments(float* out, const float* a, const float* b,
                          const float* cos_a, const float* sin_a, int n,
                          int seg) {
-  mul_rotate_segments_simd<BuildArch>(out, a, b, cos_a, sin_a, n, seg);
+  const int half = seg / 2;
+  for (int o = 0; o < n; o += seg) {
+    const int h = o + half;
+    vec_map2<Arch>(out + o, out + h, half, [=](auto load, int i) {
+      const auto lo = load(a + o + i) * load(b + o + i);
+      const auto hi = load(a + h + i) * load(b + h + i);
+      const auto c = load(cos_a + i);
+      const auto s = load(sin_a + i);
+      return std::pair{lo * c - hi * s, lo * s + hi * c};
+    });
+  }
 }
 
 void mul_rotate_segments_ref(float* out, const float* a, const float* b,
@@ -728,6 +409,69 @@ void mul_rotate_segments_ref(float* out, const float* a, const float* b,
       out[o + i] = lo * cos_a[i] - hi * sin_a[i];
       out[o + half + i] = lo * sin_a[i] + hi * cos_a[i];
     }
+  }
+}
+
+void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a,
+                  float direction, int n) {
+  vec_map2<Arch>(lo, hi, n, [=](auto load, int i) {
+    const auto a = load(lo + i);
+    const auto b = load(hi + i);
+    const auto c = load(cos_a + i);
+    const auto s = load(sin_a + i) * direction;
+    return std::pair{a * c - b * s, a * s + b * c};
+  });
+}
+
+void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
+                      const float* sin_a, float direction, int n) {
+  for (int i = 0; i < n; i++) {
+    const float a = lo[i], b = hi[i], c = cos_a[i], s = sin_a[i] * direction;
+    lo[i] = a * c - b * s;
+    hi[i] = a * s + b * c;
+  }
+}
+
+void silu_forward(float* out, const float* inp, int n) {
+  vec_map<Arch>(out, n, [=](auto load, int i) {
+    const auto x = load(inp + i);
+    return x / (1.0f + exp_neg(x));
+  });
+}
+
+void silu_forward_ref(float* out, const float* inp, int n) {
+  for (int i = 0; i < n; i++) {
+    out[i] = static_cast<float>(inp[i] / (1.0 + std::exp(-double{inp[i]})));
+  }
+}
+
+void mul_silu_forward(float* m, float* out, const float* a, const float* b,
+                      int n) {
+  vec_map2<Arch>(m, out, n, [=](auto load, int i) {
+    const auto x = load(a + i) * load(b + i);
+    return std::pair{x, x / (1.0f + exp_neg(x))};
+  });
+}
+
+void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
+                          int n) {
+  mul_ref(m, a, b, 1.0f, n);
+  silu_forward_ref(out, m, n);
+}
+
+void silu_backward(float* dinp, const float* dout, const float* inp, int n) {
+  vec_map<Arch>(dinp, n, [=](auto load, int i) {
+    const auto x = load(inp + i);
+    const auto s = 1.0f / (1.0f + exp_neg(x));
+    return load(dout + i) * (s * (x * (1.0f - s) + 1.0f));
+  });
+}
+
+void silu_backward_ref(float* dinp, const float* dout, const float* inp,
+                       int n) {
+  for (int i = 0; i < n; i++) {
+    const double s = 1.0 / (1.0 + std::exp(-double{inp[i]}));
+    dinp[i] = static_cast<float>(dout[i] * s * (1.0 + inp[i] * (1.0 - s)));
   }
 }
 

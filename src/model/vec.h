@@ -58,9 +58,11 @@ void axpy_ref(float* y, float alpha, const float* x, int n);
 void add(float* out, const float* a, const float* b, int n);
 void add_ref(float* out, const float* a, const float* b, int n);
 
-// sum a * b. Four independent float accumulators hide the add latency; the
-// model only takes dot products of n <= 1024 numbers, where float
-// accumulation is accurate to ~1e-6 relative. a, b: (n)
+// sum a * b, summed as vec_sum_of sums (normlab/vec.hpp): four independent
+// float accumulators hide the add latency, within blocks of 1024 floats
+// added in double. The model only takes dot products of n <= 1024 numbers,
+// one block, where float accumulation is accurate to ~1e-6 relative.
+// a, b: (n)
 float dot(const float* a, const float* b, int n);
 float dot_ref(const float* a, const float* b, int n);
 
@@ -93,9 +95,9 @@ void segment_axpy4(float* y, const float* alpha, const float* const x[4],
 void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
                        int n, int seg);
 
-// sum x^2 in double: float partial sums over 1024-element chunks, added in
-// double, so parameter and gradient norms over up to 10^6 numbers keep float
-// precision. x: (n)
+// sum x^2 in double: float partial sums over 1024-element blocks (as dot's),
+// added in double, so parameter and gradient norms over up to 10^6 numbers
+// keep float precision. x: (n)
 double sum_squares(const float* x, int n);
 double sum_squares_ref(const float* x, int n);
 
@@ -121,13 +123,12 @@ void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
                       const float* sin_a, float direction, int n);
 
 // out = silu(inp) = inp * sigmoid(inp) = inp / (1 + exp(-inp)).
-// exp is computed as 2^k * p(f), k = round(x log2 e), f the remainder, p a
-// degree-6 polynomial (relative error < 2e-7, about float rounding), from
-// +, * and exponent-bit arithmetic only: cheap in SIMD128, which has no exp
-// instruction. The exponent is clamped to [-126, 126], so exp(-x) stays
-// finite (<= 2^126) and huge inputs (an unnormalized model's) give
-// ~x / 2^126 ~ 0 for x << 0 and x for x >> 0, never NaN.
-// out may alias inp. out, inp: (n)
+// exp is the kernels' fast exp (normlab/fast_exp.hpp: exp2_clamped, relative
+// error at most 5.2e-7), from +, * and exponent-bit arithmetic only: cheap
+// in SIMD128, which has no exp instruction. Its exponent is clamped to
+// [-127, 127], so exp(-x) stays finite (<= 2^127) and huge inputs (an
+// unnormalized model's) give ~x / 2^127 ~ 0 for x << 0 and x for x >> 0,
+// never NaN. out may alias inp. out, inp: (n)
 void silu_forward(float* out, const float* inp, int n);
 void silu_forward_ref(float* out, const float* inp, int n);
 

@@ -1,10 +1,5 @@
 // The entry points of kernels.h: the templated kernels instantiated for the
-// one xsimd architecture this library is compiled for.
-//
-//   g++ -march=native            xsimd::default_arch, the best x86 ISA present
-//   em++ -msimd128               xsimd::default_arch = xsimd::wasm (SIMD128)
-//   em++, XSIMD_WITH_EMULATED=1  xsimd::emulated<128>: the same kernels on
-//                                plain scalar wasm, for engines without SIMD128
+// one xsimd architecture this library is compiled for (arch.hpp).
 #include "normlab/kernels.h"
 
 // GCC 12 flags its own AVX-512 intrinsics (the deliberately undefined
@@ -15,28 +10,15 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+#include "normlab/arch.hpp"
 #include "normlab/layernorm.hpp"
 #include "normlab/rmsnorm.hpp"
 #include "normlab/softmax.hpp"
 #include "normlab/stats.hpp"
 
-#include <type_traits>
-
 namespace normlab {
-namespace {
 
-#if XSIMD_WITH_EMULATED
-using kernel_arch = xsimd::emulated<128>;
-#else
-using kernel_arch = xsimd::default_arch;
-#endif
-
-#if defined(__wasm_simd128__) && !XSIMD_WITH_EMULATED
-static_assert(std::is_same_v<kernel_arch, xsimd::wasm>,
-              "a -msimd128 build must run the SIMD128 kernels");
-#endif
-
-}  // namespace
+using simd::kernel_arch;
 
 const char* kernel_arch_name() { return kernel_arch::name(); }
 

@@ -3,11 +3,11 @@
 // row has a NaN (vec_sum_of) -> scale (vec_map). exp is exp2_nonpositive
 // (fast_exp.hpp), not xsimd::exp.
 //
-// The sum is a pass of its own, over the row just written (in L1): summed in
-// the exp pass, V8 kept one of its accumulators on the stack, and the
-// reload-add-store chain set the pace of the whole pass. Apart, the exp pass
-// has no chain and the sum pass four accumulators; softmax 64x1024 went
-// from ~62 to ~54 us on SIMD128.
+// The sum is a pass of its own, over the row just written (still in L1):
+// the exp pass then carries no dependency from one step to the next, and
+// the sum pass has four accumulators. Summed in the exp pass, the row would
+// be paced by one accumulator's reload-add-store chain, as V8 keeps that
+// accumulator on the stack.
 //
 // T = rows (tokens), D = row length (vocabulary / keys), W = batch::size
 //

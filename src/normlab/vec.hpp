@@ -1,6 +1,6 @@
-// Vector primitives the row kernels are composed from: sums, maxima and
-// element-wise maps over one row of n floats, templated on the xsimd
-// architecture.
+// Vector primitives the row kernels and the model's vector ops
+// (model/vec.cpp) are composed from: sums, maxima and element-wise maps over
+// one row of n floats, templated on the xsimd architecture.
 //
 // n = row length, W = batch::size (SIMD lanes: 16 for AVX-512, 8 for AVX,
 // 4 for SSE, SIMD128 and emulated<128>)
@@ -18,6 +18,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 #include <utility>
@@ -40,12 +41,10 @@ struct scalar_load {
 // Whether vec_map handles four batches per step: on SIMD128 only, where it
 // lets the four loads and stores of a step share one address computation.
 // V8 computes each address afresh (Emscripten builds without loop strength
-// reduction), which took half the instructions of RMSNorm's output loop;
-// unrolled, RMSNorm 64x4096 is ~10% faster. Elsewhere it does not pay:
-// g++ already addresses well on x86 (unrolled, native LayerNorm 1x1024 went
-// from 0.14 to 0.21 us), and emulated<128> (the scalar wasm build) holds a
-// batch in four locals, sixteen of which spill on V8 (its RMSNorm was ~25%
-// slower).
+// reduction), half the instructions of a loop as short as RMSNorm's output
+// loop. Elsewhere it does not pay: on x86, where g++ already addresses
+// well, it makes a 1x1024 LayerNorm slower, and emulated<128> (the scalar
+// wasm build) holds a batch in four locals, sixteen of which spill on V8.
 #if XSIMD_WITH_WASM
 template <class Arch>
 inline constexpr bool kUnrollMaps = std::is_same_v<Arch, xsimd::wasm>;
@@ -130,6 +129,40 @@ XSIMD_INLINE std::pair<double, double> vec_sum2_of(int n, Term&& term) {
   return {a, b};
 }
 
+// Four sums in one pass: term returns a std::array (a_i, b_i, c_i, d_i) and
+// the result is their four sums, blocked as vec_sum_of. One accumulator per
+// sum: four independent chains, as vec_sum_of's. Suits four dot products
+// that share one operand, which is then loaded once for all four.
+template <class Arch, class Term>
+XSIMD_INLINE std::array<double, 4> vec_sum4_of(int n, Term&& term) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const batch_load<Arch> lanes;
+  const int n_vec = n - n % W;
+  std::array<double, 4> sums = {0.0, 0.0, 0.0, 0.0};
+  int i = 0;
+  while (i < n_vec) {
+    const int block_end = std::min(n_vec, i + kSumBlock);
+    batch acc0(0.0f), acc1(0.0f), acc2(0.0f), acc3(0.0f);
+    for (; i < block_end; i += W) {
+      const auto t = term(lanes, i);
+      acc0 += t[0];
+      acc1 += t[1];
+      acc2 += t[2];
+      acc3 += t[3];
+    }
+    sums[0] += xsimd::reduce_add(acc0);
+    sums[1] += xsimd::reduce_add(acc1);
+    sums[2] += xsimd::reduce_add(acc2);
+    sums[3] += xsimd::reduce_add(acc3);
+  }
+  for (; i < n; ++i) {
+    const auto t = term(scalar_load{}, i);
+    for (int k = 0; k < 4; ++k) sums[k] += t[k];
+  }
+  return sums;
+}
+
 // max_{i < n} term(load, i), n >= 1. Whether a NaN term survives the max
 // differs between instruction sets (x86 max returns its second operand when
 // either is NaN); callers that must see NaN detect it with a sum instead.
@@ -182,6 +215,29 @@ XSIMD_INLINE void vec_map(float* y, int n, F&& f) {
   }
   for (; i < n; ++i) {
     y[i] = f(scalar_load{}, i);
+  }
+}
+
+// (y_i, z_i) = f(load, i) for i < n: two outputs of one pass, f returning a
+// std::pair. As in vec_map, each batch is loaded before it is stored, so y
+// and z may be rows f reads at the same index (an in-place update of both).
+// One batch per step. y, z: (n)
+template <class Arch, class F>
+XSIMD_INLINE void vec_map2(float* y, float* z, int n, F&& f) {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const batch_load<Arch> lanes;
+  const int n_vec = n - n % W;
+  int i = 0;
+  for (; i < n_vec; i += W) {
+    const auto v = f(lanes, i);
+    v.first.store_unaligned(y + i);
+    v.second.store_unaligned(z + i);
+  }
+  for (; i < n; ++i) {
+    const auto v = f(scalar_load{}, i);
+    y[i] = v.first;
+    z[i] = v.second;
   }
 }
 

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../browser/page-support.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRAME_MS = 16;
@@ -202,11 +202,7 @@ async function measurePage(browser, url, runs) {
 }
 
 const options = parseArgs(process.argv.slice(2));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run'],
-});
+const browser = await launchBrowser();
 try {
   console.log(`normlab page interaction budget: ${options.url}`);
   console.log(`Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`);

@@ -1,5 +1,5 @@
 // Accessibility audit with axe-core (injected from node_modules) in both
-// languages and both themes, on a phone and a desktop, with the dynamic
+// languages and both themes, on phones (375 and 320 px) and a desktop, with the dynamic
 // parts shown (quiz feedback, open data tables, an error message, the model's
 // views filled in): no serious or critical violation. The same for the
 // custom elements of embed-demo.html, whose shadow roots axe enters.
@@ -28,6 +28,8 @@ const CASES = [
   { name: 'English, dark, phone', query: '?lang=en', colorScheme: 'dark', viewport: { width: 375, height: 800 } },
   { name: 'Chinese, light, phone', query: '?lang=zh-CN', colorScheme: 'light', viewport: { width: 375, height: 800 } },
   { name: 'Chinese, dark, desktop', query: '?lang=zh-CN&theme=dark', colorScheme: 'light', viewport: { width: 1280, height: 900 } },
+  { name: 'English, light, small phone', query: '?lang=en', colorScheme: 'light', viewport: { width: 320, height: 640 } },
+  { name: 'Chinese, dark, small phone', query: '?lang=zh-CN', colorScheme: 'dark', viewport: { width: 320, height: 640 } },
 ];
 
 async function seriousViolations(page) {

@@ -205,6 +205,18 @@ for (const [origin, baseUrl] of origins) {
       assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
     }));
 
+    test('?lang= takes any tag of a language the page speaks, in any case', async () => {
+      for (const [tag, lang] of [['zh', 'zh-CN'], ['zh-Hans', 'zh-CN'], ['ZH-cn', 'zh-CN'], ['en-GB', 'en'], ['en-US', 'en']]) {
+        await withPage(`?lang=${tag}`, async (page) => {
+          assert.equal(await page.getAttribute('html', 'lang'), lang, tag);
+          assert.equal(await page.inputValue('#lang-select'), lang, tag);
+          assert.equal(await page.locator('#notices .notice').count(), 0, tag);
+          // The address bar settles on the canonical tag.
+          await page.waitForFunction((want) => new URL(location.href).searchParams.get('lang') === want, lang);
+        });
+      }
+    });
+
     test('glossary terms show their definition on keyboard focus', () => withPage('', async (page) => {
       const term = page.locator('#intro .summary .term').first();
       assert.equal(await term.getAttribute('aria-describedby'), 'glossary-def-rmsnorm');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { after, before } from 'node:test';
@@ -19,12 +19,22 @@ export const fileUrl = new URL('index.html', `file://${distDir}`).href;
 // The policy the page must run under when embedded (issue 5).
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
+// The fonts Chromium may use: only those build.sh installs (its font_config
+// writes this file), so that a layout test gives the same answer on every
+// machine. Time zone and UI language are pinned likewise.
+export const fontConfigFile = fileURLToPath(new URL('build/fontconfig/fonts.conf', root));
+export const browserEnv = { ...process.env, FONTCONFIG_FILE: fontConfigFile, TZ: 'UTC', LANG: 'C.UTF-8' };
+
 export async function launchBrowser() {
+  if (!existsSync(fontConfigFile)) {
+    throw new Error(`${fontConfigFile} is missing: run ./build.sh deps, which installs the fonts the browser tests use and writes it`);
+  }
   mkdirSync(screenshotDir, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
+      '--disable-sync', '--no-first-run', '--lang=en-US'],
+    env: browserEnv,
   });
 }
 

@@ -3,52 +3,16 @@
 // say so in its #backend element, and log no error. Screenshots go to
 // build/screenshots/ for a human to look at.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { distDir, screenshotDir, shareBrowserAndServer } from './page-support.mjs';
 
-const root = new URL('../../', import.meta.url);
-const dist = fileURLToPath(new URL('dist/', root));
-const screenshots = fileURLToPath(new URL('build/screenshots/', root));
-
-
-let browser;
-let server;
-let serverUrl;
-
-before(async () => {
-  mkdirSync(screenshots, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  server = spawn(process.execPath, [fileURLToPath(new URL('web/serve.mjs', root)), dist, '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = await Promise.race([
-    once(server.stdout, 'data'),
-    once(server, 'exit').then(([code]) => {
-      throw new Error(`web/serve.mjs exited with ${code}`);
-    }),
-  ]);
-  serverUrl = String(line).match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0];
-  assert.ok(serverUrl, `no URL in the server's output: ${line}`);
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
+const shared = shareBrowserAndServer();
 
 // Open url in a fresh page, collecting every console error, page error and
 // failed request (a CSP violation shows up as a console error).
 async function openPage(url) {
-  const page = await browser.newPage();
+  const page = await shared.browser.newPage();
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()} (${m.location().url})`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -79,7 +43,7 @@ async function checkPage(url, screenshotName) {
       }
     });
     assert.deepEqual(scalar, { backend: 'scalar', y: [0.4, 0.8, 0.8, 1.6].map(Math.fround) });
-    await page.screenshot({ path: `${screenshots}${screenshotName}` });
+    await page.screenshot({ path: `${screenshotDir}${screenshotName}` });
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
@@ -88,15 +52,15 @@ async function checkPage(url, screenshotName) {
 
 describe('the page in Chromium', () => {
   test('opened from file:// uses SIMD128 and logs no error', async () => {
-    await checkPage(new URL('index.html', `file://${dist}`).href, 'page-file.png');
+    await checkPage(new URL('index.html', `file://${distDir}`).href, 'page-file.png');
   });
 
   test('served over HTTP uses SIMD128 and logs no error', async () => {
-    await checkPage(`${serverUrl}index.html`, 'page-http.png');
+    await checkPage(`${shared.server.url}index.html`, 'page-http.png');
   });
 
   test('over HTTP, the ES module build loads both backends', async () => {
-    const { page, problems } = await openPage(serverUrl);
+    const { page, problems } = await openPage(shared.server.url);
     try {
       const results = await page.evaluate(async () => {
         const { loadNormlab } = await import('/normlab.mjs');
@@ -121,12 +85,12 @@ describe('the page in Chromium', () => {
   test('the server sends the right MIME types', async () => {
     for (const [file, type] of [['index.html', 'text/html'], ['normlab.js', 'text/javascript'],
       ['normlab.mjs', 'text/javascript'], ['style.css', 'text/css']]) {
-      const response = await fetch(`${serverUrl}${file}`);
+      const response = await fetch(`${shared.server.url}${file}`);
       assert.equal(response.status, 200, file);
       assert.match(response.headers.get('content-type'), new RegExp(`^${type}`), file);
       await response.arrayBuffer();
     }
-    assert.equal((await fetch(`${serverUrl}../package.json`)).status, 404);
-    assert.equal((await fetch(`${serverUrl}%2e%2e/package.json`)).status, 404);
+    assert.equal((await fetch(`${shared.server.url}../package.json`)).status, 404);
+    assert.equal((await fetch(`${shared.server.url}%2e%2e/package.json`)).status, 404);
   });
 });

@@ -164,3 +164,93 @@ TEST_CASE("a failed call leaves the previous result intact", "[model][config]") 
   CHECK_FALSE(model.forward("").empty());
   CHECK(model.forward_result().stats == before);
 }
+
+TEST_CASE("problems name their rule and field; the message is the same",
+          "[model][config]") {
+  struct Case {
+    Problem problem;
+    ProblemCode code;
+    Field field;
+    std::string message;
+  };
+  auto with = [](auto change) {
+    ModelOptions o;
+    change(o);
+    return check_model_options(o);
+  };
+  Model model(small_options());
+  REQUIRE(!model.problem());
+  const std::vector<Case> cases = {
+      {with([](ModelOptions& o) { o.layers = 0; }), ProblemCode::kOutOfRange,
+       Field::kLayers, "layers must be an integer in 1..64"},
+      {with([](ModelOptions& o) { o.hidden = 100; }), ProblemCode::kOutOfRange,
+       Field::kHidden, "hidden must be a power of two in 64..1024"},
+      {with([](ModelOptions& o) { o.heads = 3; }), ProblemCode::kOutOfRange,
+       Field::kHeads, "heads must be a power of two in 1..64 for hidden 1024"},
+      {with([](ModelOptions& o) { o.norm = "batchnorm"; }),
+       ProblemCode::kNotOneOf, Field::kNorm,
+       "norm must be 'rmsnorm', 'layernorm' or 'none'"},
+      {with([](ModelOptions& o) { o.placement = ""; }), ProblemCode::kNotOneOf,
+       Field::kPlacement, "placement must be 'pre' or 'post'"},
+      {with([](ModelOptions& o) { o.eps = -1.0; }), ProblemCode::kOutOfRange,
+       Field::kEps, "eps must be a number in 0..1"},
+      {with([](ModelOptions& o) { o.seed = 0.5; }), ProblemCode::kOutOfRange,
+       Field::kSeed, "seed must be an integer in 0..4294967295"},
+      // The first bad field in the options' order.
+      {with([](ModelOptions& o) {
+         o.seed = -1;
+         o.hidden = 8;
+       }),
+       ProblemCode::kOutOfRange, Field::kHidden,
+       "hidden must be a power of two in 64..1024"},
+      {check_prompt(""), ProblemCode::kEmpty, Field::kPrompt, "prompt is empty"},
+      {check_prompt(std::string(65, 'a')), ProblemCode::kTooLong, Field::kPrompt,
+       "prompt longer than 64 tokens (65 UTF-8 bytes)"},
+      {model.check_forward(""), ProblemCode::kEmpty, Field::kPrompt,
+       "prompt is empty"},
+      {model.check_forward("ok", 0), ProblemCode::kOutOfRange, Field::kTopK,
+       "top_k must be an integer in 1..256"},
+      {model.check_forward("ok", 5, 3), ProblemCode::kOutOfRange, Field::kLayers,
+       "layers must be an integer in 1..2"},
+      {model.check_gradients("x"), ProblemCode::kTooShort, Field::kPrompt,
+       "gradients need a prompt of at least 2 tokens"},
+      {model.check_gradients(std::string(70, 'b')), ProblemCode::kTooLong,
+       Field::kPrompt, "prompt longer than 64 tokens (70 UTF-8 bytes)"},
+      {model.check_gain_query(0, "gain"), ProblemCode::kNotOneOf, Field::kWhich,
+       "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'"},
+      {model.check_gain_query(2, "inputNorm"), ProblemCode::kOutOfRange,
+       Field::kLayer, "layer must be an integer in 0..1"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.message);
+    CHECK(static_cast<bool>(c.problem));
+    CHECK(c.problem.code == c.code);
+    CHECK(c.problem.field == c.field);
+    CHECK(c.problem.message == c.message);
+  }
+  // The names JavaScript gets for them.
+  CHECK(std::string(kProblemCodeNames[static_cast<int>(ProblemCode::kOutOfRange)]) ==
+        "outOfRange");
+  CHECK(std::string(kFieldNames[static_cast<int>(Field::kTopK)]) == "topK");
+
+  // No problem: code kNone, field kNone, no message; a model built from bad
+  // options answers every check with its options' problem.
+  for (const Problem& ok :
+       {check_model_options(ModelOptions{}), check_prompt("hi"),
+        model.check_forward("hi", 256, 2), model.check_gradients("hi"),
+        model.check_gain_query(-3, "finalNorm")}) {
+    CHECK_FALSE(static_cast<bool>(ok));
+    CHECK(ok.code == ProblemCode::kNone);
+    CHECK(ok.field == Field::kNone);
+    CHECK(ok.message.empty());
+  }
+  ModelOptions bad;
+  bad.norm = "x";
+  Model broken(bad);
+  for (const Problem& p : {broken.problem(), broken.check_forward("hi"),
+                           broken.check_gradients("hi"),
+                           broken.check_gain_query(0, "inputNorm")}) {
+    CHECK(p.code == ProblemCode::kNotOneOf);
+    CHECK(p.field == Field::kNorm);
+  }
+}

@@ -171,7 +171,8 @@ TEST_CASE("silu: values, its exp's range limits, and the derivative",
 TEST_CASE("segment and rotation primitives match their references",
           "[model][vec]") {
   Rng rng(15);
-  for (int seg : {2, 4, 8, 16, 64}) {
+  // 1030: segments past the sums' 1024-float blocks, with a tail.
+  for (int seg : {2, 4, 8, 16, 64, 1030}) {
     for (int n_seg : {1, 3, 16}) {
       const int n = seg * n_seg;
       INFO("seg " << seg << " segments " << n_seg);

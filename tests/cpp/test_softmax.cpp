@@ -12,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+#include "normlab/arch.hpp"
 #include "normlab/fast_exp.hpp"
 #include "normlab/kernels.h"
 #include "normlab/reference.h"
@@ -213,12 +214,7 @@ TEST_CASE("softmax forward: SIMD matches the reference on every tail length", "[
 // kernels of this build use, lane by lane against the scalar-tail version
 // and std::exp2 in double.
 TEST_CASE("exp2_nonpositive: accuracy, exact points, range ends", "[softmax][exp]") {
-#if XSIMD_WITH_EMULATED
-  using arch = xsimd::emulated<128>;
-#else
-  using arch = xsimd::default_arch;
-#endif
-  using batch = xsimd::batch<float, arch>;
+  using batch = xsimd::batch<float, simd::kernel_arch>;
   constexpr int W = static_cast<int>(batch::size);
   const auto lanes = [](float w) {
     alignas(64) float in[W], out[W];
@@ -273,4 +269,69 @@ TEST_CASE("exp2_nonpositive: accuracy, exact points, range ends", "[softmax][exp
     CHECK(simd::exp2_nonpositive(w) == 0.0f);
     CHECK(lanes(w) == 0.0f);
   }
+}
+
+// exp2_clamped, the same exp for any w (the model's SiLU), in the same way:
+// the accuracy over its whole range, the clamps at both ends, NaN, and the
+// same bits as exp2_nonpositive where both apply.
+TEST_CASE("exp2_clamped: accuracy on [-127, 127], the clamps, NaN", "[softmax][exp]") {
+  using batch = xsimd::batch<float, simd::kernel_arch>;
+  constexpr int W = static_cast<int>(batch::size);
+  const auto lanes = [](float w) {
+    alignas(64) float in[W], out[W];
+    for (float& v : in) v = w;
+    simd::exp2_clamped(batch::load_aligned(in)).store_aligned(out);
+    return out[W - 1];
+  };
+
+  Rng rng(27);
+  std::vector<float> ws;
+  for (int k = -127 * 4096; k <= 127 * 4096; ++k) ws.push_back(static_cast<float>(k) / 4096.0f);
+  for (int k = 0; k < 100000; ++k) ws.push_back(rng.uniform(-127.0f, 127.0f));
+  double worst = 0.0;
+  float worst_w = 0.0f;
+  int lane_mismatches = 0, nonpositive_mismatches = 0;
+  for (const float w : ws) {
+    const float y = simd::exp2_clamped(w);
+    const float y_lane = lanes(w);
+    if (std::memcmp(&y, &y_lane, sizeof y) != 0) ++lane_mismatches;
+    if (w <= 0.0f) {
+      const float y_nonpositive = simd::exp2_nonpositive(w);
+      if (std::memcmp(&y, &y_nonpositive, sizeof y) != 0) ++nonpositive_mismatches;
+    }
+    const double want = std::exp2(static_cast<double>(w));
+    if (want >= FLT_MIN) {
+      const double rel = std::fabs(y - want) / want;
+      if (rel > worst) {
+        worst = rel;
+        worst_w = w;
+      }
+    } else {
+      CHECK(std::fabs(y - want) < FLT_MIN);
+    }
+  }
+  INFO("max relative error " << worst << " at w = " << worst_w);
+  CHECK(worst <= 6e-7);
+  CHECK(lane_mismatches == 0);
+  CHECK(nonpositive_mismatches == 0);
+
+  for (int k = -126; k <= 127; ++k) {
+    INFO("w = " << k);
+    CHECK(simd::exp2_clamped(static_cast<float>(k)) == std::ldexp(1.0f, k));
+    CHECK(lanes(static_cast<float>(k)) == std::ldexp(1.0f, k));
+  }
+  // Both ends: 0 from w = -126.5 down, 2^127 from w = 127 up; infinities
+  // and the largest floats included, so the result is finite for every w.
+  for (const float w : {-126.51f, -1000.0f, -3e38f, -kInf}) {
+    INFO("w = " << w);
+    CHECK(simd::exp2_clamped(w) == 0.0f);
+    CHECK(lanes(w) == 0.0f);
+  }
+  for (const float w : {127.0f, 127.5f, 1000.0f, 3e38f, kInf}) {
+    INFO("w = " << w);
+    CHECK(simd::exp2_clamped(w) == std::ldexp(1.0f, 127));
+    CHECK(lanes(w) == std::ldexp(1.0f, 127));
+  }
+  CHECK(std::isnan(simd::exp2_clamped(kNaN)));
+  CHECK(std::isnan(lanes(kNaN)));
 }

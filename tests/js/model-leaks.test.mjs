@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { ALL_PROMPTS, BACKENDS } from './model-fixtures.mjs';
 
-// The scalar build runs the same C++ five times slower: fewer passes there.
+// The scalar build runs the same C++ several times slower: fewer passes there.
 const FORWARD_PASSES = { simd128: 1000, scalar: 100 };
 
 // Prompts of many lengths 1..64, ASCII and Chinese; the longest first.

@@ -1,13 +1,9 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import { createAutorun } from './autorun.js'
-import {
-  computeSoftmax, computeWorkedExample, createCalculatorModel, createModelLab, createPlaygroundModel, forwardModelConfig, modelConfig,
-} from './compute.js'
-import {
-  AUTORUN_STEP_MS, GRADIENT_SETTLE_MS, MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL,
-} from './constants.js'
+import { computeSoftmax, computeWorkedExample, createCalculatorModel, createPlaygroundModel } from './compute.js'
+import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from './constants.js'
+import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
 import { KATEX_VERSION, typeset } from './math.js'
 import { estimateReadingMinutes } from './reading-time.js'
@@ -43,24 +39,14 @@ const STATIC_PARAMS = {
 }
 
 const URL_WRITE_DELAY_MS = 250
-// Gradient results kept (see scheduleGradients): a few dozen small arrays.
-const GRADIENT_CACHE_SIZE = 32
-// Model instances kept beyond the ones in use (compute.js keep()), so that
-// switching a norm, placement or eps setting back skips drawing its weights
-// again. One: each spare can hold tens of MB of wasm memory (a 64-layer
-// model with its kept residual stream for a 64-token prompt), and wasm
-// memory never shrinks. Depth needs none (one model serves every depth),
-// nor do revisited gradient settings (their results are kept).
-const SPARE_MODELS = 1
-// Layers the forward views' model runs per idle slot (scheduleExtension).
-const EXTEND_LAYERS = 8
 
 export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [] }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])
   const { state, rejected, given } = stateFromSearch(win.location.search, detected)
   const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
-  // What is not part of a shareable view: the loaded kernels, the notes, the
-  // auto-run's position and the gradient views' pending work.
+  // What is not part of a shareable view and not the demo's (that is the
+  // demo controller's runtime): the loaded kernels, the notes, the walk's
+  // position.
   const runtime = {
     nl: null,
     backend: 'loading',
@@ -68,12 +54,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     paintedLang: null,
     demoSeen: false,
     autorunStep: null,
-    lastInputAt: 0,
-  }
-  // The gradient views recompute after the input settles (see
-  // scheduleGradients); key names the settings their result is for.
-  const gradients = {
-    key: null, timer: null, settling: false, busy: false, result: null, inputAt: 0, paintedResult: null, cache: new Map(),
+    paintedGradients: null,
   }
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
@@ -108,23 +89,27 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     depth: (depth) => set({ depth, layer: Math.min(state.layer, depth - 1) }),
     eps: (eps) => set({ eps }),
   })
-  const autorun = createAutorun({
+  const demo = createDemoController({
     win,
-    stepMs: AUTORUN_STEP_MS,
-    // A link that chose a layer shows that layer; a reader who asked for
-    // reduced motion starts the walk themselves.
-    startsOff: reducedMotion || given.includes('layer'),
-    depth: () => state.depth,
-    onStep: (step) => {
-      runtime.autorunStep = step
-      strip.setStage(step.stage)
-      set({ layer: step.layer })
-    },
-    onEnd: () => {
-      strip.setStage(null)
-      render()
+    render: () => render(),
+    timing,
+    walk: {
+      // A link that chose a layer shows that layer; a reader who asked for
+      // reduced motion starts the walk themselves.
+      startsOff: reducedMotion || given.includes('layer'),
+      depth: () => state.depth,
+      onStep: (step) => {
+        runtime.autorunStep = step
+        strip.setStage(step.stage)
+        set({ layer: step.layer })
+      },
+      onEnd: () => {
+        strip.setStage(null)
+        render()
+      },
     },
   })
+  const autorun = demo.walk
   const autorunWidget = createAutorunWidget(widget('autorun'), {
     play: () => autorun.play(),
     pause: () => {
@@ -147,7 +132,6 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) })
   const computeCalculator = createCalculatorModel()
   const computePlayground = createPlaygroundModel()
-  const lab = createModelLab()
 
   // The walk starts the first time the chart comes into view, once the model
   // can fill it.
@@ -173,15 +157,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
   function set(changes) {
     Object.assign(state, changes)
-    runtime.lastInputAt = win.performance.now()
-    // Input again before the gradient views' settle time ran out: no
-    // backward pass may start before this input's frame; that frame
-    // schedules them anew (see scheduleGradients).
-    if (gradients.settling) {
-      win.clearTimeout(gradients.timer)
-      gradients.settling = false
-      gradients.key = null
-    }
+    demo.input()
     render()
   }
 
@@ -266,22 +242,17 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   function paintModelViews(nl, ctx) {
     const settings = modelSettings()
     let forward = null
+    let gradients = { busy: false, result: null }
     if (nl) {
-      const gradient = gradientSettings(settings)
       guarded('model', () => {
-        forward = lab.forward(nl, settings)
-        // One instance per configuration in use and a few recent spares;
-        // the rest are deleted.
-        lab.keep([forwardModelConfig(settings), modelConfig({ ...gradient, placement: 'pre' }), modelConfig({ ...gradient, placement: 'post' })],
-          { spare: SPARE_MODELS })
+        forward = demo.forward(nl, settings)
       })
-      scheduleGradients(nl, gradient)
-      scheduleExtension(nl, settings)
+      gradients = demo.gradients(nl, gradientSettings(settings))
     }
     const view = forward?.view ?? null
     const layer = Math.min(state.layer, (view?.layers ?? state.depth) - 1)
     guarded('model settings', () => modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
-    guarded('learned gain', () => gain.update(nl && view ? lab.gains(nl, settings) : null, ctx))
+    guarded('learned gain', () => gain.update(nl && view ? demo.gains(nl, settings) : null, ctx))
     const step = runtime.autorunStep
     guarded('auto-run', () => autorunWidget.update({
       status: autorun.status, step: autorun.step, steps: step?.steps ?? state.depth + 5, stage: step?.stage ?? 'tokenize',
@@ -290,79 +261,12 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale }, ctx))
     guarded('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
     guarded('attention', () => attention.update({ view, layer }, ctx))
-    guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, busy: gradients.busy, result: gradients.result }, ctx))
-    if (timing && gradients.result && gradients.paintedResult !== gradients.result) {
-      win.performance.measure('normlab:gradient-views', { start: gradients.inputAt, end: win.performance.now() })
+    guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, ...gradients }, ctx))
+    if (timing && gradients.result && runtime.paintedGradients !== gradients.result) {
+      win.performance.measure('normlab:gradient-views', { start: demo.runtime.gradients.inputAt, end: win.performance.now() })
     }
-    gradients.paintedResult = gradients.result
-  }
-
-  // In idle time after the views are painted, and after the gradient views
-  // (whose 100 ms this must not delay), the forward views' model runs the
-  // rest of its DEPTH_MAX layers for the prompt, EXTEND_LAYERS per idle slot
-  // (about 3 ms each): a later jump of the depth slider then finds its
-  // layers run and repaints in one frame. The next paint starts over.
-  const extension = { handle: null }
-  function scheduleExtension(nl, settings) {
-    const request = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn) : (fn) => win.setTimeout(fn, 50)
-    const cancel = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h)
-    if (extension.handle !== null) cancel(extension.handle)
-    const step = () => {
-      extension.handle = null
-      if (gradients.busy || gradients.settling) {
-        extension.handle = request(step)
-        return
-      }
-      if (lab.extend(nl, settings, EXTEND_LAYERS)) extension.handle = request(step)
-    }
-    extension.handle = request(step)
-  }
-
-  // Backward passes are heavier than a repaint: they run once the input has
-  // been still for GRADIENT_SETTLE_MS, one stack per task, so a dragged
-  // slider is never held up by them.
-  // Results are kept for the last few settings, so dragging back over
-  // depths already measured shows them at once.
-  function scheduleGradients(nl, settings) {
-    const key = JSON.stringify(settings)
-    if (key === gradients.key) return
-    gradients.key = key
-    gradients.inputAt = runtime.lastInputAt
-    win.clearTimeout(gradients.timer)
-    gradients.settling = false
-    if (gradients.cache.has(key)) {
-      // Shown in the next task's frame, not this one: the input that got
-      // here may have a forward pass to show first.
-      gradients.timer = win.setTimeout(() => {
-        gradients.result = gradients.cache.get(key)
-        gradients.busy = false
-        render()
-      }, 0)
-      return
-    }
-    gradients.busy = true
-    // The settle time counts from the input itself, not from this frame
-    // (which may have waited for a forward pass); any input before it runs
-    // out cancels the timer at once (set()).
-    gradients.settling = true
-    const wait = Math.max(0, gradients.inputAt + GRADIENT_SETTLE_MS - win.performance.now())
-    gradients.timer = win.setTimeout(() => {
-      gradients.settling = false
-      const start = timing ? win.performance.now() : 0
-      const pre = lab.gradients(nl, { ...settings, placement: 'pre' })
-      if (timing) win.performance.measure('normlab:gradients:pre', { start, end: win.performance.now() })
-      gradients.timer = win.setTimeout(() => {
-        if (gradients.key !== key) return
-        const start = timing ? win.performance.now() : 0
-        const post = lab.gradients(nl, { ...settings, placement: 'post' })
-        if (timing) win.performance.measure('normlab:gradients:post', { start, end: win.performance.now() })
-        gradients.result = { depth: settings.depth, norm: settings.norm, pre, post, error: pre.error ?? post.error ?? null }
-        gradients.cache.set(key, gradients.result)
-        if (gradients.cache.size > GRADIENT_CACHE_SIZE) gradients.cache.delete(gradients.cache.keys().next().value)
-        gradients.busy = false
-        render()
-      }, 0)
-    }, wait)
+    runtime.paintedGradients = gradients.result
+    if (nl) demo.idle()
   }
 
   // One failing view must not take the others down; the error still

@@ -2,12 +2,11 @@
 // here every such number comes from the wasm kernels (nl). Widgets never call
 // the kernels themselves; they get these plain results through update().
 import {
-  CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, MAX_PROMPT_TOKENS,
-  DEPTH_MAX, MIN_GRADIENT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD, SOFTMAX_L2_UNIT, SOFTMAX_SCORES,
-  SOFTMAX_TOKENS, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
-  ZONE_DRIFT_FROM, ZONE_SATURATED_FROM,
+  CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, MAX_PROMPT_TOKENS, PLAYGROUND_DIM, PLAYGROUND_SEED, PLAYGROUND_SPREAD,
+  SOFTMAX_L2_UNIT, SOFTMAX_SCORES, SOFTMAX_TOKENS, STRETCH_CHAPTER_MAX, STRETCH_CHAPTER_MIN, STRETCH_LOG10_MAX,
+  STRETCH_LOG10_MIN, ZONE_DRIFT_FROM, ZONE_SATURATED_FROM,
 } from './constants.js'
-import { seededNormalVector, seededSample } from './seeded-vector.js'
+import { seededNormalVector } from './seeded-vector.js'
 import { parseVector } from './vector-parse.js'
 
 export function computeSoftmax(nl, l2) {
@@ -95,18 +94,8 @@ export function createPlaygroundModel() {
 }
 
 // ---------------------------------------------------------------------------
-// The demo panel's synthetic model.
-//
-// One model instance per configuration in use: the forward views' (norm,
-// placement, eps), and the gradient view's pre- and post-norm stacks at its
-// own depth. The forward views' instance is DEPTH_MAX layers deep and runs
-// the first `depth` of them: layer l's weights depend on the seed and l
-// alone, so that is the depth-layer model, and the instance keeps the
-// prompt's residual stream, so a depth slider move computes only the layers
-// not run yet for this prompt (none when going down). keep() names the configurations the current state needs;
-// every other instance but a few most recently used spares is delete()d at
-// once, so switching a setting back reuses its model (its weights are not
-// drawn again) without piling up wasm memory.
+// The demo panel's synthetic model: what its runs show (the model instances
+// and when they run: demo-controller.js).
 
 const utf8 = new TextEncoder()
 
@@ -115,7 +104,7 @@ export function promptTokenCount(prompt) {
 }
 
 // The problem with a prompt, in the page's message codes, or null.
-function promptProblem(prompt, minTokens = 1) {
+export function promptProblem(prompt, minTokens = 1) {
   const count = promptTokenCount(prompt)
   if (count === 0) return { code: 'errEmpty', params: {} }
   if (count > MAX_PROMPT_TOKENS) return { code: 'errTooLong', params: { count, max: MAX_PROMPT_TOKENS } }
@@ -123,155 +112,25 @@ function promptProblem(prompt, minTokens = 1) {
   return null
 }
 
-const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`
-
-export function modelConfig({ norm, placement, depth, eps }) {
-  return { ...MODEL_SHAPE, norm, placement, layers: depth, eps }
-}
-
-// The instance the forward views run at any depth (see above).
-export function forwardModelConfig(settings) {
-  return modelConfig({ ...settings, depth: DEPTH_MAX })
-}
-
-export function createModelLab() {
-  const models = new Map()
-  let forwardMemo = { key: null, view: null }
-  let lastGoodForward = null
-  let gainView = null
-  // The forward views' models' last run: { prompt, layers } (see extend()).
-  const ran = new WeakMap()
-
-  // models is kept in least- to most-recently-used order.
-  function modelFor(nl, config) {
-    const key = configKey(config)
-    let model = models.get(key)
-    if (model) models.delete(key)
-    else model = nl.createModel(config)
-    models.set(key, model)
-    return model
+// The gradient view's data from one stack's backward pass (model.gradients()).
+export function gradientView(g, placement) {
+  // The rescaling factors come with the backward pass (its forward run): no
+  // second forward pass for them.
+  const rescale = g.postNorm
+  return {
+    error: null,
+    placement,
+    layers: g.layers,
+    tokens: g.tokens,
+    loss: g.loss,
+    layer: Array.from(g.layer),
+    residual: Array.from(g.residual),
+    rescale: rescale && { factor: Array.from(rescale.meanRescale), product: Array.from(rescale.meanProduct) },
   }
-
-  // Deletes every instance whose configuration is not in configs, except
-  // the `spare` most recently used others: switching a setting back and
-  // forth (depth 23/24, pre/post) then reuses an instance instead of
-  // drawing its weights again. spare bounds the wasm memory held.
-  function keep(configs, { spare = 0 } = {}) {
-    const wanted = new Set(configs.map(configKey))
-    let spared = 0
-    for (const [key, model] of [...models].reverse()) {
-      if (wanted.has(key)) continue
-      if (spared < spare) {
-        spared += 1
-        continue
-      }
-      model.delete()
-      models.delete(key)
-    }
-  }
-
-  // The forward views' data for the settings, with the last good result
-  // kept (and marked stale) while the prompt has a problem.
-  function forward(nl, settings) {
-    const { prompt } = settings
-    const config = modelConfig(settings)
-    const problem = promptProblem(prompt)
-    const tokens = promptTokenCount(prompt)
-    if (problem) return { prompt, tokens, error: problem, view: lastGoodForward }
-    const key = `${configKey(config)}|${prompt}`
-    if (forwardMemo.key !== key) {
-      try {
-        const model = modelFor(nl, forwardModelConfig(settings))
-        const run = model.forward(prompt, { topK: 5, layers: settings.depth })
-        // The model now holds the layers up to this depth for this prompt.
-        ran.set(model, { prompt, layers: settings.depth })
-        forwardMemo = { key, view: forwardView(run, config, prompt) }
-      } catch (error) {
-        return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: lastGoodForward }
-      }
-    }
-    lastGoodForward = forwardMemo.view
-    return { prompt, tokens, error: null, view: lastGoodForward }
-  }
-
-  // The backward pass of one stack for the gradient view (and, for
-  // post-norm, the forward pass's rescaling factors). Heavier than a
-  // forward pass: the page runs it only once the input has settled.
-  function gradients(nl, settings) {
-    const config = modelConfig(settings)
-    const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS)
-    if (problem) return { error: problem }
-    try {
-      const model = modelFor(nl, config)
-      const g = model.gradients(settings.prompt)
-      // The rescaling factors come with the backward pass (its forward run):
-      // no second forward pass for them.
-      const rescale = g.postNorm
-      return {
-        error: null,
-        placement: settings.placement,
-        layers: g.layers,
-        tokens: g.tokens,
-        loss: g.loss,
-        layer: Array.from(g.layer),
-        residual: Array.from(g.residual),
-        rescale: rescale && { factor: Array.from(rescale.meanRescale), product: Array.from(rescale.meanProduct) },
-      }
-    } catch (error) {
-      return { error: { code: 'errModel', params: { message: error.message } } }
-    }
-  }
-
-  // A fixed sample of one norm's gains. The model draws layer l's weights
-  // from (seed, l) alone, so every configuration holds the same gains here;
-  // they are read once, from the first model the page runs.
-  function gains(nl, settings) {
-    if (gainView) return gainView
-    const model = models.get(configKey(forwardModelConfig(settings)))
-    if (!model) return null
-    const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which)
-    const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED)
-    const values = features.map((i) => all[i])
-    gainView = {
-      ...GAIN_SOURCE,
-      hidden: all.length,
-      seed: GAIN_SAMPLE_SEED,
-      features,
-      values,
-      amplified: values.filter((g) => g > 1).length,
-      suppressed: values.filter((g) => g < 1).length,
-      min: Math.min(...values),
-      max: Math.max(...values),
-      // Over all the norm's gains: the factor its outputs' length carries.
-      rmsAll: nl.stats(all).rms[0],
-    }
-    return gainView
-  }
-
-  // Runs `step` more layers of the forward views' model for the prompt of
-  // its last forward view, up to DEPTH_MAX, in the model only (it keeps the
-  // prompt's residual stream and every layer run; the views are not
-  // touched). Returns true while layers remain. The page calls it in idle
-  // time, so that a later jump of the depth slider finds its layers run.
-  function extend(nl, settings, step) {
-    const model = models.get(configKey(forwardModelConfig(settings)))
-    const run = model && ran.get(model)
-    if (!run || run.prompt !== settings.prompt || run.layers >= DEPTH_MAX) return false
-    const layers = Math.min(DEPTH_MAX, run.layers + step)
-    try {
-      model.forward(run.prompt, { topK: 1, layers })
-    } catch {
-      return false
-    }
-    run.layers = layers
-    return layers < DEPTH_MAX
-  }
-
-  return { keep, forward, gradients, gains, modelFor, extend }
 }
 
 // The forward views' data: per-layer averages over the prompt's tokens.
-function forwardView(run, config, prompt) {
+export function forwardView(run, config, prompt) {
   const L = run.layers
   const probes = Object.fromEntries(run.probeNames.map((name) => [name, run.probes[name].mean]))
   const T = run.tokens.length

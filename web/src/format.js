@@ -33,6 +33,9 @@ export function vectorText(values, format = decimals) {
 
 // Same, as TeX, for typesetting computed vectors. Each entry is its own
 // group so a minus sign reads as a sign, not as a subtraction with spaces.
+// A thin space after each comma keeps the entries apart without widening the
+// vector much (a phone column is about 240 px); plain brackets, since
+// numbers need no stretched fences.
 export function vectorTex(values, format = decimals) {
-  return `\\left[${Array.from(values, (v) => `{${format(v)}}`).join(',\\ ')}\\right]`
+  return `[${Array.from(values, (v) => `{${format(v)}}`).join(',\\,')}]`
 }

@@ -20,6 +20,23 @@ export function typeset(el, tex, { display = false } = {}) {
   return el
 }
 
+// A formula that may wrap: each piece is typeset as its own inline formula,
+// with a breakable space between them. A browser lays out one MathML formula
+// on one line, so on a phone a long equation would run past the column; cut
+// it after a relation (=, ≈) and the rest moves to the next line instead.
+export function typesetPieces(el, pieces) {
+  const key = pieces.join('\u0000')
+  if (el.dataset.typeset === key) return el
+  const nodes = []
+  for (const [i, tex] of pieces.entries()) {
+    if (i > 0) nodes.push(' ')
+    nodes.push(mathNode(tex))
+  }
+  el.replaceChildren(...nodes)
+  el.dataset.typeset = key
+  return el
+}
+
 export function mathNode(tex, options) {
   const span = document.createElement('span')
   span.className = options?.display ? 'math math-display' : 'math'

@@ -6,7 +6,7 @@ import {
   DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, EXAMPLE_A, GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX,
   REFERENCE_MODEL, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
 } from './constants.js'
-import { LANGUAGE_CODES } from './i18n/index.js'
+import { pageLanguage } from './i18n/index.js'
 
 const THEMES = ['auto', 'light', 'dark']
 const BACKENDS = ['auto', 'simd128', 'scalar']
@@ -34,7 +34,8 @@ function integerIn(min, max) {
 // URL parameter name, default, and a parser returning undefined for values
 // that must fall back to the default (with a visible note).
 const FIELDS = {
-  lang: { param: 'lang', parse: oneOf(LANGUAGE_CODES) },
+  // Any tag of a language the page speaks: ?lang=zh, zh-Hans or en-GB too.
+  lang: { param: 'lang', parse: (raw) => pageLanguage(raw) ?? undefined },
   theme: { param: 'theme', def: 'auto', parse: oneOf(THEMES) },
   backend: { param: 'backend', def: 'auto', parse: oneOf(BACKENDS) },
   l2: {

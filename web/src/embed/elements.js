@@ -175,6 +175,7 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
         this.#nodes = { root, langLabel, langSelect, notices }
         const name = this.localName.slice(ELEMENT_PREFIX.length)
         this.#paint = buildWidget(name, body, {
+          window: this.ownerDocument.defaultView ?? window,
           set: (changes) => {
             Object.assign(this.#state, changes)
             this.render()

@@ -2,11 +2,8 @@
 // and repaint it from an element's state. They reuse the page's widget
 // modules and compute functions (web/src/widgets/*, compute.js); only the
 // wiring (which state a widget reads, which inputs it changes) lives here.
-import {
-  computeSoftmax, createCalculatorModel, createModelLab, createPlaygroundModel, forwardModelConfig, modelConfig,
-} from '../compute.js'
-import { createAutorun } from '../autorun.js'
-import { AUTORUN_STEP_MS, GRADIENT_SETTLE_MS } from '../constants.js'
+import { computeSoftmax, createCalculatorModel, createPlaygroundModel } from '../compute.js'
+import { createDemoController } from '../demo-controller.js'
 import { createAttentionWidget } from '../widgets/attention.js'
 import { createAutorunWidget } from '../widgets/autorun.js'
 import { createCalculator } from '../widgets/calculator.js'
@@ -43,18 +40,13 @@ function part(parent, titleKey, captionKey) {
   } }
 }
 
-// The model-based views share this: settings from the state, one forward
-// pass per change, and the gradient views' deferred backward passes.
-// An element holds only the model instances it shows: the forward view's
-// and, once it has computed gradients, the pre- and post-norm stacks of the
-// current gradient settings. Any other instance is deleted before a new one
-// is made (each holds a few MB of wasm memory, and the settings can name
-// hundreds of different models over a session).
-function modelHelpers(env) {
-  const lab = createModelLab()
-  const gradients = { key: null, timer: null, busy: false, result: null }
-  const inUse = { forward: null, gradients: [] }
-  const keep = () => lab.keep([inUse.forward, ...inUse.gradients].filter(Boolean))
+// The model-based views: each element has its own demo controller (the
+// page's: demo-controller.js), which holds only the model instances the
+// element shows. model.set is env.set for the widget's inputs: it tells the
+// controller an input happened.
+function modelHelpers(env, walk = null) {
+  const win = env.window
+  const demo = createDemoController({ win, render: () => env.render(), walk })
   const settings = (state, t) => ({
     prompt: state.prompt ?? t('model.defaultPrompt'),
     norm: state.norm, placement: state.placement, depth: state.depth, eps: state.eps,
@@ -63,38 +55,25 @@ function modelHelpers(env) {
   function forward(nl, state, t) {
     const s = settings(state, t)
     if (!nl) return { settings: s, forward: null, view: null }
-    inUse.forward = forwardModelConfig(s)
-    keep()
-    const result = lab.forward(nl, s)
+    const result = demo.forward(nl, s)
+    demo.idle()
     return { settings: s, forward: result, view: result.view }
   }
-  // Backward passes run once the input has been still for a moment.
-  function scheduleGradients(nl, state, t) {
-    if (!nl) return
-    const g = gradientSettings(settings(state, t), state)
-    const key = JSON.stringify(g)
-    if (key === gradients.key) return
-    gradients.key = key
-    gradients.busy = true
-    clearTimeout(gradients.timer)
-    gradients.timer = setTimeout(() => {
-      if (gradients.key !== key) return
-      inUse.gradients = [modelConfig({ ...g, placement: 'pre' }), modelConfig({ ...g, placement: 'post' })]
-      keep()
-      const pre = lab.gradients(nl, { ...g, placement: 'pre' })
-      const post = lab.gradients(nl, { ...g, placement: 'post' })
-      gradients.result = { depth: g.depth, norm: g.norm, pre, post, error: pre.error ?? post.error ?? null }
-      gradients.busy = false
-      env.render()
-    }, GRADIENT_SETTLE_MS)
+  function gradients(nl, state, t) {
+    if (!nl) return { busy: false, result: null }
+    return demo.gradients(nl, gradientSettings(settings(state, t), state))
   }
-  return { lab, forward, scheduleGradients, gradients }
+  const set = (changes) => {
+    demo.input()
+    env.set(changes)
+  }
+  return { demo, forward, gradients, set }
 }
 
 const layerOf = (state, view) => Math.min(state.layer, (view?.layers ?? state.depth) - 1)
 
-// Each builder gets the container and env { set(changes), render() } and
-// returns paint(nl, state, ctx).
+// Each builder gets the container and env { window, set(changes), render(),
+// state(), options(), guard(what, fn) } and returns paint(nl, state, ctx).
 const BUILDERS = {
   softmax(root, env) {
     const widget = createSoftmaxWidget(box(root, 'softmax'), { onMagnitude: (l2) => env.set({ l2 }) })
@@ -120,12 +99,12 @@ const BUILDERS = {
     const widget = createGainWidget(box(root, 'gain'))
     return (nl, state, ctx) => {
       const { settings, view } = model.forward(nl, state, ctx.t)
-      widget.update(nl && view ? model.lab.gains(nl, settings) : null, ctx)
+      widget.update(nl && view ? model.demo.gains(nl, settings) : null, ctx)
     }
   },
   'layer-chart'(root, env) {
     const model = modelHelpers(env)
-    const widget = createLayerChart(box(root, 'layer-chart'), { scale: (layerScale) => env.set({ layerScale }) })
+    const widget = createLayerChart(box(root, 'layer-chart'), { scale: (layerScale) => model.set({ layerScale }) })
     return (nl, state, ctx) => {
       const { view } = model.forward(nl, state, ctx.t)
       widget.update({ view, layer: layerOf(state, view), scale: state.layerScale }, ctx)
@@ -133,47 +112,41 @@ const BUILDERS = {
   },
   'gradient-flow'(root, env) {
     const model = modelHelpers(env)
-    const widget = createGradientFlow(box(root, 'gradient-flow'), { depth: (gradDepth) => env.set({ gradDepth }) })
-    return (nl, state, ctx) => {
-      model.scheduleGradients(nl, state, ctx.t)
-      const g = model.gradients
-      widget.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx)
-    }
+    const widget = createGradientFlow(box(root, 'gradient-flow'), { depth: (gradDepth) => model.set({ gradDepth }) })
+    return (nl, state, ctx) => widget.update({ depth: state.gradDepth, ...model.gradients(nl, state, ctx.t) }, ctx)
   },
   // The page's demo panel: settings, auto-run walk, layer chart, breakdown,
   // attention and gradient flow, driven by one model. The walk starts the
   // first time the chart comes into view, as on the page, unless the element
   // says autorun="off", names a layer, or the reader asked for reduced motion.
   demo(root, env) {
-    const model = modelHelpers(env)
     const parts = []
     const add = (titleKey, captionKey) => {
       const p = part(root, titleKey, captionKey)
       parts.push(p)
       return p.section
     }
-    const win = root.ownerDocument.defaultView
+    const win = env.window
     const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
     const walk = { step: null, seen: false, suspended: false }
-    const autorun = createAutorun({
-      win,
-      stepMs: AUTORUN_STEP_MS,
+    const model = modelHelpers(env, {
       // Starts 'waiting'; paint() turns it off when the options say so.
       startsOff: false,
       depth: () => env.state().depth,
       onStep: (step) => {
         walk.step = step
-        env.set({ layer: step.layer })
+        model.set({ layer: step.layer })
       },
       onEnd: () => env.render(),
     })
+    const autorun = model.demo.walk
     const controls = createModelControls(box(add('demo.settings', 'demo.settingsIntro'), 'model-controls'), {
-      prompt: (prompt) => env.set({ prompt }),
-      resetPrompt: () => env.set({ prompt: null }),
-      norm: (norm) => env.set({ norm }),
-      placement: (placement) => env.set({ placement }),
-      depth: (depth) => env.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
-      eps: (eps) => env.set({ eps }),
+      prompt: (prompt) => model.set({ prompt }),
+      resetPrompt: () => model.set({ prompt: null }),
+      norm: (norm) => model.set({ norm }),
+      placement: (placement) => model.set({ placement }),
+      depth: (depth) => model.set({ depth, layer: Math.min(env.state().layer, depth - 1) }),
+      eps: (eps) => model.set({ eps }),
     })
     const autorunBox = box(add('demo.autorun', 'demo.autorunIntro'), 'autorun')
     autorunBox.classList.add('widget-compact')
@@ -190,17 +163,17 @@ const BUILDERS = {
     })
     const chartBox = box(add('demo.layerChart', 'demo.layerChartIntro'), 'layer-chart')
     const chart = createLayerChart(chartBox, {
-      scale: (layerScale) => env.set({ layerScale }),
+      scale: (layerScale) => model.set({ layerScale }),
     })
     const breakdown = createLayerBreakdown(box(add('demo.breakdown', 'demo.breakdownIntro'), 'layer-breakdown'), {
       layer: (layer) => {
         autorun.handOver()
-        env.set({ layer })
+        model.set({ layer })
       },
     })
     const attention = createAttentionWidget(box(add('demo.attention', 'demo.attentionIntro'), 'attention'))
     const gradient = createGradientFlow(box(add('demo.gradient', 'demo.gradientIntro'), 'gradient-flow'), {
-      depth: (gradDepth) => env.set({ gradDepth }),
+      depth: (gradDepth) => model.set({ gradDepth }),
     })
     if ('IntersectionObserver' in win) {
       const observer = new win.IntersectionObserver((entries) => {
@@ -218,7 +191,7 @@ const BUILDERS = {
       if (autorun.status === 'waiting' && (reducedMotion || wanted === 'off' || given.includes('layer'))) autorun.handOver()
       if (nl && walk.seen) autorun.firstView()
       const { settings, forward, view } = model.forward(nl, state, ctx.t)
-      model.scheduleGradients(nl, state, ctx.t)
+      const gradients = model.gradients(nl, state, ctx.t)
       const layer = layerOf(state, view)
       env.guard('model settings', () => controls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx))
       const step = walk.step
@@ -229,8 +202,7 @@ const BUILDERS = {
       env.guard('layer chart', () => chart.update({ view, layer, scale: state.layerScale }, ctx))
       env.guard('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
       env.guard('attention', () => attention.update({ view, layer }, ctx))
-      const g = model.gradients
-      env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, busy: g.busy, result: g.result }, ctx))
+      env.guard('gradient flow', () => gradient.update({ depth: state.gradDepth, ...gradients }, ctx))
     }
     // Taken out of the page, the walk pauses; put back, it goes on.
     paint.disconnected = () => {

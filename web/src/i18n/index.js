@@ -7,13 +7,24 @@ export const DICTIONARIES = { en, 'zh-CN': zhCN }
 export const LANGUAGE_CODES = Object.keys(DICTIONARIES)
 export const FALLBACK_LANGUAGE = 'en'
 
-// The first of the browser's preferred languages that the page speaks; any
-// Chinese variant maps to zh-CN, the only Chinese the page has.
+// The page language that serves a language tag (BCP 47, any case), or null:
+// every Chinese tag gets zh-CN, the only Chinese the page has (zh, zh-Hans,
+// zh-cn, and also zh-TW: simplified characters read better than a page in
+// English), every English tag gets en.
+export function pageLanguage(tag) {
+  const lower = String(tag).toLowerCase()
+  if (!/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/.test(lower)) return null
+  const primary = lower.split('-')[0]
+  if (primary === 'zh') return 'zh-CN'
+  if (primary === 'en') return 'en'
+  return null
+}
+
+// The first of the browser's preferred languages that the page speaks.
 export function detectLanguage(preferred) {
   for (const tag of preferred ?? []) {
-    const lower = String(tag).toLowerCase()
-    if (lower.startsWith('zh')) return 'zh-CN'
-    if (lower.startsWith('en')) return 'en'
+    const lang = pageLanguage(tag)
+    if (lang) return lang
   }
   return FALLBACK_LANGUAGE
 }

@@ -1,7 +1,7 @@
 // Worked example A, step by step. Every number in the steps is one the
 // kernel returned (nl.rmsnormSteps); the module only typesets them.
 import { decimals, vectorTex } from '../format.js'
-import { typeset } from '../math.js'
+import { typesetPieces } from '../math.js'
 import { el } from './dom.js'
 
 const STEPS = ['stepSquares', 'stepMean', 'stepRms', 'stepY']
@@ -29,10 +29,11 @@ export function createWorkedExample(root) {
       if (!data) return
       const sum = Array.from(data.squares, (v) => decimals(v)).join(' + ')
       const epsTex = `10^{${Math.round(Math.log10(data.eps))}}`
-      typeset(rows[0].math, `x^2 = ${vectorTex(data.squares)}`)
-      typeset(rows[1].math, `\\operatorname{mean}(x^2) = \\frac{${sum}}{${data.squares.length}} = ${decimals(data.meanSquare)}`)
-      typeset(rows[2].math, `\\mathrm{RMS} = \\sqrt{${decimals(data.meanSquare)} + ${epsTex}} \\approx ${decimals(data.rms)}`)
-      typeset(rows[3].math, `y = \\frac{x}{${decimals(data.rms)}} \\approx ${vectorTex(data.y)}`)
+      // Each step may wrap after its relations (typesetPieces).
+      typesetPieces(rows[0].math, ['x^2 =', vectorTex(data.squares)])
+      typesetPieces(rows[1].math, ['\\operatorname{mean}(x^2) =', `\\frac{${sum}}{${data.squares.length}} =`, decimals(data.meanSquare)])
+      typesetPieces(rows[2].math, ['\\mathrm{RMS} =', `\\sqrt{${decimals(data.meanSquare)} + ${epsTex}} \\approx`, decimals(data.rms)])
+      typesetPieces(rows[3].math, [`y = \\frac{x}{${decimals(data.rms)}} \\approx`, vectorTex(data.y)])
     },
   }
 }

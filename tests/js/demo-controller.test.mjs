@@ -1,0 +1,193 @@
+// The demo controller (web/src/demo-controller.js), which the page and the
+// custom elements share, against the real wasm module: one model instance per
+// configuration in use, the others deleted but for the spares; forward views
+// at any depth equal to fresh models of that depth; the idle extension; the
+// gradient views' scheduled backward passes; the gain sample.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadNormlab } from '../../dist/normlab.mjs';
+import { DEPTH_MAX } from '../../web/src/constants.js';
+import { createDemoController, forwardModelConfig, modelConfig } from '../../web/src/demo-controller.js';
+
+const nl = await loadNormlab({ backend: 'simd128' });
+const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', placement: 'pre', depth: 24, eps: 1e-6 };
+
+// A controller whose render() resolves the promise of the next call to
+// rendered().
+function controller(options = {}) {
+  let wake = null;
+  const demo = createDemoController({ win: globalThis, render: () => wake?.(), ...options });
+  demo.rendered = () => new Promise((resolve) => {
+    wake = resolve;
+  });
+  return demo;
+}
+
+test('one instance per configuration; one no view needs is deleted', () => {
+  const baseline = nl.liveAllocations();
+  const demo = controller({ spare: 0 });
+  demo.forward(nl, settings);
+  demo.forward(nl, settings);
+  const one = nl.liveAllocations();
+  assert.ok(one > baseline, 'a model was created');
+  // Same configuration, other prompt: the same instance runs it.
+  demo.forward(nl, { ...settings, prompt: 'another prompt' });
+  assert.equal(nl.liveAllocations(), one);
+  // Another depth: still the same instance, run to that depth.
+  assert.equal(demo.forward(nl, { ...settings, depth: 7 }).view.layers, 7);
+  assert.equal(nl.liveAllocations(), one);
+  // Another configuration replaces it: with no spares, the first is deleted.
+  demo.forward(nl, { ...settings, placement: 'post' });
+  assert.equal(nl.liveAllocations(), one);
+  assert.equal(demo.runtime.models.size, 1);
+  demo.dispose();
+  assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('spare instances: the most recently used one stays, the rest are deleted', () => {
+  const baseline = nl.liveAllocations();
+  const demo = controller({ spare: 1 });
+  const [rms, ln, none] = ['rmsnorm', 'layernorm', 'none'].map((norm) => ({ ...settings, norm, depth: 2 }));
+  demo.forward(nl, rms);
+  const rmsModel = demo.runtime.models.get([...demo.runtime.models.keys()][0]);
+  demo.forward(nl, ln);
+  const two = nl.liveAllocations();
+  // In use: none; spare: layernorm, the most recently used of the others.
+  demo.forward(nl, none);
+  assert.equal(nl.liveAllocations(), two);
+  assert.deepEqual([...demo.runtime.models.keys()].map((k) => k.split('|')[0]), ['layernorm', 'none']);
+  assert.ok(!demo.runtime.models.has(`rmsnorm|pre|${DEPTH_MAX}|1e-6`));
+  // Back to layernorm: the spare is reused, no new instance.
+  demo.forward(nl, ln);
+  assert.equal(nl.liveAllocations(), two);
+  assert.deepEqual([...demo.runtime.models.keys()].map((k) => k.split('|')[0]), ['none', 'layernorm']);
+  assert.notEqual(demo.modelFor(nl, forwardModelConfig(rms)), rmsModel, 'a deleted instance is made anew');
+  demo.dispose();
+  assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('forward views at any depth equal a model of that depth', () => {
+  const demo = controller();
+  assert.equal(forwardModelConfig(settings).layers, DEPTH_MAX);
+  for (const depth of [24, 23, 30, 5, 24]) {
+    const view = demo.forward(nl, { ...settings, depth }).view;
+    const fresh = nl.createModel(modelConfig({ ...settings, depth }));
+    const run = fresh.forward(settings.prompt, { topK: 5 });
+    fresh.delete();
+    assert.equal(view.layers, depth);
+    assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+    assert.deepEqual(view.attention.maxProb, run.attention.meanMaxProb);
+    assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  }
+  demo.dispose();
+});
+
+test('idle extension runs the model on to its last layer; deeper views then equal fresh models', () => {
+  const demo = controller();
+  assert.equal(demo.extend(8), false, 'no forward view yet, nothing to extend');
+  demo.forward(nl, settings);
+  let more = 0;
+  while (demo.extend(8)) more += 1;
+  // 24 -> 32 -> 40 -> 48 -> 56 -> 64: true four times, false at 64.
+  assert.equal(more, 4);
+  assert.equal(demo.extend(8), false);
+  for (const depth of [40, 64, 13]) {
+    const view = demo.forward(nl, { ...settings, depth }).view;
+    const fresh = nl.createModel(modelConfig({ ...settings, depth }));
+    const run = fresh.forward(settings.prompt, { topK: 5 });
+    fresh.delete();
+    assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+    assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  }
+  demo.dispose();
+});
+
+test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
+  const demo = controller();
+  const good = demo.forward(nl, settings);
+  assert.equal(good.error, null);
+  assert.equal(good.tokens, 30);
+  const view = good.view;
+  assert.equal(view.layers, 24);
+  assert.equal(view.sqrtD, 32);
+  assert.equal(view.residualL2.length, 25);
+  assert.ok(view.residualL2[24] / view.residualL2[0] > 5, 'the stream grows');
+  for (const l2 of view.probes['inputNorm.normed'].l2) assert.ok(Math.abs(l2 - 32) < 1e-3, `normed L2 ${l2}`);
+
+  const tooLong = demo.forward(nl, { ...settings, prompt: '残'.repeat(22) });
+  assert.deepEqual(tooLong.error, { code: 'errTooLong', params: { count: 66, max: 64 } });
+  assert.equal(tooLong.view, view, 'the last good view stays');
+  assert.equal(demo.forward(nl, { ...settings, prompt: '' }).error.code, 'errEmpty');
+  demo.dispose();
+});
+
+test('gradient views run after the input settles, pre then post; pre-norm has no rescalings, post-norm 2 per layer', async () => {
+  const baseline = nl.liveAllocations();
+  const demo = controller();
+  const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
+  demo.input();
+  const rendered = demo.rendered();
+  assert.deepEqual(demo.gradients(nl, g), { busy: true, result: null });
+  await rendered;
+  const { busy, result } = demo.gradients(nl, g);
+  assert.equal(busy, false);
+  const { pre, post } = result;
+  assert.equal(result.depth, 6);
+  assert.equal(result.error, null);
+  assert.equal(pre.layer.length, 6);
+  assert.equal(pre.residual.length, 7);
+  assert.equal(pre.rescale, null);
+  assert.equal(post.rescale.factor.length, 12);
+  // The running product starts at the first factor (both are averaged over
+  // tokens, so later entries are means of products, not products of means).
+  assert.ok(Math.abs(post.rescale.product[0] - post.rescale.factor[0]) < 1e-6);
+  assert.ok(post.rescale.product.every((p) => p > 0));
+  // Both stacks equal fresh models' backward passes.
+  for (const [view, placement] of [[pre, 'pre'], [post, 'post']]) {
+    const fresh = nl.createModel(modelConfig({ ...g, placement }));
+    assert.deepEqual(view.layer, Array.from(fresh.gradients(g.prompt).layer));
+    fresh.delete();
+  }
+  // A prompt too short for a next-token loss.
+  const short = demo.rendered();
+  demo.gradients(nl, { ...g, prompt: 'x' });
+  await short;
+  assert.equal(demo.gradients(nl, { ...g, prompt: 'x' }).result.error.code, 'errTooShort');
+  // Settings seen before: the kept result, in the next task.
+  const again = demo.rendered();
+  demo.gradients(nl, g);
+  await again;
+  assert.equal(demo.gradients(nl, g).result, result);
+  demo.dispose();
+  assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('an input before the settle time runs out cancels the pending backward pass', async () => {
+  const demo = controller();
+  const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
+  demo.input();
+  demo.gradients(nl, g);
+  demo.input();
+  assert.equal(demo.runtime.gradients.settling, false);
+  assert.equal(demo.runtime.gradients.key, null, 'the next paint schedules it anew');
+  const rendered = demo.rendered();
+  demo.gradients(nl, { ...g, depth: 7 });
+  await rendered;
+  assert.equal(demo.gradients(nl, { ...g, depth: 7 }).result.depth, 7);
+  demo.dispose();
+});
+
+test('the gain sample is fixed and computed from the model\'s gains', () => {
+  const demo = controller();
+  assert.equal(demo.gains(nl, settings), null, 'no model, no sample');
+  demo.forward(nl, settings);
+  const gains = demo.gains(nl, settings);
+  assert.equal(gains.values.length, 48);
+  assert.deepEqual(new Set(gains.features).size, 48);
+  const all = demo.modelFor(nl, forwardModelConfig(settings)).gains(0, 'inputNorm');
+  gains.features.forEach((feature, i) => assert.equal(gains.values[i], all[feature]));
+  assert.equal(gains.amplified, gains.values.filter((g) => g > 1).length);
+  assert.equal(gains.min, Math.min(...gains.values));
+  demo.dispose();
+});
