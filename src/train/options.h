@@ -31,7 +31,7 @@ struct TrainOptions {
   std::string placement = "post"; // "pre" | "post"
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
-  double lr = 5e-3;     // finite, > 0: Adam's step size after warmup
+  double lr = 3e-3;     // finite, > 0: Adam's step size after warmup
   double warmup = 0;    // integer in 0..100000: steps of linear warmup
   double steps = 400;   // integer in 1..100000: the run's planned length
   double seed = 1;      // integer in 0..4294967295: weights and batches
@@ -49,7 +49,7 @@ struct TrainConfig {
   NormKind norm = NormKind::rmsnorm;
   Placement placement = Placement::post;
   float eps = 1e-6f;
-  double lr = 5e-3;
+  double lr = 3e-3;
   int warmup = 0;
   int steps = 400;
   uint32_t seed = 1;

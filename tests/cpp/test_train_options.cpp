@@ -112,7 +112,7 @@ TEST_CASE("trainer options: resolved values", "[train][options]") {
   CHECK(c.norm == train::NormKind::rmsnorm);
   CHECK(c.placement == train::Placement::post);
   CHECK(c.eps == 1e-6f);
-  CHECK(c.lr == 5e-3);
+  CHECK(c.lr == 3e-3);
   CHECK(c.warmup == 0);
   CHECK(c.steps == 400);
   CHECK(c.seed == 1u);
