@@ -195,7 +195,7 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
         for (const key of Object.keys(o)) {
           if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
         }
-        const args = { nBytes, temperature: o.temperature ?? 1, seed: o.seed ?? 1 };
+        const args = { nBytes, temperature: o.temperature === undefined ? 1 : o.temperature, seed: o.seed === undefined ? 1 : o.seed };
         const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
         for (const k of wrongType) args[k] = -1;
         const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);
