@@ -242,7 +242,7 @@ cmd_test() {
   local failed=0
   say "Catch2, native"
   "$BUILD/native/normlab_tests" || failed=1
-  say "Catch2, native: the trainer's thesis ([.thesis], 3 seeds x 4 runs of 400 steps)"
+  say "Catch2, native: the trainer's thesis ([.thesis], 3 seeds x 4 runs of 400 steps; minutes)"
   "$BUILD/native/normlab_tests" "[.thesis]" || failed=1
   say "Catch2, native, under AddressSanitizer + UBSan (clang)"
   build_checked normlab_tests normlab_fuzzers
@@ -271,6 +271,9 @@ cmd_bench() {
   node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
   say "synthetic model: creation, forward, gradients, memory, gradient flow"
   node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
+  say "trainer: ms per step in wasm (SIMD128, scalar) and natively, against tfjs-backend-wasm"
+  node "$ROOT/tests/bench/train-bench.mjs" --native "$BUILD/bench-train.json" --wasm-bench "$BUILD/wasm" \
+    --md "$BUILD/bench-train.md"
   deps_browser
   say "the page's interaction budget (headless Chromium)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
