@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
 
-const SEED = 3;
+const SEED = Number(process.env.NORMLAB_THESIS_SEED ?? 2);
 
 let nl;
 before(async () => {

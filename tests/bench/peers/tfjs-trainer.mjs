@@ -58,8 +58,14 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
   const { layers: L, hidden: D, heads: H, seq: T, batch: B, lr, placement } = config;
   const V = 256, F = 4 * D, dh = D / H, R = B * T, eps = 1e-6;
   let s = seed;
-  const init = (shape) => tf.variable(tf.randomNormal(shape, 0, 0.02, 'float32', s++));
-  const ones = (n) => tf.variable(tf.ones([n]));
+  const variable = (make) => {
+    const value = make();
+    const v = tf.variable(value);
+    value.dispose();
+    return v;
+  };
+  const init = (shape) => variable(() => tf.randomNormal(shape, 0, 0.02, 'float32', s++));
+  const ones = (n) => variable(() => tf.ones([n]));
   const p = {
     wte: init([V, D]),
     wpe: init([T, D]),
@@ -74,7 +80,7 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
   // depend on the data).
   const bytes = Int32Array.from({ length: R + 1 }, (_, i) => (i * 2654435761) >>> 24);
   const tokens = tf.tensor1d(bytes.subarray(0, R), 'int32');
-  const targets = tf.oneHot(tf.tensor1d(bytes.subarray(1, R + 1), 'int32'), V);
+  const targets = tf.tidy(() => tf.oneHot(tf.tensor1d(bytes.subarray(1, R + 1), 'int32'), V));
   const positions = tf.tensor1d(Int32Array.from({ length: R }, (_, i) => i % T), 'int32');
   const mask = tf.tensor2d(Float32Array.from({ length: T * T }, (_, i) => ((i % T) > Math.floor(i / T) ? -1e9 : 0)), [T, T]);
 
