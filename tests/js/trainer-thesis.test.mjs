@@ -11,9 +11,9 @@
 // sweep (web/data/train-sweep.json) and the native test with 3 seeds
 // (tests/cpp/test_train_thesis.cpp). Seed 2 (NORMLAB_THESIS_SEED sets
 // another): the wasm build rounds differently from the native one (4-wide
-// vectors, no fused multiply-add), so a run's trajectory drifts from the native run of the same
-// seed over 400 steps, and a claim that holds in 2 of 3 native seeds need not
-// hold for a given seed here. Measured in this build: seed 2 holds every
+// vectors, no fused multiply-add), so a run's trajectory drifts from the
+// native run of the same seed over 400 steps, and a claim that holds in 2 of
+// 3 native seeds need not hold for a given seed here. Measured in this build: seed 2 holds every
 // claim; seed 3's pre-norm run was still on the plateau at step 400 (final
 // 4.2572; natively 3.5918), and natively seed 1's warmup run stalls.
 // About a minute of wasm work on a free core.
