@@ -160,13 +160,15 @@ async function main() {
     check(Math.abs(r.tfFlops / r.flops - 1) <= 0.1, `L ${r.layers}: tfjs FLOPs within 10% of ours: ratio ${(r.tfFlops / r.flops).toFixed(3)} (its masked attention computes the full T x T)`);
   }
 
+  const loadEnd = os.loadavg();
+  console.log(`load average at the end ${loadEnd.map((l) => l.toFixed(2)).join(' ')}`);
   const md = [
-    `Node ${process.version}, load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start, tfjs-backend-wasm ${tfjs.version} (${tfjs.threads} thread), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    `Node ${process.version}, load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start and ${loadEnd.map((l) => l.toFixed(2)).join(' ')} at the end, tfjs-backend-wasm ${tfjs.version} (${tfjs.threads} thread), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     mdTable(['per training step (median)', ...headers], rows),
   ].join('\n');
   writeFileSync(o.md, md + '\n');
-  writeFileSync(o.md.replace(/\.md$/, '.json'), JSON.stringify({ load, tfjs, results, wasm: inWasm, native }, null, 1));
+  writeFileSync(o.md.replace(/\.md$/, '.json'), JSON.stringify({ load, loadEnd, tfjs, results, wasm: inWasm, native }, null, 1));
   console.log(`\nwrote ${path.relative(ROOT, o.md)}`);
   simd.dispose();
   scalar.dispose();
