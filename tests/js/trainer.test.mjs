@@ -236,6 +236,16 @@ describe('determinism', () => {
       }
       assert.equal(single.evaluate(), whole.evaluate());
       assert.equal(units.evaluate(), whole.evaluate());
+
+      // Slices cut by a real time budget, wherever it ends.
+      const budgeted = await nl.createTrainer(options);
+      const parts = [];
+      while (budgeted.stepsDone < 4) {
+        const run = budgeted.advance(1);
+        for (let k = 0; k < run.loss.length && parts.length < 4; k++) parts.push(run.loss[k]);
+      }
+      assert.deepEqual(bits(parts), bits(r.loss), 'advance(1)');
+      budgeted.delete();
       // evaluate() between two units of a step leaves the step's bits alone.
       units.advance(0);
       units.evaluate();
