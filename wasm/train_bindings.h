@@ -106,9 +106,12 @@ class TrainerHandle {
   // n bytes after the prompt's (validate_generate_options first); a view of
   // them, good until the next call (the view rule, bindings.cpp).
   val generate(const std::string& prompt_utf8, int n, double temperature, double seed) {
-    generated_ = trainer_ ? trainer_->generate(prompt_utf8, n, temperature, static_cast<uint32_t>(seed))
-                          : std::string();
-    return val(typed_memory_view(generated_.size(), reinterpret_cast<const uint8_t*>(generated_.data())));
+    generated_.clear();
+    if (trainer_) {
+      generated_ = trainer_->generate(prompt_utf8, n, temperature, static_cast<uint32_t>(seed));
+    }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(generated_.data());
+    return val(typed_memory_view(generated_.size(), bytes));
   }
 
   // A view of the last packed result (the view rule).
@@ -118,18 +121,8 @@ class TrainerHandle {
   // packed with every entry filled by fill_identity, under its dims.
   std::string pack_identity_for_tests(const std::string& result) {
     if (!trainer_) return problem_;
-    if (result == "trainRun") {
-      ntr::TrainRun copy = run_;
-      fill_identity(&copy, ntr::kTrainRunTable);
-      return checked(ntr::kTrainRunTable,
-                     pack(&packed_, ntr::kTrainRunTable, copy, nm::dim_values(ntr::kTrainRunTable, run_)));
-    }
-    if (result == "trainConfig") {
-      ntr::TrainConfig copy = trainer_->config();
-      fill_identity(&copy, ntr::kTrainConfigTable);
-      return checked(ntr::kTrainConfigTable,
-                     pack(&packed_, ntr::kTrainConfigTable, copy, nm::dim_values(ntr::kTrainConfigTable, copy)));
-    }
+    if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
+    if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
     return "result must be 'trainRun' or 'trainConfig'";
   }
 
@@ -140,6 +133,13 @@ class TrainerHandle {
     run_.grad_first.push_back(static_cast<float>(r.grad_first));
     run_.grad_last.push_back(static_cast<float>(r.grad_last));
     run_.lr.push_back(static_cast<float>(r.lr));
+  }
+
+  template <class R>
+  std::string pack_identity(const nm::ResultTable<R>& table, const R& r) {
+    R copy = r;
+    fill_identity(&copy, table);
+    return checked(table, pack(&packed_, table, copy, nm::dim_values(table, r)));
   }
 
   template <class R>

@@ -51,7 +51,9 @@ const OPTION_DEFAULTS = {
   seq: 64,
   batch: 8,
 };
-const OPTION_NAMES = ['layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'lr', 'warmup', 'steps', 'seed', 'seq', 'batch', 'text'];
+const OPTION_NAMES = [
+  'layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'lr', 'warmup', 'steps', 'seed', 'seq', 'batch', 'text',
+];
 const STRING_OPTIONS = new Set(['norm', 'placement', 'text']);
 const MAX_STEPS_PER_CALL = 100000;
 
@@ -195,7 +197,11 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
         for (const key of Object.keys(o)) {
           if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
         }
-        const args = { nBytes, temperature: o.temperature === undefined ? 1 : o.temperature, seed: o.seed === undefined ? 1 : o.seed };
+        const args = {
+          nBytes,
+          temperature: o.temperature === undefined ? 1 : o.temperature,
+          seed: o.seed === undefined ? 1 : o.seed,
+        };
         const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
         for (const k of wrongType) args[k] = -1;
         const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);

@@ -46,6 +46,7 @@ describe('bad options reject with the exact message, before any instance is made
   const PLACEMENT = "placement must be 'pre' or 'post'";
   const EPS = 'eps must be a number in 0..1';
   const LR = 'lr must be a finite number > 0';
+  const TEXT = (min, seq, n) => `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
   const STEPS = 'steps must be an integer in 1..100000';
   const SEED = 'seed must be an integer in 0..4294967295';
@@ -104,22 +105,29 @@ describe('bad options reject with the exact message, before any instance is made
     [{ batch: {} }, TypeError, BATCH],
     [{ text: 42 }, TypeError, 'text must be a string'],
     [{ text: null }, TypeError, 'text must be a string'],
-    [{ text: 'x'.repeat(649) }, RangeError, 'text must hold at least 650 bytes for seq 64 (its last 10% is held out), not 649'],
+    [{ text: 'x'.repeat(649) }, RangeError, TEXT(650, 64, 649)],
     // Counted in UTF-8 bytes: 216 three-byte characters are 648 bytes.
-    [{ text: '归'.repeat(216) }, RangeError, 'text must hold at least 650 bytes for seq 64 (its last 10% is held out), not 648'],
-    [{ seq: 2, text: 'ab'.repeat(14) + 'a' }, RangeError, 'text must hold at least 30 bytes for seq 2 (its last 10% is held out), not 29'],
+    [{ text: '归'.repeat(216) }, RangeError, TEXT(650, 64, 648)],
+    [{ seq: 2, text: 'ab'.repeat(14) + 'a' }, RangeError, TEXT(30, 2, 29)],
     // The first bad field is the one named.
     [{ layers: 0, lr: 0 }, RangeError, LAYERS],
     [{ layers: 0, lr: '1' }, RangeError, LAYERS],
   ];
+  // A case's name: its options, with long texts, NaN, Infinity and BigInts shown.
+  const shown = (k, v) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'string' && v.length > 20) return `${v.length} chars`;
+    return Number.isNaN(v) || v === Infinity ? String(v) : v;
+  };
   for (const [options, ErrorClass, message] of CASES) {
-    test(`${JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'string' && v.length > 20 ? `${v.length} chars` : Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v))}`, async () => {
+    test(JSON.stringify(options, shown), async () => {
       await assertRejectsExactly(nl.createTrainer(options), ErrorClass, message);
     });
   }
 
   test('too much memory for a trainer', async () => {
-    await assert.rejects(nl.createTrainer({ layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) }), (error) => {
+    const huge = { layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) };
+    await assert.rejects(nl.createTrainer(huge), (error) => {
       assert.equal(error.constructor, RangeError);
       assert.match(error.message, /^layers, hidden and seq need \d+ MiB together, more than a trainer may use \(256 MiB\)$/);
       return true;
@@ -164,7 +172,10 @@ describe('config', () => {
   });
 
   test('every option echoed as resolved', async () => {
-    const options = { layers: 3, hidden: 64, heads: 8, norm: 'layernorm', placement: 'pre', eps: 0.25, lr: 0.01, warmup: 7, steps: 9, seed: 4294967295, seq: 8, batch: 3 };
+    const options = {
+      layers: 3, hidden: 64, heads: 8, norm: 'layernorm', placement: 'pre', eps: 0.25,
+      lr: 0.01, warmup: 7, steps: 9, seed: 4294967295, seq: 8, batch: 3,
+    };
     const trainer = await nl.createTrainer({ ...options, text: 'normlab '.repeat(20) });
     try {
       assert.deepEqual(trainer.config, options);
@@ -190,7 +201,7 @@ function entropyOf(s) {
 
 describe('determinism', () => {
   test('the same seed twice: bit-identical; another seed: not', async () => {
-    const [a, b, c] = await Promise.all([nl.createTrainer(SMALL), nl.createTrainer(SMALL), nl.createTrainer({ ...SMALL, seed: 2 })]);
+    const [a, b, c] = await Promise.all([SMALL, SMALL, { ...SMALL, seed: 2 }].map((o) => nl.createTrainer(o)));
     try {
       const ra = a.step(4);
       const rb = b.step(4);
@@ -210,7 +221,8 @@ describe('determinism', () => {
     const [whole, single, units] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(options)));
     try {
       const r = whole.step(4);
-      assert.deepEqual({ firstStep: r.firstStep, stepsDone: r.stepsDone, unitsDone: r.unitsDone, diverged: r.diverged }, { firstStep: 0, stepsDone: 4, unitsDone: 0, diverged: false });
+      const { firstStep, stepsDone, unitsDone, diverged } = r;
+      assert.deepEqual({ firstStep, stepsDone, unitsDone, diverged }, { firstStep: 0, stepsDone: 4, unitsDone: 0, diverged: false });
       // Warmup: lr rises linearly over 3 steps, then stays.
       assert.deepEqual(bits(r.lr), bits([1e-3, 2e-3, 3e-3, 3e-3]));
       const ones = [0, 1, 2, 3].map(() => single.step(1));
@@ -226,7 +238,9 @@ describe('determinism', () => {
         calls++;
         assert.equal(run.unitsPerStep, perStep);
         assert.ok(run.loss.length <= 1);
-        for (let k = 0; k < run.loss.length; k++) sliced.push({ loss: run.loss[k], gradFirst: run.gradFirst[k], gradLast: run.gradLast[k] });
+        for (let k = 0; k < run.loss.length; k++) {
+          sliced.push({ loss: run.loss[k], gradFirst: run.gradFirst[k], gradLast: run.gradLast[k] });
+        }
         if (run.loss.length === 0) assert.equal(run.unitsDone, calls % perStep);
       }
       assert.equal(calls, 4 * perStep);
@@ -363,7 +377,11 @@ test('delete(): every later use throws a clear error; twice is safe; dispose() d
   trainer.step(1);
   trainer.delete();
   trainer.delete();
-  for (const use of [() => trainer.step(1), () => trainer.advance(5), () => trainer.evaluate(), () => trainer.generate('a', 1), () => trainer.heapBytes, () => trainer.stepsDone]) {
+  const uses = [
+    () => trainer.step(1), () => trainer.advance(5), () => trainer.evaluate(),
+    () => trainer.generate('a', 1), () => trainer.heapBytes, () => trainer.stepsDone,
+  ];
+  for (const use of uses) {
     assertThrowsExactly(use, Error, 'trainer was deleted');
   }
   assert.equal(trainer.config.layers, 2, 'the config stays readable');
@@ -375,7 +393,7 @@ test('delete(): every later use throws a clear error; twice is safe; dispose() d
   await assertRejectsExactly(other.createTrainer(SMALL), Error, 'this normlab instance has been disposed');
 });
 
-test("a trainer's memory is its own instance's: the nl instance does not grow, and a second trainer starts afresh", async () => {
+test("a trainer's memory is its own instance's: the nl instance does not grow; a second one starts afresh", async () => {
   const heap = nl.heapBytes();
   const malloc = nl.mallocBytes();
   // L 48, the deepest setting of the sweep: well under 64 MiB.
@@ -405,8 +423,13 @@ describe('the results hold what the description declares', () => {
     const trainer = await nl.createTrainer(SMALL);
     try {
       const run = trainer.step(3);
-      const expected = boundary.results.trainRun.entries.map((e) => [e.path, e.shape.length === 1 ? 'Float32Array(3)' : e.path === 'diverged' ? 'boolean' : 'number']);
-      assert.deepEqual(Object.entries(run).map(([k, v]) => [k, ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.length})` : typeof v]), expected);
+      // diverged is made a boolean in JS.
+      const declared = (e) => (e.shape.length === 1 ? 'Float32Array(3)' : e.path === 'diverged' ? 'boolean' : 'number');
+      const found = (v) => (ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.length})` : typeof v);
+      assert.deepEqual(
+        Object.entries(run).map(([k, v]) => [k, found(v)]),
+        boundary.results.trainRun.entries.map((e) => [e.path, declared(e)]),
+      );
       assert.deepEqual(Object.keys(trainer.config), boundary.results.trainConfig.entries.map((e) => e.path));
     } finally {
       trainer.delete();
@@ -415,7 +438,10 @@ describe('the results hold what the description declares', () => {
 
   test('identity packings: each entry holds its own member', () => {
     const text = new TextEncoder().encode('abcd'.repeat(100));
-    const handle = new module.Trainer({ layers: 2, hidden: 16, heads: 2, norm: 'rmsnorm', placement: 'post', eps: NaN, lr: 1e-3, warmup: 0, steps: 5, seed: 1, seq: 8, batch: 2, text });
+    const handle = new module.Trainer({
+      layers: 2, hidden: 16, heads: 2, norm: 'rmsnorm', placement: 'post', eps: NaN,
+      lr: 1e-3, warmup: 0, steps: 5, seed: 1, seq: 8, batch: 2, text,
+    });
     try {
       assert.equal(handle.problem(), '');
       assert.equal(handle.step(3), '');
