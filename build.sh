@@ -10,6 +10,7 @@
 #                      the calculator parser's property tests with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
+#   ./build.sh sweep   build, then the trainer's depth x lr x placement sweep -> web/data/train-sweep.json
 #   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
 set -euo pipefail
 
@@ -241,6 +242,8 @@ cmd_test() {
   local failed=0
   say "Catch2, native"
   "$BUILD/native/normlab_tests" || failed=1
+  say "Catch2, native: the trainer's thesis ([.thesis], 3 seeds x 4 runs of 400 steps; minutes)"
+  "$BUILD/native/normlab_tests" "[.thesis]" || failed=1
   say "Catch2, native, under AddressSanitizer + UBSan (clang)"
   build_checked normlab_tests normlab_fuzzers
   "$BUILD/sanitize/normlab_tests" || failed=1
@@ -262,10 +265,15 @@ cmd_bench() {
   npm_ci "$ROOT/tests/bench"
   say "native kernels (-O3 -march=native)"
   "$BUILD/native/normlab_bench_native" --json "$BUILD/bench-native.json"
+  say "native trainer: ms per training step, FLOPs, matmul GFLOP/s"
+  "$BUILD/native/normlab_bench_train" --text "$ROOT/web/data/training-text.zh.txt" --json "$BUILD/bench-train.json"
   say "wasm and peers (Node $(node --version), single thread)"
   node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
   say "synthetic model: creation, forward, gradients, memory, gradient flow"
   node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
+  say "trainer: ms per step in wasm (SIMD128, scalar) and natively, against tfjs-backend-wasm"
+  node "$ROOT/tests/bench/train-bench.mjs" --native "$BUILD/bench-train.json" --wasm-bench "$BUILD/wasm" \
+    --md "$BUILD/bench-train.md"
   deps_browser
   say "the page's interaction budget (headless Chromium)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
@@ -345,6 +353,19 @@ cmd_soak() {
     --embed-moves "${SOAK_EMBED_MOVES:-500}" --embed-prompts "${SOAK_EMBED_PROMPTS:-50}" \
     --seed "${SOAK_SEED:-1}" --json "$BUILD/soak.json" || die "the soak failed (report: build/soak.json)"
   say "soak passed (report: build/soak.json)"
+}
+
+# The trainer's sweep (tests/bench/native/train_sweep.cpp): depth 6/12/24/48 x
+# lr 1e-3/3e-3/5e-3/1e-2 x pre / post / post + 100-step warmup x 3 seeds, 400
+# steps each, on the committed text; writes the table the page's lab draws
+# and the demonstration config is chosen from. Niced: it takes an hour or more.
+cmd_sweep() {
+  deps_build; build
+  local commit
+  commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  say "trainer sweep (144 runs of 400 steps) -> web/data/train-sweep.json"
+  nice -n 10 "$BUILD/native/normlab_train_sweep" --text "$ROOT/web/data/training-text.zh.txt" \
+    --out "$ROOT/web/data/train-sweep.json" --commit "$commit"
 }
 
 # ---------------------------------------------------------------- fresh-check
@@ -480,6 +501,7 @@ case "${1:-}" in
   fuzz) cmd_fuzz ;;
   dist) cmd_dist ;;
   soak) cmd_soak ;;
+  sweep) cmd_sweep ;;
   fresh-check) cmd_fresh_check ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -96,6 +96,7 @@
 #include "model/problem.h"
 #include "model/results.h"
 #include "normlab/kernels.h"
+#include "train/results.h"
 
 namespace {
 
@@ -570,6 +571,8 @@ std::string describe_boundary() {
   describe(&j, nm::kForwardTable);
   describe(&j, nm::kGradientTable);
   describe(&j, nm::kConfigTable);
+  describe(&j, normlab::train::kTrainRunTable);
+  describe(&j, normlab::train::kTrainConfigTable);
   j.close("}");
   j.key("workspace").open("{");
   j.key("dims").symbols("T D");
@@ -780,3 +783,6 @@ EMSCRIPTEN_BINDINGS(normlab) {
       .function("packed", &ModelHandle::packed)
       .function("packIdentityForTests", &ModelHandle::pack_identity_for_tests);
 }
+
+// The trainer: its handle and its Embind block, on this file's packer.
+#include "train_bindings.h"

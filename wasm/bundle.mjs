@@ -32,6 +32,8 @@ const BACKENDS = [
 // Shared by every output: modern engines only (WebAssembly SIMD era), and no
 // code built from strings, so pages can run under a strict CSP.
 const common = { bundle: true, target: 'es2022', platform: 'browser', logLevel: 'warning', charset: 'utf8' };
+// The trainer's default text (wasm/trainer.js) is bundled as a string.
+const textLoader = { loader: { '.txt': 'text' } };
 
 // Emscripten 3.1.6 fetch()es its own inline data: URI when fetch exists, and
 // only decodes the base64 itself when that fails. Under a CSP without
@@ -71,6 +73,7 @@ async function main() {
 
   await esbuild.build({
     ...common,
+    ...textLoader,
     entryPoints: [join(here, 'entry.esm.js')],
     format: 'esm',
     // Backends stay separate files, imported at run time next to normlab.mjs.
@@ -79,6 +82,7 @@ async function main() {
   });
   await esbuild.build({
     ...common,
+    ...textLoader,
     entryPoints: [join(here, 'entry.classic.js')],
     format: 'iife',
     globalName: 'normlab',

@@ -460,3 +460,132 @@ export interface Normlab {
 
 /** Load a backend's wasm module and return the API over it. */
 export function loadNormlab(options?: LoadOptions): Promise<Normlab>;
+
+// ---------------------------------------------------------------- trainer
+//
+// A tiny byte-level transformer trained from scratch in the page
+// (src/train): vocabulary 256 (UTF-8 bytes), learned positions, MLP 4 hidden
+// with GELU, tied embeddings, Adam. Each trainer lives in a wasm instance of
+// its own, given back to the engine by delete(). Bad options reject with
+// named errors (a TypeError for a wrong type, else a RangeError, e.g.
+// "lr must be a finite number > 0"); a run that diverges is reported in its
+// results (diverged, NaN losses), never thrown. After delete() every call
+// throws Error("trainer was deleted").
+
+/** The defaults are the demonstration config, chosen by the sweep (web/data/train-sweep.json). */
+export interface TrainerOptions {
+  /** Integer in 1..64. Default 24. */
+  layers?: number;
+  /** Power of two in 8..256. Default 32. */
+  hidden?: number;
+  /** Power of two in 1..min(16, hidden / 4). Default 4. */
+  heads?: number;
+  /** Default 'rmsnorm'. */
+  norm?: NormKind;
+  /** Default 'post' (post-norm has no final norm: its stream leaves the last layer normalized). */
+  placement?: Placement;
+  /** Number in 0..1. Default 1e-6 for RMSNorm, 1e-5 for LayerNorm. */
+  eps?: number;
+  /** Adam's step size after warmup, a finite number > 0. Default 3e-3. */
+  lr?: number;
+  /** Steps of linear warmup, integer in 0..100000. Default 0. */
+  warmup?: number;
+  /** The run's planned length (advance() stops there), integer in 1..100000. Default 400. */
+  steps?: number;
+  /** Integer in 0..4294967295: the initial weights and the batches. Default 1. */
+  seed?: number;
+  /** Bytes per training sequence, integer in 2..256. Default 64. */
+  seq?: number;
+  /** Sequences per step, integer in 1..64. Default 8. */
+  batch?: number;
+  /**
+   * The training text; its last 10% (of its UTF-8 bytes) is held out. At
+   * least 10 (seq + 1) bytes. Default: the committed snapshot of the page's
+   * Chinese prose (web/data/training-text.zh.txt, 21,912 bytes).
+   */
+  text?: string;
+}
+
+/** The resolved options, the text aside. */
+export interface TrainerConfig {
+  readonly layers: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly norm: NormKind;
+  readonly placement: Placement;
+  /** Rounded to float32, as the trainer computes with it. */
+  readonly eps: number;
+  readonly lr: number;
+  readonly warmup: number;
+  readonly steps: number;
+  readonly seed: number;
+  readonly seq: number;
+  readonly batch: number;
+}
+
+/** The N steps one step() or advance() call completed, in order. */
+export interface TrainRun {
+  /** Mean cross-entropy of each step's batch (nats); NaN after divergence. */
+  loss: Float32Array;
+  /** L2 norm of the gradients of all of layer 0's parameters, per step. */
+  gradFirst: Float32Array;
+  /** The same for the last layer. */
+  gradLast: Float32Array;
+  /** The learning rate each step's update used (warmup included). */
+  lr: Float32Array;
+  /** Index of the first of these steps, from 0. */
+  firstStep: number;
+  /** Steps the trainer has completed after the call. */
+  stepsDone: number;
+  /** Units of the next step already run (advance() may stop inside a step). */
+  unitsDone: number;
+  /** Units in a step: batch x (2 layers + 1) + 1. */
+  unitsPerStep: number;
+  /** True once a loss or gradient was NaN or Inf: no update is applied from then on. */
+  diverged: boolean;
+}
+
+export interface GenerateOptions {
+  /** Number in 0..100; 0 takes the most likely byte. Default 1. */
+  temperature?: number;
+  /** Integer in 0..4294967295 for the sampling. Default 1. */
+  seed?: number;
+}
+
+export interface Trainer {
+  readonly config: TrainerConfig;
+  /** Unigram byte entropy of the training split (nats): the loss of a model that knows only byte frequencies. */
+  readonly unigramEntropy: number;
+  /** Bytes the trainer holds: parameters, Adam state, gradients, activations, the text. */
+  readonly memoryBytes: number;
+  /** Size of this trainer's own wasm memory. */
+  readonly heapBytes: number;
+  readonly stepsDone: number;
+  /** n whole steps (integer in 1..100000, default 1), finishing any step in progress first. */
+  step(n?: number): TrainRun;
+  /**
+   * Runs units of work (one layer of one sequence forward or backward, the
+   * head, or Adam's update) until budgetMs has passed: at least one unit;
+   * none once config.steps steps are done or the run diverged. However the
+   * steps are sliced, the results are bit-identical to step()'s.
+   */
+  advance(budgetMs: number): TrainRun;
+  /** Mean loss over the held-out split cut into consecutive windows of seq bytes (each predicting the next seq), forward only. */
+  evaluate(): number;
+  /**
+   * nBytes bytes (integer in 0..100000) sampled after the prompt, decoded as
+   * UTF-8 (a broken sequence becomes U+FFFD).
+   */
+  generate(prompt: string, nBytes: number, options?: GenerateOptions): string;
+  /** Drops the trainer's wasm instance; later calls throw. Safe to call twice. */
+  delete(): void;
+}
+
+// Merged into the Normlab interface above.
+export interface Normlab {
+  /**
+   * A trainer in a wasm instance of its own (made asynchronously). Rejects
+   * with a named error for bad options; dispose() deletes it too.
+   */
+  createTrainer(options?: TrainerOptions): Promise<Trainer>;
+}

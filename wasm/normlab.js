@@ -28,6 +28,7 @@ import { simd } from 'wasm-feature-detect';
 
 import { readBoundary } from './boundary.js';
 import { makeCreateModel } from './model.js';
+import { makeCreateTrainer } from './trainer.js';
 
 const BACKENDS = ['simd128', 'scalar'];
 
@@ -46,7 +47,7 @@ export function makeLoadNormlab(backends) {
     }
     const name = backend === 'auto' ? (hasSimd ? 'simd128' : 'scalar') : backend;
     const { default: createModule } = await backends[name]();
-    return createApi(await createModule(), name);
+    return createApi(await createModule(), name, createModule);
   };
 }
 
@@ -117,7 +118,9 @@ class Tensor {
 // has explicit resource management.
 if (typeof Symbol.dispose === 'symbol') Tensor.prototype[Symbol.dispose] = Tensor.prototype.free;
 
-function createApi(module, backend) {
+// createModule: the backend's factory, which makes each trainer an instance
+// of its own (trainer.js).
+function createApi(module, backend, createModule) {
   const boundary = readBoundary(module);
   // Index of each Workspace buffer's address in the layout, by name; the
   // resize flags of the two (T, D) buffers; each row's statistics, in order.
@@ -148,6 +151,14 @@ function createApi(module, backend) {
     checkLive: ws,
     onCreate: (model) => models.add(model),
     onDelete: (model) => models.delete(model),
+  });
+
+  // Trainers likewise; each holds a module instance of its own.
+  const trainers = new Set();
+  const createTrainer = makeCreateTrainer(module, boundary, createModule, {
+    checkLive: ws,
+    onCreate: (trainer) => trainers.add(trainer),
+    onDelete: (trainer) => trainers.delete(trainer),
   });
 
   // The heap view (the view rule in bindings.cpp): Emscripten replaces
@@ -468,6 +479,7 @@ function createApi(module, backend) {
     distributionStats,
     copyRows,
     createModel,
+    createTrainer,
     heapBytes: () => memory().heapBytes,
     mallocBytes: () => memory().mallocBytes,
     liveAllocations: () => memory().liveAllocations,
@@ -475,6 +487,7 @@ function createApi(module, backend) {
       if (workspace === null) return;
       for (const t of [...tensors]) freeTensor(t);
       for (const model of [...models]) model.delete();
+      for (const trainer of [...trainers]) trainer.delete();
       workspace.delete();
       workspace = null;
     },

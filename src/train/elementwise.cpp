@@ -1,0 +1,165 @@
+// The trainer's elementwise ops (see elementwise.h): SIMD on vec_map /
+// vec_sum_of for this build's architecture, and scalar references in double.
+//
+// n = elements
+#include "train/elementwise.h"
+
+// GCC 12 flags its own AVX-512 intrinsics (the deliberately undefined
+// register of _mm512_undefined_ps, GCC bug 105593) as (maybe-)uninitialized
+// wherever they are inlined; a known false positive, fixed in GCC 13.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include <algorithm>
+#include <cmath>
+
+#include "normlab/fast_exp.hpp"
+#include "normlab/vec.hpp"
+#include "train/arch.hpp"
+
+namespace normlab::train {
+
+namespace {
+
+using normlab::simd::exp2_nonpositive;
+using normlab::simd::vec_map;
+using normlab::simd::vec_sum_of;
+
+constexpr float kSqrt2OverPi = 0.7978845608028654f;
+constexpr float kGeluCubic = 0.044715f;
+constexpr float kMinus2Log2e = -2.8853900817779268f;  // -2 log2(e): e^(-2|u|) = 2^(-2 log2(e) |u|)
+
+// tanh(u) for a batch or a float: sign(u) (1 - e) / (1 + e), e = e^(-2|u|).
+template <class V>
+XSIMD_INLINE V tanh_of(V u) {
+  const V e = exp2_nonpositive(xsimd::abs(u) * V(kMinus2Log2e));
+  return xsimd::copysign((V(1.0f) - e) / (V(1.0f) + e), u);
+}
+
+template <class V>
+XSIMD_INLINE V gelu_of(V h) {
+  const V t = tanh_of(V(kSqrt2OverPi) * (h + V(kGeluCubic) * h * h * h));
+  return V(0.5f) * h * (V(1.0f) + t);
+}
+
+template <class V>
+XSIMD_INLINE V gelu_grad_of(V h) {
+  const V h2 = h * h;
+  const V t = tanh_of(V(kSqrt2OverPi) * (h + V(kGeluCubic) * h2 * h));
+  const V du_dh = V(kSqrt2OverPi) * (V(1.0f) + V(3.0f * kGeluCubic) * h2);
+  return V(0.5f) * (V(1.0f) + t) + V(0.5f) * h * (V(1.0f) - t * t) * du_dh;
+}
+
+}  // namespace
+
+void gelu_forward(float* out, const float* inp, int n) {
+  vec_map<train_arch>(out, n, [inp](auto load, int i) { return gelu_of(load(inp + i)); });
+}
+
+void gelu_backward(float* dinp, const float* dout, const float* inp, int n) {
+  vec_map<train_arch>(dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
+}
+
+// vec_map and vec_sum_of count in int: arrays given by size_t length are
+// processed in chunks of 2^30 elements.
+constexpr std::size_t kChunk = std::size_t{1} << 30;
+
+void add(float* out, const float* a, const float* b, std::size_t n) {
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const int len = static_cast<int>(std::min(kChunk, n - at));
+    float* o = out + at;
+    const float* x = a + at;
+    const float* y = b + at;
+    vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) + load(y + i); });
+  }
+}
+
+void scale_by(float* out, const float* inp, float s, std::size_t n) {
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const int len = static_cast<int>(std::min(kChunk, n - at));
+    float* o = out + at;
+    const float* x = inp + at;
+    vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) * s; });
+  }
+}
+
+void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n,
+                 float lr, float beta1, float beta2, float eps, float c1,
+                 float c2) {
+  const float one_minus_b1 = 1.0f - beta1, one_minus_b2 = 1.0f - beta2;
+  const float inv_c1 = 1.0f / c1, inv_c2 = 1.0f / c2;
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const int len = static_cast<int>(std::min(kChunk, n - at));
+    float* p_c = p + at;
+    float* m_c = m + at;
+    float* v_c = v + at;
+    const float* g_c = grad + at;
+    vec_map<train_arch>(m_c, len, [=](auto load, int i) {
+      return load(m_c + i) * beta1 + load(g_c + i) * one_minus_b1;
+    });
+    vec_map<train_arch>(v_c, len, [=](auto load, int i) {
+      const auto g = load(g_c + i);
+      return load(v_c + i) * beta2 + (g * g) * one_minus_b2;
+    });
+    vec_map<train_arch>(p_c, len, [=](auto load, int i) {
+      const auto m_hat = load(m_c + i) * inv_c1;
+      const auto v_hat = load(v_c + i) * inv_c2;
+      return load(p_c + i) - lr * m_hat / (xsimd::sqrt(v_hat) + eps);
+    });
+  }
+}
+
+double sum_squares(const float* x, std::size_t n) {
+  double sum = 0.0;
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const int len = static_cast<int>(std::min(kChunk, n - at));
+    const float* x_c = x + at;
+    sum += vec_sum_of<train_arch>(len, [x_c](auto load, int i) {
+      const auto v = load(x_c + i);
+      return v * v;
+    });
+  }
+  return sum;
+}
+
+// References: the same formulas in double with libm's tanh and sqrt.
+
+void gelu_forward_ref(float* out, const float* inp, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double h = inp[i];
+    const double t = std::tanh(0.7978845608028654 * (h + 0.044715 * h * h * h));
+    out[i] = static_cast<float>(0.5 * h * (1.0 + t));
+  }
+}
+
+void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double h = inp[i];
+    const double t = std::tanh(0.7978845608028654 * (h + 0.044715 * h * h * h));
+    const double du_dh = 0.7978845608028654 * (1.0 + 3.0 * 0.044715 * h * h);
+    dinp[i] = static_cast<float>(dout[i] * (0.5 * (1.0 + t) + 0.5 * h * (1.0 - t * t) * du_dh));
+  }
+}
+
+void adam_update_ref(float* p, float* m, float* v, const float* grad,
+                     std::size_t n, float lr, float beta1, float beta2,
+                     float eps, float c1, float c2) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double g = grad[i];
+    const double m_i = static_cast<double>(beta1) * m[i] + (1.0 - beta1) * g;
+    const double v_i = static_cast<double>(beta2) * v[i] + (1.0 - beta2) * g * g;
+    m[i] = static_cast<float>(m_i);
+    v[i] = static_cast<float>(v_i);
+    p[i] = static_cast<float>(p[i] - lr * (m_i / c1) / (std::sqrt(v_i / c2) + eps));
+  }
+}
+
+double sum_squares_ref(const float* x, std::size_t n) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+  return sum;
+}
+
+}  // namespace normlab::train

@@ -1,0 +1,89 @@
+// What crosses from the trainer to JavaScript, declared like the model's
+// results (model/results.h: the table types, the packed layout, the paths):
+// TrainRun, the steps one call completed (trainer.step(n), trainer.advance),
+// and the resolved TrainConfig (trainer.config). wasm/train_bindings.h packs
+// them by walking these tables; wasm/trainer.js reads them with
+// wasm/boundary.js, as boundary.results.trainRun and .trainConfig.
+//
+// Symbols: N = steps completed by the call; named axes norm and placement
+// (model/results.h) name the config's enums.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "model/results.h"
+#include "train/options.h"
+
+namespace normlab::train {
+
+// The table entries' sources (NORMLAB_RESULT_MEMBER) call span_of unqualified.
+using model::span_of;
+
+// The steps one call completed, in order. A call may complete none
+// (trainer.advance within a budget shorter than the rest of a step).
+struct TrainRun {
+  int32_t steps = 0;           // N
+  int32_t first_step = 0;      // index of the first of them, from 0
+  int32_t steps_done = 0;      // the trainer's steps completed after the call
+  int32_t units_done = 0;      // units of the next step already run
+  int32_t units_per_step = 0;
+  int32_t diverged = 0;        // 1 once a loss or gradient was not finite
+  std::vector<float> loss;        // (N) mean cross-entropy of each step's batch
+  std::vector<float> grad_first;  // (N) L2 of layer 0's parameter gradients
+  std::vector<float> grad_last;   // (N) L2 of layer L - 1's
+  std::vector<float> lr;          // (N) the learning rate of each step's update
+
+  void clear() {
+    steps = 0;
+    loss.clear();
+    grad_first.clear();
+    grad_last.clear();
+    lr.clear();
+  }
+};
+
+inline constexpr model::ResultDim<TrainRun> kTrainRunDims[] = {
+    {"N", [](const TrainRun& r) { return static_cast<int>(r.steps); }},
+};
+// trainer.step() and trainer.advance()'s result (normlab.d.ts: TrainRun).
+// JavaScript turns diverged into a boolean.
+inline constexpr model::ResultEntry<TrainRun> kTrainRunEntries[] = {
+    // path, shape, source
+    {"loss", "N", NORMLAB_RESULT_MEMBER(loss)},
+    {"gradFirst", "N", NORMLAB_RESULT_MEMBER(grad_first)},
+    {"gradLast", "N", NORMLAB_RESULT_MEMBER(grad_last)},
+    {"lr", "N", NORMLAB_RESULT_MEMBER(lr)},
+    {"firstStep", "", NORMLAB_RESULT_MEMBER(first_step)},
+    {"stepsDone", "", NORMLAB_RESULT_MEMBER(steps_done)},
+    {"unitsDone", "", NORMLAB_RESULT_MEMBER(units_done)},
+    {"unitsPerStep", "", NORMLAB_RESULT_MEMBER(units_per_step)},
+    {"diverged", "", NORMLAB_RESULT_MEMBER(diverged)},
+};
+
+// trainer.config (normlab.d.ts: TrainerConfig): the options resolved, but
+// for the text.
+inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
+    // path, shape, source[, source shape[, when[, names]]]
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"hidden", "", NORMLAB_RESULT_MEMBER(hidden)},
+    {"heads", "", NORMLAB_RESULT_MEMBER(heads)},
+    {"norm", "", NORMLAB_RESULT_MEMBER(norm), nullptr, nullptr, "norm"},
+    {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
+    {"eps", "", NORMLAB_RESULT_MEMBER(eps)},
+    {"lr", "", NORMLAB_RESULT_MEMBER(lr)},
+    {"warmup", "", NORMLAB_RESULT_MEMBER(warmup)},
+    {"steps", "", NORMLAB_RESULT_MEMBER(steps)},
+    {"seed", "", NORMLAB_RESULT_MEMBER(seed)},
+    {"seq", "", NORMLAB_RESULT_MEMBER(seq)},
+    {"batch", "", NORMLAB_RESULT_MEMBER(batch)},
+};
+
+inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {
+    "trainRun",       kTrainRunDims, std::size(kTrainRunDims), nullptr, 0,
+    kTrainRunEntries, std::size(kTrainRunEntries)};
+inline constexpr model::ResultTable<TrainConfig> kTrainConfigTable = {
+    "trainConfig", nullptr, 0, nullptr, 0, kTrainConfigEntries, std::size(kTrainConfigEntries)};
+
+}  // namespace normlab::train

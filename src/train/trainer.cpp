@@ -1,0 +1,572 @@
+// The trainer (see trainer.h): forward with a cache per layer, backward as a
+// sequence of named calls, Adam, and the units a step is cut into.
+//
+// V = 256, D = hidden, H = heads, dh = D / H, F = 4 D, L = layers, T = seq,
+// B = batch, S = sequences of a micro-batch, R = S T rows
+#include "train/trainer.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "model/rng.h"
+#include "normlab/kernels.h"
+#include "train/attention.h"
+#include "train/elementwise.h"
+#include "train/init.h"
+#include "train/matmul.h"
+
+namespace normlab::train {
+
+namespace {
+
+constexpr int V = TrainConfig::kVocab;
+constexpr float kBeta1 = 0.9f;
+constexpr float kBeta2 = 0.999f;
+constexpr float kAdamEps = 1e-8f;
+
+// out: (R, D); mean, rstd: (R) (mean unused by RMSNorm); inp: (R, D);
+// gain, bias: (D) or nullptr
+void norm_forward(NormKind kind, float* out, float* mean, float* rstd,
+                  const float* inp, const float* gain, const float* bias, int R,
+                  int D, float eps) {
+  if (kind == NormKind::layernorm) {
+    layernorm_forward(out, mean, rstd, inp, gain, bias, R, D, eps);
+  } else {
+    rmsnorm_forward(out, rstd, inp, gain, R, D, eps);
+  }
+}
+
+// dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr
+void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias,
+                   const float* dout, const float* inp, const float* gain,
+                   const float* mean, const float* rstd, int R, int D) {
+  if (kind == NormKind::layernorm) {
+    layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, R, D);
+  } else {
+    rmsnorm_backward(dinp, dgain, dout, inp, gain, rstd, R, D);
+  }
+}
+
+// -log p(target) of one row, in double. p is the softmax kernel's; where it
+// is below FLT_MIN (the target's logit ~87 below the row's max, or the
+// kernel's exp flushed it) the row's log-sum-exp is taken in double instead.
+// logits_r, probs_r: (V)
+double row_loss(const float* logits_r, const float* probs_r, int target) {
+  const float p = probs_r[target];
+  if (p >= FLT_MIN) return -std::log(static_cast<double>(p));
+  double m = -INFINITY;
+  for (int j = 0; j < V; ++j) m = std::max(m, static_cast<double>(logits_r[j]));
+  double sum = 0.0;
+  for (int j = 0; j < V; ++j) sum += std::exp(logits_r[j] - m);
+  return m + std::log(sum) - logits_r[target];
+}
+
+}  // namespace
+
+Trainer::Trainer(const TrainConfig& config, std::string text)
+    : config_(config), text_(std::move(text)) {
+  split_ = split_text(text_);
+  unigram_entropy_ = train::unigram_entropy(split_.train, split_.n_train);
+  layout_ = param_layout(config_);
+  const std::size_t P = layout_.total;
+  params_.assign(P, 0.0f);
+  grads_.assign(P, 0.0f);
+  adam_m_.assign(P, 0.0f);
+  adam_v_.assign(P, 0.0f);
+  transposed_.assign(transposed_floats(config_), 0.0f);
+  init_params(params_.data(), layout_, config_);
+  refresh_transposed();
+
+  const std::size_t S = config_.micro_batch, T = config_.seq, R = S * T, D = config_.hidden,
+                    F = config_.mlp_width(), H = config_.heads, dh = config_.head_dim();
+  inputs_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
+  targets_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
+
+  activations_.assign(layer_activation_floats(config_) * config_.layers + stream_floats(config_) +
+                          head_floats(config_), 0.0f);
+  float* at = activations_.data();
+  auto take = [&at](std::size_t n) {
+    float* p = at;
+    at += n;
+    return p;
+  };
+  auto take_layer = [&take, D, F, H, T](std::size_t rows, std::size_t seqs) {
+    LayerActs a;
+    a.norm1 = take(rows * D);
+    a.norm1_mean = take(rows);
+    a.norm1_rstd = take(rows);
+    a.qkv = take(rows * 3 * D);
+    a.att = take(seqs * H * T * T);
+    a.attn_y = take(rows * D);
+    a.mid = take(rows * D);
+    a.norm2 = take(rows * D);
+    a.norm2_mean = take(rows);
+    a.norm2_rstd = take(rows);
+    a.fc = take(rows * F);
+    a.gelu = take(rows * F);
+    return a;
+  };
+  acts_.resize(config_.layers);
+  for (auto& a : acts_) a = take_layer(R, S);
+  stream_ = take((config_.layers + 1) * R * D);
+  final_norm_ = take(R * D);
+  final_mean_ = take(R);
+  final_rstd_ = take(R);
+  logits_ = take(R * V);
+  probs_ = take(R * V);
+
+  scratch_.assign(backward_floats(config_) + inference_floats(config_), 0.0f);
+  at = scratch_.data();
+  dstream_ = take(R * D);
+  dwte_input_ = take(static_cast<std::size_t>(V) * D);
+  dmid_ = take(R * D);
+  dtmp_ = take(R * D);
+  dattn_y_ = take(R * D);
+  proj_ = take(R * D);
+  dqkv_ = take(R * 3 * D);
+  dfc_ = take(R * F);
+  dgelu_ = take(R * F);
+  head_t_ = take(dh * T);
+  dp_ = take(T * T);
+  da_ = take(T * T);
+  infer_acts_ = take_layer(T, 1);
+  infer_stream_[0] = take(T * D);
+  infer_stream_[1] = take(T * D);
+  infer_proj_ = take(T * D);
+  infer_final_ = take(T * D);
+  infer_final_mean_ = take(T);
+  infer_final_rstd_ = take(T);
+  infer_logits_ = take(T * V);
+  infer_probs_ = take(T * V);
+  infer_key_t_ = take(dh * T);
+}
+
+MemoryReport Trainer::memory() const {
+  const double f = sizeof(float);
+  MemoryReport m;
+  m.params = f * static_cast<double>(params_.size() + transposed_.size());
+  m.adam = f * static_cast<double>(adam_m_.size() + adam_v_.size());
+  m.grads = f * static_cast<double>(grads_.size());
+  m.activations = f * static_cast<double>(activations_.size());
+  m.scratch = f * static_cast<double>(scratch_.size()) + static_cast<double>(inputs_.size() + targets_.size());
+  m.text = static_cast<double>(text_.size());
+  m.total = m.params + m.adam + m.grads + m.activations + m.scratch + m.text;
+  return m;
+}
+
+void Trainer::set_params(const float* params) {
+  std::copy(params, params + layout_.total, params_.begin());
+  refresh_transposed();
+}
+
+void Trainer::batch(int s, uint8_t* inputs, uint8_t* targets) const {
+  sample_batch(inputs, targets, split_, config_.seed, s, config_.batch, config_.seq);
+}
+
+int Trainer::heldout_windows() const { return train::heldout_windows(split_, config_.seq); }
+
+int Trainer::micro_batches(int n_seq) const {
+  return (n_seq + config_.micro_batch - 1) / config_.micro_batch;
+}
+
+int Trainer::micro_batch_sequences(int mb, int n_seq) const {
+  return std::min(config_.micro_batch, n_seq - mb * config_.micro_batch);
+}
+
+int Trainer::units_per_step() const {
+  return micro_batches(config_.batch) * (2 * config_.layers + 1) + 1;
+}
+
+// W^T of every weight matrix: the forward's gemm streams rows of W^T.
+void Trainer::refresh_transposed() {
+  const int D = config_.hidden, F = config_.mlp_width();
+  for (int l = 0; l < config_.layers; ++l) {
+    const LayerParamOffsets& o = layout_.layers[l];
+    const TransposedOffsets t = transposed_offsets(config_, l);
+    transpose(transposed_.data() + t.qkv, params_.data() + o.qkv, 3 * D, D, D);
+    transpose(transposed_.data() + t.attn_out, params_.data() + o.attn_out, D, D, D);
+    transpose(transposed_.data() + t.fc, params_.data() + o.fc, F, D, D);
+    transpose(transposed_.data() + t.fc_out, params_.data() + o.fc_out, D, F, F);
+  }
+  transpose(transposed_.data() + transposed_wte_offset(config_), params_.data() + layout_.wte, V, D, D);
+}
+
+// out[s, t] = wte[token] + wpe[t].  out: (S T, D); tokens: (S T)
+void Trainer::embed(float* out, const uint8_t* tokens, int S, int T) const {
+  const int D = config_.hidden;
+  const float* wte = params_.data() + layout_.wte;
+  const float* wpe = params_.data() + layout_.wpe;
+  for (int s = 0; s < S; ++s) {
+    for (int t = 0; t < T; ++t) {
+      const std::size_t row = static_cast<std::size_t>(s) * T + t;
+      add(out + row * D, wte + static_cast<std::size_t>(tokens[row]) * D, wpe + static_cast<std::size_t>(t) * D, D);
+    }
+  }
+}
+
+// dwte_input[token] += dx, dwpe[t] += dx, row by row in order.  dx: (S T, D)
+// The input side of the tied embedding sums apart from the head's side
+// (dwte_input_, added to the gradient once per step): interleaved, the two
+// sums would be added in an order that depends on the micro-batch size.
+void Trainer::embed_backward(const uint8_t* tokens, int S) {
+  const int D = config_.hidden, T = config_.seq;
+  float* dwte = dwte_input_;
+  float* dwpe = grads_.data() + layout_.wpe;
+  for (int s = 0; s < S; ++s) {
+    for (int t = 0; t < T; ++t) {
+      const std::size_t row = static_cast<std::size_t>(s) * T + t;
+      const float* dx = dstream_ + row * D;
+      float* dwte_row = dwte + static_cast<std::size_t>(tokens[row]) * D;
+      float* dwpe_row = dwpe + static_cast<std::size_t>(t) * D;
+      add(dwte_row, dwte_row, dx, D);
+      add(dwpe_row, dwpe_row, dx, D);
+    }
+  }
+}
+
+// y = layer l (x) for S sequences of T tokens, filling a.
+// y, x: (S T, D); proj: (S T, D) scratch; key_t: (dh, T) scratch
+void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
+                            float* proj, float* key_t, int S, int T) {
+  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, R = S * T;
+  const std::size_t RD = static_cast<std::size_t>(R) * D;
+  const NormKind kind = config_.norm;
+  const float eps = config_.eps;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const TransposedOffsets t = transposed_offsets(config_, l);
+  const float* p = params_.data();
+  const float* wt = transposed_.data();
+  const float* g1 = tensor_at(p, o.norm1_gain);
+  const float* b1 = tensor_at(p, o.norm1_bias);
+  const float* g2 = tensor_at(p, o.norm2_gain);
+  const float* b2 = tensor_at(p, o.norm2_bias);
+
+  if (config_.norm == NormKind::none) {
+    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    add(a.mid, x, proj, RD);
+    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
+    gelu_forward(a.gelu, a.fc, R * F);
+    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    add(y, a.mid, proj, RD);
+  } else if (config_.placement == Placement::pre) {
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
+    matmul_forward(a.qkv, a.norm1, wt + t.qkv, R, D, 3 * D);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    add(a.mid, x, proj, RD);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
+    matmul_forward(a.fc, a.norm2, wt + t.fc, R, D, F);
+    gelu_forward(a.gelu, a.fc, R * F);
+    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    add(y, a.mid, proj, RD);
+  } else {
+    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    add(a.norm1, x, proj, RD);
+    norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
+    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
+    gelu_forward(a.gelu, a.fc, R * F);
+    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    add(a.norm2, a.mid, proj, RD);
+    norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
+  }
+}
+
+// Layer l's backward for the micro-batch: dstream holds dL/dy on entry and
+// dL/dx on return (dy is last read before dx is first written); the layer's
+// parameter gradients are accumulated. x: (R, D) the layer's input.
+void Trainer::layer_backward(int l, const LayerActs& a, float* dstream,
+                             const float* x, int S) {
+  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, T = config_.seq;
+  const int R = S * T;
+  const std::size_t RD = static_cast<std::size_t>(R) * D;
+  const NormKind kind = config_.norm;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const float* p = params_.data();
+  float* g = grads_.data();
+  const float* g1 = tensor_at(p, o.norm1_gain);
+  const float* g2 = tensor_at(p, o.norm2_gain);
+  float* dg1 = tensor_at(g, o.norm1_gain);
+  float* db1 = tensor_at(g, o.norm1_bias);
+  float* dg2 = tensor_at(g, o.norm2_gain);
+  float* db2 = tensor_at(g, o.norm2_bias);
+  float* dy = dstream;
+  float* dx = dstream;
+
+  if (config_.norm == NormKind::none) {
+    // y = mid + fc_out(gelu(fc(mid))), mid = x + attn_out(attn(qkv(x)))
+    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
+    gelu_backward(dfc_, dgelu_, a.fc, R * F);
+    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
+    add(dmid_, dmid_, dy, RD);
+    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
+    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
+    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
+    add(dx, dx, dmid_, RD);
+  } else if (config_.placement == Placement::pre) {
+    // y = mid + fc_out(gelu(fc(N2(mid)))), mid = x + attn_out(attn(qkv(N1(x))))
+    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
+    gelu_backward(dfc_, dgelu_, a.fc, R * F);
+    matmul_backward(dtmp_, g + o.fc, dfc_, a.norm2, p + o.fc, R, D, F, false);
+    norm_backward(kind, dmid_, dg2, db2, dtmp_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    add(dmid_, dmid_, dy, RD);
+    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
+    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
+    matmul_backward(dtmp_, g + o.qkv, dqkv_, a.norm1, p + o.qkv, R, D, 3 * D, false);
+    norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    add(dx, dx, dmid_, RD);
+  } else {
+    // y = N2(s2), s2 = mid + fc_out(gelu(fc(mid))); mid = N1(s1),
+    // s1 = x + attn_out(attn(qkv(x))). dtmp holds ds2, then ds1.
+    norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    matmul_backward(dgelu_, g + o.fc_out, dtmp_, a.gelu, p + o.fc_out, R, F, D, false);
+    gelu_backward(dfc_, dgelu_, a.fc, R * F);
+    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
+    add(dmid_, dmid_, dtmp_, RD);
+    norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    matmul_backward(dattn_y_, g + o.attn_out, dtmp_, a.attn_y, p + o.attn_out, R, D, D, false);
+    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
+    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
+    add(dx, dx, dtmp_, RD);
+  }
+}
+
+// The head's input: the final norm's output (pre-norm) or the stream itself.
+// out: (R, D); mean, rstd: (R); x: (R, D)
+const float* Trainer::final_features(const float* x, float* out, float* mean,
+                                     float* rstd, int R) const {
+  if (!config_.has_final_norm()) return x;
+  const float* p = params_.data();
+  norm_forward(config_.norm, out, mean, rstd, x, tensor_at(p, layout_.final_gain),
+               tensor_at(p, layout_.final_bias), R, config_.hidden, config_.eps);
+  return out;
+}
+
+// Final norm, logits, softmax, loss, and their backward down to dstream:
+//   logits = xf wte^T, p = softmax(logits), loss_r = -log p[target_r]
+//   dlogits = (p - onehot(target)) * scale   (scale = 1 / predictions)
+//   dxf = dlogits wte, dwte += dlogits^T xf, dx = final norm backward (dxf)
+// Adds the rows' losses to loss_sum_, row by row (the same additions in the
+// same order for every micro-batch size).  targets: (S T)
+void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) {
+  const int D = config_.hidden, R = S * config_.seq;
+  const float* x = stream_ + static_cast<std::size_t>(config_.layers) * config_.micro_batch * config_.seq * D;
+  const float* xf = final_features(x, final_norm_, final_mean_, final_rstd_, R);
+  matmul_forward(logits_, xf, transposed_.data() + transposed_wte_offset(config_), R, D, V);
+  softmax_forward(probs_, logits_, R, V, 1.0f);
+  for (int r = 0; r < R; ++r) {
+    const std::size_t row = static_cast<std::size_t>(r) * V;
+    loss_sum_ += row_loss(logits_ + row, probs_ + row, targets[r]);
+  }
+  float* dlogits = logits_;
+  scale_by(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
+  for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= scale;
+  float* dxf = config_.has_final_norm() ? dtmp_ : dstream_;
+  matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D, V, false);
+  if (config_.has_final_norm()) {
+    float* g = grads_.data();
+    norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain), tensor_at(g, layout_.final_bias), dxf,
+                  x, tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
+  }
+}
+
+// One unit of forward/backward work on the micro-batch mb_ of n_seq
+// sequences (inputs, targets: (n_seq, T)); scale = 1 / (n_seq T).
+void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
+                       float scale) {
+  const int T = config_.seq, D = config_.hidden;
+  const int S = micro_batch_sequences(mb_, n_seq);
+  const std::size_t RD = static_cast<std::size_t>(config_.micro_batch) * T * D;  // a stream slot
+  const std::size_t first = static_cast<std::size_t>(mb_) * config_.micro_batch * T;
+  switch (phase_) {
+    case Phase::forward:
+      if (layer_ == 0) embed(stream_, inputs + first, S, T);
+      layer_forward(layer_, acts_[layer_], stream_ + (layer_ + 1) * RD, stream_ + layer_ * RD, proj_, head_t_, S, T);
+      if (++layer_ == config_.layers) phase_ = Phase::head;
+      break;
+    case Phase::head:
+      head_forward_backward(targets + first, S, scale);
+      phase_ = Phase::backward;
+      layer_ = config_.layers - 1;
+      break;
+    case Phase::backward:
+      layer_backward(layer_, acts_[layer_], dstream_, stream_ + layer_ * RD, S);
+      if (layer_ > 0) {
+        --layer_;
+        break;
+      }
+      embed_backward(inputs + first, S);
+      layer_ = 0;
+      phase_ = ++mb_ == micro_batches(n_seq) ? Phase::update : Phase::forward;
+      break;
+    case Phase::update:
+      break;
+  }
+}
+
+bool Trainer::advance(StepResult* result) {
+  const int B = config_.batch, T = config_.seq;
+  if (diverged_) {
+    // No more computing once the weights are no longer finite.
+    *result = {step_++, NAN, NAN, NAN, 0.0, true};
+    return true;
+  }
+  if (units_done_ == 0) {
+    batch(step_, inputs_.data(), targets_.data());
+    loss_sum_ = 0.0;
+  }
+  ++units_done_;
+  if (phase_ != Phase::update) {
+    run_unit(inputs_.data(), targets_.data(), B, 1.0f / static_cast<float>(B * T));
+    return false;
+  }
+  *result = update();
+  return true;
+}
+
+StepResult Trainer::step() {
+  StepResult result;
+  while (!advance(&result)) {
+  }
+  return result;
+}
+
+// Adam on the step's gradients, unless the loss or a gradient is not finite;
+// then the gradients are zeroed for the next step.
+StepResult Trainer::update() {
+  add(grads_.data() + layout_.wte, grads_.data() + layout_.wte, dwte_input_,
+      static_cast<std::size_t>(V) * config_.hidden);
+  StepResult r;
+  r.step = step_;
+  r.loss = loss_sum_ / (static_cast<double>(config_.batch) * config_.seq);
+  const LayerParamOffsets& first = layout_.layers.front();
+  const LayerParamOffsets& last = layout_.layers.back();
+  r.grad_first = std::sqrt(sum_squares(grads_.data() + first.begin, first.end - first.begin));
+  r.grad_last = std::sqrt(sum_squares(grads_.data() + last.begin, last.end - last.begin));
+  const double warm = config_.warmup > 0 ? std::min(1.0, (step_ + 1.0) / config_.warmup) : 1.0;
+  r.lr = config_.lr * warm;
+  const bool finite = std::isfinite(r.loss) && std::isfinite(sum_squares(grads_.data(), grads_.size()));
+  if (finite) {
+    beta1_power_ *= kBeta1;
+    beta2_power_ *= kBeta2;
+    adam_update(params_.data(), adam_m_.data(), adam_v_.data(), grads_.data(), params_.size(),
+                static_cast<float>(r.lr), kBeta1, kBeta2, kAdamEps, static_cast<float>(1.0 - beta1_power_),
+                static_cast<float>(1.0 - beta2_power_));
+    refresh_transposed();
+  } else {
+    diverged_ = true;
+  }
+  r.diverged = diverged_;
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
+  ++step_;
+  phase_ = Phase::forward;
+  mb_ = 0;
+  layer_ = 0;
+  units_done_ = 0;
+  return r;
+}
+
+double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets,
+                                   int n_seq) {
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
+  loss_sum_ = 0.0;
+  const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
+  phase_ = Phase::forward;
+  mb_ = 0;
+  layer_ = 0;
+  while (phase_ != Phase::update) run_unit(inputs, targets, n_seq, scale);
+  add(grads_.data() + layout_.wte, grads_.data() + layout_.wte, dwte_input_,
+      static_cast<std::size_t>(V) * config_.hidden);
+  std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
+  phase_ = Phase::forward;
+  mb_ = 0;
+  return loss_sum_ / (static_cast<double>(n_seq) * config_.seq);
+}
+
+const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row) {
+  const int D = config_.hidden;
+  float* x = infer_stream_[0];
+  float* y = infer_stream_[1];
+  embed(x, tokens, 1, T);
+  for (int l = 0; l < config_.layers; ++l) {
+    layer_forward(l, infer_acts_, y, x, infer_proj_, infer_key_t_, 1, T);
+    std::swap(x, y);
+  }
+  const int rows = T - first_row;
+  const std::size_t skip = static_cast<std::size_t>(first_row) * D;
+  const float* xf = final_features(x + skip, infer_final_, infer_final_mean_, infer_final_rstd_, rows);
+  matmul_forward(infer_logits_, xf, transposed_.data() + transposed_wte_offset(config_), rows, D, V);
+  return infer_logits_;
+}
+
+double Trainer::heldout_window_loss(int w) {
+  const int T = config_.seq;
+  std::vector<uint8_t> inputs(T), targets(T);
+  heldout_window(inputs.data(), targets.data(), split_, w, T);
+  const float* logits = forward_logits(inputs.data(), T, 0);
+  softmax_forward(infer_probs_, logits, T, V, 1.0f);
+  double loss_sum = 0.0;
+  for (int t = 0; t < T; ++t) {
+    const std::size_t row = static_cast<std::size_t>(t) * V;
+    loss_sum += row_loss(logits + row, infer_probs_ + row, targets[t]);
+  }
+  return loss_sum;
+}
+
+double Trainer::evaluate() {
+  const int windows = heldout_windows();
+  double loss_sum = 0.0;
+  for (int w = 0; w < windows; ++w) loss_sum += heldout_window_loss(w);
+  return windows > 0 ? loss_sum / (static_cast<double>(windows) * config_.seq) : NAN;
+}
+
+std::string Trainer::generate(const std::string& prompt, int n, double temperature,
+                              uint32_t seed) {
+  std::string context = prompt.empty() ? std::string("\n") : prompt;
+  std::string out;
+  if (n <= 0) return out;
+  out.reserve(n);
+  // Temperatures too small for a float softmax (below ~1e-38) are greedy.
+  const float temp = static_cast<float>(temperature);
+  const bool greedy = !(temp >= FLT_MIN);
+  model::SplitMix64 rng(model::tensor_seed(seed, 0, 0x67656E));  // "gen"
+  for (int i = 0; i < n; ++i) {
+    const int T = std::min<int>(config_.seq, static_cast<int>(context.size()));
+    const auto* window = reinterpret_cast<const uint8_t*>(context.data() + context.size() - T);
+    const float* logits = forward_logits(window, T, T - 1);  // (1, V)
+    int next = 0;
+    if (greedy) {
+      for (int j = 1; j < V; ++j) {
+        if (logits[j] > logits[next]) next = j;
+      }
+    } else {
+      softmax_forward(infer_probs_, logits, 1, V, temp);
+      // Inverse CDF; rounding may leave u above the last partial sum, and a
+      // NaN row (a diverged model) never passes it: both take the last byte.
+      const double u = rng.uniform();
+      double cumulative = 0.0;
+      next = V - 1;
+      for (int j = 0; j < V; ++j) {
+        cumulative += infer_probs_[j];
+        if (u < cumulative) {
+          next = j;
+          break;
+        }
+      }
+    }
+    const char byte = static_cast<char>(next);
+    out.push_back(byte);
+    context.push_back(byte);
+  }
+  return out;
+}
+
+}  // namespace normlab::train

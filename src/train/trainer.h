@@ -1,0 +1,212 @@
+// A tiny byte-level decoder-only transformer, trained from scratch with Adam:
+// the model the page trains live to show that pre-norm keeps deep stacks
+// trainable where post-norm without warmup stalls.
+//
+// V = 256 (bytes), D = hidden, H = heads, dh = D / H, F = 4 D, L = layers,
+// T = seq, B = batch, S = sequences per micro-batch, R = S T rows
+//
+// Model. x = wte[byte] + wpe[position]; L layers; logits = x wte^T (tied
+// embeddings); no biases in linear layers; MLP D -> F -> D with GELU (tanh
+// approximation); causal attention with H heads. Placements:
+//   pre   x += Attn(N1(x)); x += MLP(N2(x)); a final norm before the head
+//   post  x = N1(x + Attn(x)); x = N2(x + MLP(x)); no final norm: the stream
+//         leaves the last layer already normalized
+//   none (norm 'none', either placement): x += Attn(x); x += MLP(x)
+// N is RMSNorm (gain) or LayerNorm (gain and bias), by the kernels of
+// normlab/kernels.h. Adam (beta 0.9, 0.999, eps 1e-8), no clipping, no
+// weight decay; the learning rate rises linearly over `warmup` steps, then
+// stays. Initialization: init.h.
+//
+// A step = B sequences sampled from the training split (text.h); its loss is
+// the mean cross-entropy over the B T predictions. The work of a step is cut
+// into units, each small enough for a page's frame: per micro-batch of S
+// sequences, one unit per layer forward (the first also embeds), one for the
+// head (final norm, logits, loss and their backward), one per layer
+// backward (the last also the embeddings' backward); then one unit for
+// Adam's update. advance() runs one unit; the sequence of operations is the
+// same however a step is sliced or how many sequences a micro-batch holds
+// (every gradient is summed row by row in order, matmul.h), so the losses
+// and weights are bit-identical for every slicing and micro-batch size.
+//
+// Divergence. When a step's loss or gradient norm is NaN or Inf, no update
+// is applied, the step reports diverged = true with the values it found, and
+// every later step reports loss NaN and diverged = true at once, without
+// computing. Nothing throws; errors of options are messages (options.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "train/layout.h"
+#include "train/options.h"
+#include "train/text.h"
+
+namespace normlab::train {
+
+struct StepResult {
+  int step;           // index of the step, from 0
+  double loss;        // mean cross-entropy over the batch (nats)
+  double grad_first;  // L2 norm of layer 0's parameter gradients (all of them)
+  double grad_last;   // L2 norm of layer L - 1's
+  double lr;          // the learning rate of this step's update
+  bool diverged;      // the loss or a gradient is not finite (now or before)
+};
+
+// Pointers into one layer's forward cache (R rows).
+struct LayerActs {
+  float* norm1;       // (R, D) pre: N1(x); post: x + Attn(x), N1's input
+  float* norm1_mean;  // (R) LayerNorm only
+  float* norm1_rstd;  // (R)
+  float* qkv;         // (R, 3D)
+  float* att;         // (S, H, T, T) softmax rows, zero above the diagonal
+  float* attn_y;      // (R, D) heads' outputs before the output projection
+  float* mid;         // (R, D) pre / none: x + Attn(.); post: N1(x + Attn(x))
+  float* norm2;       // (R, D) pre: N2(mid); post: mid + MLP(mid), N2's input
+  float* norm2_mean;  // (R)
+  float* norm2_rstd;  // (R)
+  float* fc;          // (R, F) before GELU
+  float* gelu;        // (R, F)
+};
+
+class Trainer {
+ public:
+  // Preconditions: config is a resolved configuration (resolve_train_options
+  // of valid options; micro_batch >= 1 may be changed), and text holds at
+  // least min_text_bytes(config.seq) bytes.
+  Trainer(const TrainConfig& config, std::string text);
+
+  const TrainConfig& config() const { return config_; }
+  // Of the training split, in nats: the loss of a byte-frequency model.
+  double unigram_entropy() const { return unigram_entropy_; }
+  int steps_done() const { return step_; }
+  bool diverged() const { return diverged_; }
+
+  // Runs the next unit of the current step. Returns true when that unit
+  // completed the step, and then fills *result.
+  bool advance(StepResult* result);
+  int units_per_step() const;
+  // Units of the current step already run (0 between steps).
+  int units_done() const { return units_done_; }
+  // Runs the rest of the current step (a whole step between steps).
+  StepResult step();
+
+  // Mean loss over the held-out windows (text.h), forward only, on buffers
+  // of its own: it may run between any two units of a step.
+  double evaluate();
+  int heldout_windows() const;
+  // The sum of window w's T losses, for a page that evaluates a window at a
+  // time: evaluate() = (sum over w in order of heldout_window_loss(w)) /
+  // (windows T), so the same additions give the same bits.
+  double heldout_window_loss(int w);
+
+  // n bytes sampled after prompt: each from the model's prediction after the
+  // last T bytes (prompt and output so far; an empty prompt starts from
+  // "\n", the text's line break); temperature 0 takes the most likely byte
+  // (the lowest on a tie; so do temperatures below FLT_MIN), else
+  // softmax(logits / temperature) sampled by a SplitMix64 stream of seed.
+  // Forward only, on evaluate()'s buffers. n <= 0 gives "". Preconditions:
+  // validate_generate_options (temperature finite, >= 0).
+  std::string generate(const std::string& prompt, int n, double temperature,
+                       uint32_t seed);
+
+  // The bytes this trainer holds (memory_needed(config, text bytes)).
+  MemoryReport memory() const;
+
+  // For tests and tools: the parameters and gradients (layout() offsets).
+  const ParamLayout& layout() const { return layout_; }
+  const float* params() const { return params_.data(); }
+  const float* grads() const { return grads_.data(); }
+  // Replaces the parameters (layout().total floats) and refreshes their
+  // transposed copies.
+  void set_params(const float* params);
+  // Zeroes the gradients and accumulates those of the mean loss over n_seq
+  // sequences, in micro-batches as a step does; returns that loss. No update.
+  // inputs, targets: (n_seq, T). Between steps only (units_done() == 0).
+  double loss_and_gradients(const uint8_t* inputs, const uint8_t* targets,
+                            int n_seq);
+  // Step s's batch. inputs, targets: (B, T).
+  void batch(int s, uint8_t* inputs, uint8_t* targets) const;
+
+ private:
+  enum class Phase { forward, head, backward, update };
+
+  int micro_batches(int n_seq) const;
+  int micro_batch_sequences(int mb, int n_seq) const;
+  void refresh_transposed();
+  void embed(float* out, const uint8_t* tokens, int S, int T) const;
+  void layer_forward(int l, const LayerActs& a, float* y, const float* x,
+                     float* proj, float* key_t, int S, int T);
+  void layer_backward(int l, const LayerActs& a, float* dstream, const float* x,
+                      int S);
+  const float* final_features(const float* x, float* out, float* mean,
+                              float* rstd, int R) const;
+  void head_forward_backward(const uint8_t* targets, int S, float scale);
+  void embed_backward(const uint8_t* tokens, int S);
+  void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
+                float scale);
+  StepResult update();
+  // Forward of one sequence of T <= config.seq tokens on the inference
+  // buffers; returns the logits of rows first_row .. T - 1: (T - first_row, V).
+  const float* forward_logits(const uint8_t* tokens, int T, int first_row);
+
+  TrainConfig config_;
+  std::string text_;
+  TextSplit split_;
+  double unigram_entropy_;
+  ParamLayout layout_;
+
+  std::vector<float> params_;      // (P)
+  std::vector<float> transposed_;  // (transposed_floats)
+  std::vector<float> grads_;       // (P)
+  std::vector<float> adam_m_;      // (P)
+  std::vector<float> adam_v_;      // (P)
+  std::vector<float> activations_; // layers, stream, head of one micro-batch
+  std::vector<float> scratch_;     // backward buffers, inference buffers
+  std::vector<uint8_t> inputs_;    // (B, T) the current step's batch
+  std::vector<uint8_t> targets_;   // (B, T)
+
+  std::vector<LayerActs> acts_;  // (L) per layer, R = micro_batch T rows
+  float* stream_;      // (L + 1, R, D) the stream before each layer, and after the last
+  float* final_norm_;  // (R, D)
+  float* final_mean_;  // (R)
+  float* final_rstd_;  // (R)
+  float* logits_;      // (R, V) logits, then their gradient
+  float* probs_;       // (R, V)
+  // Backward scratch.
+  float* dstream_;     // (R, D)
+  float* dwte_input_;  // (V, D) the input side of wte's gradient, per step
+  float* dmid_;        // (R, D)
+  float* dtmp_;        // (R, D)
+  float* dattn_y_;     // (R, D)
+  float* proj_;        // (R, D) a projection's output before the residual addition
+  float* dqkv_;        // (R, 3D)
+  float* dfc_;         // (R, F)
+  float* dgelu_;       // (R, F)
+  float* head_t_;      // (dh, T) a head's keys or values, transposed
+  float* dp_;          // (T, T)
+  float* da_;          // (T, T)
+  // Inference (one sequence): one layer's cache reused by every layer.
+  LayerActs infer_acts_;
+  float* infer_stream_[2];  // (T, D) each
+  float* infer_proj_;       // (T, D)
+  float* infer_final_;      // (T, D)
+  float* infer_final_mean_; // (T)
+  float* infer_final_rstd_; // (T)
+  float* infer_logits_;     // (T, V)
+  float* infer_probs_;      // (T, V)
+  float* infer_key_t_;      // (dh, T)
+
+  // The step in progress.
+  int step_ = 0;
+  Phase phase_ = Phase::forward;
+  int mb_ = 0;
+  int layer_ = 0;
+  int units_done_ = 0;
+  double loss_sum_ = 0.0;
+  bool diverged_ = false;
+  double beta1_power_ = 1.0;
+  double beta2_power_ = 1.0;
+};
+
+}  // namespace normlab::train

@@ -1,0 +1,65 @@
+// The trainer's result tables (train/results.h) against the structs they
+// describe: every entry's member holds exactly the elements its declared
+// shape counts, for a run of 3 steps of a real trainer and for a resolved
+// config, and every symbol is a dim or a named axis. The JS side of the
+// same tables is tested in tests/js/trainer.test.mjs (keys, types, and
+// identity packings through the module).
+//
+// N = steps of a run
+#include <catch2/catch.hpp>
+
+#include "train/results.h"
+#include "train/trainer.h"
+#include "train_fixtures.h"
+
+using namespace normlab;
+
+namespace {
+
+template <class R>
+void check_table(const model::ResultTable<R>& table, const R& r) {
+  const model::DimValues dims = model::dim_values(table, r);
+  REQUIRE(dims.count == table.dim_count);
+  for (int i = 0; i < table.entry_count; i++) {
+    const model::ResultEntry<R>& e = table.entries[i];
+    INFO(table.name << " entry " << e.path);
+    REQUIRE(e.source != nullptr);
+    CHECK(e.source_shape == nullptr);
+    CHECK(e.when == nullptr);
+    if (e.names != nullptr) CHECK(model::find_named_axis(e.names) != nullptr);
+    const long long n = model::element_count(e.shape, dims);
+    REQUIRE(n >= 0);
+    CHECK(static_cast<long long>(e.source(r).count) == n);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("trainer result tables match their structs", "[train][results]") {
+  train::TrainOptions o;
+  o.text = test::training_text();
+  o.layers = 2;
+  o.hidden = 16;
+  o.heads = 2;
+  o.seq = 16;
+  o.batch = 2;
+  REQUIRE(train::validate_train_options(o).empty());
+  const train::TrainConfig c = train::resolve_train_options(o);
+  train::Trainer trainer(c, o.text);
+  train::TrainRun run;
+  for (int s = 0; s < 3; s++) {
+    const train::StepResult r = trainer.step();
+    ++run.steps;
+    run.loss.push_back(static_cast<float>(r.loss));
+    run.grad_first.push_back(static_cast<float>(r.grad_first));
+    run.grad_last.push_back(static_cast<float>(r.grad_last));
+    run.lr.push_back(static_cast<float>(r.lr));
+  }
+  check_table(train::kTrainRunTable, run);
+  CHECK(model::dim_values(train::kTrainRunTable, run).size_of("N") == 3);
+  check_table(train::kTrainConfigTable, trainer.config());
+
+  // A run of no steps (advance() within a short budget) packs empty arrays.
+  train::TrainRun empty;
+  check_table(train::kTrainRunTable, empty);
+}

@@ -1,0 +1,247 @@
+// The trainer as a whole: bit-identical results for a fixed seed, for every
+// slicing of the steps and every micro-batch size; the first 20 steps of a
+// small model against the double reference trained alongside (every build:
+// native, SIMD128 and scalar wasm, each held to the same tolerance); the
+// held-out loss against the reference; memory; divergence; generation.
+//
+// D = hidden, L = layers, T = seq, B = batch
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "train/trainer.h"
+#include "train_fixtures.h"
+#include "train_reference.h"
+
+using namespace normlab;
+using namespace normlab::test;
+
+namespace {
+
+// D 16, L 3, 2 heads, T 16, B 4: a few milliseconds a step in every build.
+train::TrainConfig small_config(const char* placement, uint32_t seed = 1) {
+  train::TrainOptions o;
+  o.layers = 3;
+  o.hidden = 16;
+  o.heads = 2;
+  o.seq = 16;
+  o.batch = 4;
+  o.lr = 1e-2;
+  o.warmup = 3;
+  o.placement = placement;
+  o.seed = seed;
+  o.text = training_text();
+  REQUIRE(train::validate_train_options(o).empty());
+  return train::resolve_train_options(o);
+}
+
+struct Trace {
+  std::vector<double> loss, grad_first, grad_last;
+  std::vector<float> params;
+};
+
+void record(Trace& t, const train::StepResult& r) {
+  t.loss.push_back(r.loss);
+  t.grad_first.push_back(r.grad_first);
+  t.grad_last.push_back(r.grad_last);
+}
+
+void finish(Trace& t, const train::Trainer& trainer) {
+  t.params.assign(trainer.params(), trainer.params() + trainer.layout().total);
+}
+
+bool same(const Trace& a, const Trace& b) {
+  CHECK(a.loss == b.loss);
+  CHECK(a.grad_first == b.grad_first);
+  CHECK(a.grad_last == b.grad_last);
+  CHECK(a.params == b.params);
+  return a.loss == b.loss && a.grad_first == b.grad_first && a.grad_last == b.grad_last && a.params == b.params;
+}
+
+}  // namespace
+
+TEST_CASE("trainer: a fixed seed gives bit-identical runs, whatever the slicing and micro-batch", "[train]") {
+  const int steps = 6;
+  for (const char* placement : {"pre", "post"}) {
+    const train::TrainConfig c = small_config(placement);
+    // Whole steps, twice.
+    Trace whole, again;
+    {
+      train::Trainer t(c, training_text());
+      for (int s = 0; s < steps; ++s) record(whole, t.step());
+      finish(whole, t);
+      train::Trainer u(c, training_text());
+      for (int s = 0; s < steps; ++s) record(again, u.step());
+      finish(again, u);
+    }
+    CHECK(same(whole, again));
+    // One unit at a time, with evaluate() and generate() between units.
+    Trace units;
+    {
+      train::Trainer t(c, training_text());
+      for (int s = 0; s < steps; ++s) {
+        train::StepResult r;
+        int n = 0;
+        while (true) {
+          ++n;
+          if (t.advance(&r)) break;
+          CHECK(t.units_done() == n);
+          if (n == 5) {
+            CHECK(std::isfinite(t.evaluate()));
+            CHECK(t.generate("RMS", 3, 1.0, 9).size() == 3);
+          }
+        }
+        CHECK(n == t.units_per_step());
+        CHECK(t.units_done() == 0);
+        record(units, r);
+      }
+      finish(units, t);
+    }
+    CHECK(same(whole, units));
+    // Micro-batches of 3 sequences (4 = 3 + 1) and of the whole batch.
+    for (int micro : {3, 4}) {
+      train::TrainConfig cm = c;
+      cm.micro_batch = micro;
+      Trace m;
+      train::Trainer t(cm, training_text());
+      CHECK(t.units_per_step() == ((c.batch + micro - 1) / micro) * (2 * c.layers + 1) + 1);
+      for (int s = 0; s < steps; ++s) record(m, t.step());
+      finish(m, t);
+      INFO(placement << ", micro-batch " << micro);
+      CHECK(same(whole, m));
+    }
+    // Another seed, another run.
+    Trace other;
+    train::Trainer t(small_config(placement, 2), training_text());
+    for (int s = 0; s < steps; ++s) record(other, t.step());
+    CHECK(other.loss != whole.loss);
+    std::printf("determinism %s: %d steps bit-identical twice, unit by unit, micro-batch 1, 3, 4; loss %.6f -> %.6f\n",
+                placement, steps, whole.loss.front(), whole.loss.back());
+  }
+}
+
+TEST_CASE("trainer: 20 steps against the double reference trained alongside", "[train]") {
+  // Same initial weights, same batches; the reference runs its own forward,
+  // backward and Adam in double. The float run drifts from it by rounding
+  // (float sums, the kernels' exp at 4.4e-7) amplified by training; the bound
+  // below holds every build to the same 20-step trajectory.
+  const int steps = 20;
+  for (const char* placement : {"pre", "post"}) {
+    for (const char* norm : {"rmsnorm", "layernorm"}) {
+      train::TrainConfig c = small_config(placement);
+      c.norm = std::string(norm) == "layernorm" ? train::NormKind::layernorm : train::NormKind::rmsnorm;
+      c.eps = c.norm == train::NormKind::layernorm ? 1e-5f : 1e-6f;
+      train::Trainer t(c, training_text());
+      const train::ParamLayout& layout = t.layout();
+      std::vector<double> p(t.params(), t.params() + layout.total), m(layout.total, 0.0), v(layout.total, 0.0), g;
+      std::vector<uint8_t> in(c.batch * c.seq), tg(c.batch * c.seq);
+      double worst = 0.0, first = 0.0, last = 0.0;
+      for (int s = 0; s < steps; ++s) {
+        t.batch(s, in.data(), tg.data());
+        const double loss_ref = reference_loss(c, layout, p, in.data(), tg.data(), c.batch, &g);
+        const double lr = c.lr * std::min(1.0, (s + 1.0) / c.warmup);
+        reference_adam(p, m, v, g, lr, s + 1);
+        const train::StepResult r = t.step();
+        CHECK(r.lr == lr);
+        worst = std::max(worst, std::fabs(r.loss - loss_ref));
+        if (s == 0) first = loss_ref;
+        last = loss_ref;
+      }
+      std::printf("20 steps %s %s vs double reference: loss %.4f -> %.4f, max |loss - reference| %.2e\n", placement,
+                  norm, first, last, worst);
+      INFO(placement << " " << norm);
+      CHECK(last < first - 0.5);
+      CHECK(worst < 1e-4);
+    }
+  }
+}
+
+TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[train]") {
+  const train::TrainConfig c = small_config("pre");
+  train::Trainer t(c, training_text());
+  for (int s = 0; s < 3; ++s) t.step();
+  // evaluate(): the mean over every held-out window of T predictions.
+  const train::TextSplit split = train::split_text(training_text());
+  const int windows = t.heldout_windows();
+  CHECK(windows == (split.n_heldout - 1) / c.seq);
+  std::vector<uint8_t> in(windows * c.seq), tg(windows * c.seq);
+  for (int w = 0; w < windows; ++w) train::heldout_window(in.data() + w * c.seq, tg.data() + w * c.seq, split, w, c.seq);
+  const std::vector<double> p(t.params(), t.params() + t.layout().total);
+  const double ref = reference_loss(c, t.layout(), p, in.data(), tg.data(), windows, nullptr);
+  const double got = t.evaluate();
+  std::printf("held-out loss after 3 steps: %.7f, reference %.7f (%d windows)\n", got, ref, windows);
+  CHECK(std::fabs(got - ref) < 1e-5);
+  double by_window = 0.0;
+  for (int w = 0; w < windows; ++w) by_window += t.heldout_window_loss(w);
+  CHECK(by_window / (static_cast<double>(windows) * c.seq) == got);
+  CHECK(t.unigram_entropy() == train::unigram_entropy(split.train, split.n_train));
+
+  // Memory: what the trainer holds is what memory_needed() predicts.
+  for (int micro : {1, 3}) {
+    train::TrainConfig cm = c;
+    cm.micro_batch = micro;
+    const train::Trainer tm(cm, training_text());
+    const train::MemoryReport a = tm.memory(), b = train::memory_needed(cm, training_text().size());
+    CHECK(a.params == b.params);
+    CHECK(a.adam == b.adam);
+    CHECK(a.grads == b.grads);
+    CHECK(a.activations == b.activations);
+    CHECK(a.scratch == b.scratch);
+    CHECK(a.total == b.total);
+  }
+  // The deepest demonstration model fits a phone's tab.
+  train::TrainOptions deep;
+  deep.layers = 48;
+  deep.text = training_text();
+  const train::TrainConfig dc = train::resolve_train_options(deep);
+  const train::MemoryReport dm = train::memory_needed(dc, deep.text.size());
+  std::printf("memory at D 32, L 48, T 64, B 8: %.1f MiB (params %.1f, Adam %.1f, grads %.1f, activations %.1f, "
+              "scratch %.1f)\n",
+              dm.total / 1048576, dm.params / 1048576, dm.adam / 1048576, dm.grads / 1048576,
+              dm.activations / 1048576, dm.scratch / 1048576);
+  CHECK(dm.total < 32.0 * 1024 * 1024);
+
+  // Divergence: weights of 1e20 overflow the attention scores; the step says
+  // so, applies no update, and every later step reports NaN at once.
+  train::TrainConfig cn = c;
+  cn.norm = train::NormKind::none;
+  train::Trainer bad(cn, training_text());
+  std::vector<float> huge(bad.layout().total, 1e20f);
+  bad.set_params(huge.data());
+  const train::StepResult r0 = bad.step();
+  CHECK(r0.diverged);
+  CHECK(!std::isfinite(r0.loss));
+  CHECK(std::vector<float>(bad.params(), bad.params() + bad.layout().total) == huge);
+  const train::StepResult r1 = bad.step();
+  CHECK(r1.step == 1);
+  CHECK(r1.diverged);
+  CHECK(std::isnan(r1.loss));
+  CHECK(bad.generate("x", 4, 1.0, 1).size() == 4);
+  CHECK(bad.generate("x", 4, 0.0, 1).size() == 4);
+}
+
+TEST_CASE("trainer: generation", "[train]") {
+  const train::TrainConfig c = small_config("pre");
+  train::Trainer t(c, training_text());
+  for (int s = 0; s < 20; ++s) t.step();
+  const std::string greedy = t.generate("RMSNorm", 24, 0.0, 1);
+  CHECK(greedy.size() == 24);
+  CHECK(t.generate("RMSNorm", 24, 0.0, 2) == greedy);       // greedy ignores the seed
+  CHECK(t.generate("RMSNorm", 10, 0.0, 1) == greedy.substr(0, 10));
+  // The window: only the last T bytes of the context count.
+  const std::string long_prompt = std::string(40, 'z') + "RMSNorm 把向量";
+  const std::string tail = long_prompt.substr(long_prompt.size() - c.seq);
+  CHECK(t.generate(long_prompt, 8, 0.0, 1) == t.generate(tail, 8, 0.0, 1));
+  // Sampling: a function of the seed.
+  const std::string a = t.generate("RMSNorm", 32, 1.0, 5);
+  CHECK(t.generate("RMSNorm", 32, 1.0, 5) == a);
+  CHECK(t.generate("RMSNorm", 32, 1.0, 6) != a);
+  CHECK(t.generate("", 5, 1.0, 5).size() == 5);
+  CHECK(t.generate("RMSNorm", 0, 1.0, 5).empty());
+  CHECK(t.generate("RMSNorm", -3, 1.0, 5).empty());
+  CHECK(t.generate("RMSNorm", 24, 1e-40, 5) == greedy);  // below FLT_MIN: greedy
+}

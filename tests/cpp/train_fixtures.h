@@ -1,0 +1,68 @@
+// Shared by the trainer's tests: small configurations, the committed
+// training text, and parameters drawn away from the initialization so every
+// term of the backward matters.
+//
+// D = hidden, L = layers, T = seq
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tensor_check.h"
+#include "train/layout.h"
+#include "train/options.h"
+
+namespace normlab::test {
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// The page's Chinese prose as committed (web/data/training-text.zh.txt).
+inline const std::string& training_text() {
+  static const std::string text = read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.txt");
+  return text;
+}
+
+// The gradient check's model: D 8, L 2, 2 heads, T 6, batch 2.
+inline train::TrainOptions tiny_options(const char* placement, const char* norm) {
+  train::TrainOptions o;
+  o.layers = 2;
+  o.hidden = 8;
+  o.heads = 2;
+  o.seq = 6;
+  o.batch = 2;
+  o.placement = placement;
+  o.norm = norm;
+  o.text = training_text();
+  return o;
+}
+
+// Weights uniform in [-0.5, 0.5), gains in [0.5, 1.5), biases in [-0.2, 0.2):
+// far from the N(0, 0.02) start, where the model is nearly linear.
+inline std::vector<float> spread_params(const train::ParamLayout& layout, const train::TrainConfig& c, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<float> p(layout.total);
+  for (float& x : p) x = rng.uniform(-0.5f, 0.5f);
+  auto fill = [&](std::size_t offset, float lo, float hi) {
+    if (offset == train::kAbsent) return;
+    for (int i = 0; i < c.hidden; ++i) p[offset + i] = rng.uniform(lo, hi);
+  };
+  for (const auto& l : layout.layers) {
+    fill(l.norm1_gain, 0.5f, 1.5f);
+    fill(l.norm2_gain, 0.5f, 1.5f);
+    fill(l.norm1_bias, -0.2f, 0.2f);
+    fill(l.norm2_bias, -0.2f, 0.2f);
+  }
+  fill(layout.final_gain, 0.5f, 1.5f);
+  fill(layout.final_bias, -0.2f, 0.2f);
+  return p;
+}
+
+}  // namespace normlab::test

@@ -1,0 +1,364 @@
+// The double-precision reference model (see train_reference.h): plain loops,
+// the math of train/trainer.h written out, a cache per layer, the backward
+// in reverse.
+//
+// V = 256, D = hidden, H = heads, dh = D / H, F = 4 D, L = layers, T = seq,
+// N = sequences, R = N T rows
+#include "train_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace normlab::test {
+
+namespace {
+
+using train::kAbsent;
+using train::NormKind;
+using train::Placement;
+using Vec = std::vector<double>;
+constexpr int V = train::TrainConfig::kVocab;
+
+const double* at(const Vec& p, std::size_t offset) { return offset == kAbsent ? nullptr : p.data() + offset; }
+double* at(Vec& p, std::size_t offset) { return offset == kAbsent ? nullptr : p.data() + offset; }
+
+// out, mean, rstd: (R, D), (R), (R); x: (R, D); gain, bias: (D) or nullptr
+void norm_forward(NormKind kind, Vec& out, Vec& mean, Vec& rstd, const Vec& x, const double* gain,
+                  const double* bias, int R, int D, double eps) {
+  out.assign(static_cast<std::size_t>(R) * D, 0.0);
+  mean.assign(R, 0.0);
+  rstd.assign(R, 0.0);
+  for (int r = 0; r < R; ++r) {
+    const double* x_r = &x[static_cast<std::size_t>(r) * D];
+    double mu = 0.0;
+    if (kind == NormKind::layernorm) {
+      for (int i = 0; i < D; ++i) mu += x_r[i] / D;
+    }
+    double ms = 0.0;
+    for (int i = 0; i < D; ++i) ms += (x_r[i] - mu) * (x_r[i] - mu) / D;
+    const double rs = 1.0 / std::sqrt(ms + eps);
+    mean[r] = mu;
+    rstd[r] = rs;
+    for (int i = 0; i < D; ++i) {
+      out[static_cast<std::size_t>(r) * D + i] = (x_r[i] - mu) * rs * (gain ? gain[i] : 1.0) + (bias ? bias[i] : 0.0);
+    }
+  }
+}
+
+// xhat = (x - mean) r, u = g dy:
+//   RMSNorm    dx = r (u - xhat mean(u xhat))
+//   LayerNorm  dx = r (u - mean(u) - xhat mean(u xhat))
+// dgain += dy xhat, dbias += dy.  dx: (R, D) written
+void norm_backward(NormKind kind, Vec& dx, double* dgain, double* dbias, const Vec& dy, const Vec& x,
+                   const double* gain, const Vec& mean, const Vec& rstd, int R, int D) {
+  dx.assign(static_cast<std::size_t>(R) * D, 0.0);
+  for (int r = 0; r < R; ++r) {
+    const std::size_t o = static_cast<std::size_t>(r) * D;
+    double mean_u = 0.0, mean_u_xhat = 0.0;
+    for (int i = 0; i < D; ++i) {
+      const double xhat = (x[o + i] - mean[r]) * rstd[r];
+      const double u = (gain ? gain[i] : 1.0) * dy[o + i];
+      mean_u += u / D;
+      mean_u_xhat += u * xhat / D;
+    }
+    if (kind != NormKind::layernorm) mean_u = 0.0;
+    for (int i = 0; i < D; ++i) {
+      const double xhat = (x[o + i] - mean[r]) * rstd[r];
+      const double u = (gain ? gain[i] : 1.0) * dy[o + i];
+      dx[o + i] = rstd[r] * (u - mean_u - xhat * mean_u_xhat);
+      if (dgain) dgain[i] += dy[o + i] * xhat;
+      if (dbias) dbias[i] += dy[o + i];
+    }
+  }
+}
+
+// y = x W^T.  y: (R, OC); x: (R, C); w: (OC, C)
+void linear_forward(Vec& y, const Vec& x, const double* w, int R, int C, int OC) {
+  y.assign(static_cast<std::size_t>(R) * OC, 0.0);
+  for (int r = 0; r < R; ++r) {
+    for (int o = 0; o < OC; ++o) {
+      double s = 0.0;
+      for (int c = 0; c < C; ++c) s += x[static_cast<std::size_t>(r) * C + c] * w[static_cast<std::size_t>(o) * C + c];
+      y[static_cast<std::size_t>(r) * OC + o] = s;
+    }
+  }
+}
+
+// dx = dy W (written), dW += dy^T x
+void linear_backward(Vec& dx, double* dw, const Vec& dy, const Vec& x, const double* w, int R, int C, int OC) {
+  dx.assign(static_cast<std::size_t>(R) * C, 0.0);
+  for (int r = 0; r < R; ++r) {
+    for (int o = 0; o < OC; ++o) {
+      const double g = dy[static_cast<std::size_t>(r) * OC + o];
+      for (int c = 0; c < C; ++c) {
+        dx[static_cast<std::size_t>(r) * C + c] += g * w[static_cast<std::size_t>(o) * C + c];
+        dw[static_cast<std::size_t>(o) * C + c] += g * x[static_cast<std::size_t>(r) * C + c];
+      }
+    }
+  }
+}
+
+// y_i = sum_{j <= i} P_ij v_j, P_i = softmax_j (q_i . k_j / sqrt(dh)).
+// y: (R, D); p: (N, H, T, T); qkv: (R, 3D)
+void attention_forward(Vec& y, Vec& p, const Vec& qkv, int N, int T, int D, int H) {
+  const int dh = D / H;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+  y.assign(static_cast<std::size_t>(N) * T * D, 0.0);
+  p.assign(static_cast<std::size_t>(N) * H * T * T, 0.0);
+  auto q_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + h * dh + c]; };
+  auto k_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + D + h * dh + c]; };
+  auto v_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + 2 * D + h * dh + c]; };
+  for (int n = 0; n < N; ++n) {
+    for (int h = 0; h < H; ++h) {
+      for (int i = 0; i < T; ++i) {
+        double* p_i = &p[((static_cast<std::size_t>(n) * H + h) * T + i) * T];
+        double m = -INFINITY;
+        for (int j = 0; j <= i; ++j) {
+          double a = 0.0;
+          for (int c = 0; c < dh; ++c) a += q_(n, i, h, c) * k_(n, j, h, c);
+          p_i[j] = a * scale;
+          m = std::max(m, p_i[j]);
+        }
+        double sum = 0.0;
+        for (int j = 0; j <= i; ++j) sum += (p_i[j] = std::exp(p_i[j] - m));
+        for (int j = 0; j <= i; ++j) p_i[j] /= sum;
+        for (int c = 0; c < dh; ++c) {
+          double s = 0.0;
+          for (int j = 0; j <= i; ++j) s += p_i[j] * v_(n, j, h, c);
+          y[(static_cast<std::size_t>(n) * T + i) * D + h * dh + c] = s;
+        }
+      }
+    }
+  }
+}
+
+// dP_ij = dy_i . v_j, dv_j += P_ij dy_i, dA_ij = P_ij (dP_ij - sum_k P_ik dP_ik) / sqrt(dh),
+// dq_i += dA_ij k_j, dk_j += dA_ij q_i.  dqkv: (R, 3D) written
+void attention_backward(Vec& dqkv, const Vec& dy, const Vec& p, const Vec& qkv, int N, int T, int D, int H) {
+  const int dh = D / H;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+  dqkv.assign(static_cast<std::size_t>(N) * T * 3 * D, 0.0);
+  auto idx = [&](int n, int t, int part, int h, int c) {
+    return (static_cast<std::size_t>(n) * T + t) * 3 * D + part * D + h * dh + c;
+  };
+  std::vector<double> dp(T);
+  for (int n = 0; n < N; ++n) {
+    for (int h = 0; h < H; ++h) {
+      for (int i = 0; i < T; ++i) {
+        const double* p_i = &p[((static_cast<std::size_t>(n) * H + h) * T + i) * T];
+        const double* dy_i = &dy[(static_cast<std::size_t>(n) * T + i) * D + h * dh];
+        double dot = 0.0;
+        for (int j = 0; j <= i; ++j) {
+          double s = 0.0;
+          for (int c = 0; c < dh; ++c) {
+            s += dy_i[c] * qkv[idx(n, j, 2, h, c)];
+            dqkv[idx(n, j, 2, h, c)] += p_i[j] * dy_i[c];
+          }
+          dp[j] = s;
+          dot += p_i[j] * s;
+        }
+        for (int j = 0; j <= i; ++j) {
+          const double da = p_i[j] * (dp[j] - dot) * scale;
+          for (int c = 0; c < dh; ++c) {
+            dqkv[idx(n, i, 0, h, c)] += da * qkv[idx(n, j, 1, h, c)];
+            dqkv[idx(n, j, 1, h, c)] += da * qkv[idx(n, i, 0, h, c)];
+          }
+        }
+      }
+    }
+  }
+}
+
+constexpr double kSqrt2OverPi = 0.7978845608028654;
+
+void gelu_forward(Vec& y, const Vec& x) {
+  y.resize(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double h = x[i];
+    y[i] = 0.5 * h * (1.0 + std::tanh(kSqrt2OverPi * (h + 0.044715 * h * h * h)));
+  }
+}
+
+void gelu_backward(Vec& dx, const Vec& dy, const Vec& x) {
+  dx.resize(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double h = x[i];
+    const double t = std::tanh(kSqrt2OverPi * (h + 0.044715 * h * h * h));
+    const double du = kSqrt2OverPi * (1.0 + 3.0 * 0.044715 * h * h);
+    dx[i] = dy[i] * (0.5 * (1.0 + t) + 0.5 * h * (1.0 - t * t) * du);
+  }
+}
+
+Vec sum(const Vec& a, const Vec& b) {
+  Vec s(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) s[i] = a[i] + b[i];
+  return s;
+}
+
+struct LayerCache {
+  Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc, gelu, y;
+};
+
+}  // namespace
+
+double reference_loss(const train::TrainConfig& c, const train::ParamLayout& layout, const Vec& p,
+                      const uint8_t* inputs, const uint8_t* targets, int N, Vec* grads) {
+  const int T = c.seq, D = c.hidden, H = c.heads, F = c.mlp_width(), R = N * T;
+  const NormKind kind = c.norm;
+  const bool pre = c.placement == Placement::pre, has_norm = c.has_norm();
+  const double eps = c.eps;
+
+  // Embedding.
+  Vec x(static_cast<std::size_t>(R) * D);
+  for (int n = 0; n < N; ++n) {
+    for (int t = 0; t < T; ++t) {
+      const int r = n * T + t;
+      for (int i = 0; i < D; ++i) {
+        x[static_cast<std::size_t>(r) * D + i] = p[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] +
+                                                 p[layout.wpe + static_cast<std::size_t>(t) * D + i];
+      }
+    }
+  }
+  // Layers.
+  std::vector<LayerCache> cache(c.layers);
+  for (int l = 0; l < c.layers; ++l) {
+    const train::LayerParamOffsets& o = layout.layers[l];
+    LayerCache& a = cache[l];
+    a.x = x;
+    Vec proj;
+    if (!has_norm) {
+      linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
+      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
+      a.mid = sum(a.x, proj);
+      linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
+      gelu_forward(a.gelu, a.fc);
+      linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
+      a.y = sum(a.mid, proj);
+    } else if (pre) {
+      norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain), at(p, o.norm1_bias), R, D, eps);
+      linear_forward(a.qkv, a.norm1, &p[o.qkv], R, D, 3 * D);
+      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
+      a.mid = sum(a.x, proj);
+      norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain), at(p, o.norm2_bias), R, D, eps);
+      linear_forward(a.fc, a.norm2, &p[o.fc], R, D, F);
+      gelu_forward(a.gelu, a.fc);
+      linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
+      a.y = sum(a.mid, proj);
+    } else {
+      linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
+      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
+      a.norm1 = sum(a.x, proj);
+      norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain), at(p, o.norm1_bias), R, D, eps);
+      linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
+      gelu_forward(a.gelu, a.fc);
+      linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
+      a.norm2 = sum(a.mid, proj);
+      norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain), at(p, o.norm2_bias), R, D, eps);
+    }
+    x = a.y;
+  }
+  // Head: final norm (pre-norm), tied logits, log-softmax.
+  Vec xf = x, final_mean, final_rstd;
+  if (c.has_final_norm()) {
+    norm_forward(kind, xf, final_mean, final_rstd, x, at(p, layout.final_gain), at(p, layout.final_bias), R, D, eps);
+  }
+  Vec logits;
+  linear_forward(logits, xf, &p[layout.wte], R, D, V);
+  double loss = 0.0;
+  Vec probs(logits.size());
+  for (int r = 0; r < R; ++r) {
+    const double* z = &logits[static_cast<std::size_t>(r) * V];
+    double m = -INFINITY;
+    for (int j = 0; j < V; ++j) m = std::max(m, z[j]);
+    double s = 0.0;
+    for (int j = 0; j < V; ++j) s += std::exp(z[j] - m);
+    loss += m + std::log(s) - z[targets[r]];
+    for (int j = 0; j < V; ++j) probs[static_cast<std::size_t>(r) * V + j] = std::exp(z[j] - m) / s;
+  }
+  loss /= R;
+  if (!grads) return loss;
+
+  // Backward.
+  Vec& g = *grads;
+  g.assign(p.size(), 0.0);
+  Vec dlogits = probs;
+  for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= 1.0;
+  for (double& d : dlogits) d /= R;
+  Vec dxf, dx;
+  linear_backward(dxf, &g[layout.wte], dlogits, xf, &p[layout.wte], R, D, V);
+  if (c.has_final_norm()) {
+    norm_backward(kind, dx, at(g, layout.final_gain), at(g, layout.final_bias), dxf, x, at(p, layout.final_gain),
+                  final_mean, final_rstd, R, D);
+  } else {
+    dx = dxf;
+  }
+  for (int l = c.layers - 1; l >= 0; --l) {
+    const train::LayerParamOffsets& o = layout.layers[l];
+    const LayerCache& a = cache[l];
+    const Vec dy = dx;
+    Vec dgelu, dfc, dmid, dtmp, dattn_y, dqkv;
+    if (!has_norm) {
+      linear_backward(dgelu, &g[o.fc_out], dy, a.gelu, &p[o.fc_out], R, F, D);
+      gelu_backward(dfc, dgelu, a.fc);
+      linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
+      dmid = sum(dmid, dy);
+      linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
+      attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
+      dx = sum(dx, dmid);
+    } else if (pre) {
+      linear_backward(dgelu, &g[o.fc_out], dy, a.gelu, &p[o.fc_out], R, F, D);
+      gelu_backward(dfc, dgelu, a.fc);
+      linear_backward(dtmp, &g[o.fc], dfc, a.norm2, &p[o.fc], R, D, F);
+      norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), dtmp, a.mid, at(p, o.norm2_gain),
+                    a.norm2_mean, a.norm2_rstd, R, D);
+      dmid = sum(dmid, dy);
+      linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
+      attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      linear_backward(dtmp, &g[o.qkv], dqkv, a.norm1, &p[o.qkv], R, D, 3 * D);
+      norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x, at(p, o.norm1_gain),
+                    a.norm1_mean, a.norm1_rstd, R, D);
+      dx = sum(dx, dmid);
+    } else {
+      Vec ds2, ds1;
+      norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.norm2, at(p, o.norm2_gain),
+                    a.norm2_mean, a.norm2_rstd, R, D);
+      linear_backward(dgelu, &g[o.fc_out], ds2, a.gelu, &p[o.fc_out], R, F, D);
+      gelu_backward(dfc, dgelu, a.fc);
+      linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
+      dmid = sum(dmid, ds2);
+      norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1, at(p, o.norm1_gain),
+                    a.norm1_mean, a.norm1_rstd, R, D);
+      linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
+      attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
+      dx = sum(dx, ds1);
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    for (int t = 0; t < T; ++t) {
+      const int r = n * T + t;
+      for (int i = 0; i < D; ++i) {
+        g[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] += dx[static_cast<std::size_t>(r) * D + i];
+        g[layout.wpe + static_cast<std::size_t>(t) * D + i] += dx[static_cast<std::size_t>(r) * D + i];
+      }
+    }
+  }
+  return loss;
+}
+
+void reference_adam(Vec& params, Vec& m, Vec& v, const Vec& grads, double lr, int step) {
+  const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  const double c1 = 1.0 - std::pow(b1, step), c2 = 1.0 - std::pow(b2, step);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    m[i] = b1 * m[i] + (1.0 - b1) * grads[i];
+    v[i] = b2 * v[i] + (1.0 - b2) * grads[i] * grads[i];
+    params[i] -= lr * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps);
+  }
+}
+
+}  // namespace normlab::test

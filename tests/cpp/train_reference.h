@@ -1,0 +1,32 @@
+// A double-precision reference of the trainer's model (train/trainer.h):
+// the same forward, written as plain loops over the same parameter layout,
+// its backward by hand, and Adam, all in double. The tests hold its backward
+// to finite differences of its forward, and the float trainer to it.
+//
+// V = 256, D = hidden, H = heads, dh = D / H, F = 4 D, L = layers, T = seq,
+// N = sequences
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "train/layout.h"
+#include "train/options.h"
+
+namespace normlab::test {
+
+// Mean cross-entropy of N sequences (inputs, targets: (N, T)) under params
+// (laid out as param_layout(config)); with grads, also its gradient (written,
+// same layout).
+double reference_loss(const train::TrainConfig& config,
+                      const train::ParamLayout& layout,
+                      const std::vector<double>& params, const uint8_t* inputs,
+                      const uint8_t* targets, int N, std::vector<double>* grads);
+
+// Adam as the trainer applies it (beta 0.9, 0.999, eps 1e-8, no weight
+// decay), in double. step counts from 1.
+void reference_adam(std::vector<double>& params, std::vector<double>& m,
+                    std::vector<double>& v, const std::vector<double>& grads,
+                    double lr, int step);
+
+}  // namespace normlab::test

@@ -1,0 +1,468 @@
+// nl.createTrainer(): the options' exact errors, the config it echoes,
+// determinism (same seed, and however the steps are sliced: step(4), four
+// step(1), advance() a unit at a time), divergence reported and never
+// thrown, generation, delete(), where the memory lives, and the results
+// against the module's description of them (src/train/results.h).
+// The chapter's thesis in the wasm build is tests/js/trainer-thesis.test.mjs.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import createSimd from '../../dist/normlab_simd.mjs';
+import { loadNormlab } from '../../dist/normlab.mjs';
+import { readBoundary } from '../../wasm/boundary.js';
+
+let nl;
+before(async () => {
+  nl = await loadNormlab({ backend: 'simd128' });
+});
+after(() => nl.dispose());
+
+// A trainer small enough for many steps in a test.
+const SMALL = { layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 6 };
+
+async function assertRejectsExactly(promise, ErrorClass, message) {
+  await assert.rejects(promise, (error) => {
+    assert.equal(error.constructor, ErrorClass, `${message}: rejected with ${error.constructor.name} (${error.message})`);
+    assert.equal(error.message, message);
+    return true;
+  });
+}
+
+function assertThrowsExactly(call, ErrorClass, message) {
+  assert.throws(call, (error) => {
+    assert.equal(error.constructor, ErrorClass, `${message}: thrown as ${error.constructor.name} (${error.message})`);
+    assert.equal(error.message, message);
+    return true;
+  });
+}
+
+// The bits of a float32 array, for bit-identical comparisons (NaN included).
+const bits = (a) => [...new Uint32Array(Float32Array.from(a).buffer)];
+
+describe('bad options reject with the exact message, before any instance is made', () => {
+  const LAYERS = 'layers must be an integer in 1..64';
+  const HIDDEN = 'hidden must be a power of two in 8..256';
+  const NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
+  const PLACEMENT = "placement must be 'pre' or 'post'";
+  const EPS = 'eps must be a number in 0..1';
+  const LR = 'lr must be a finite number > 0';
+  const TEXT = (min, seq, n) => `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
+  const WARMUP = 'warmup must be an integer in 0..100000';
+  const STEPS = 'steps must be an integer in 1..100000';
+  const SEED = 'seed must be an integer in 0..4294967295';
+  const SEQ = 'seq must be an integer in 2..256';
+  const BATCH = 'batch must be an integer in 1..64';
+  // [options, error class, exact message]
+  const CASES = [
+    [null, TypeError, 'options must be an object'],
+    [24, TypeError, 'options must be an object'],
+    [[24], TypeError, 'options must be an object'],
+    [{ layer: 12 }, TypeError, "unknown trainer option 'layer'"],
+    [{ layers: 0 }, RangeError, LAYERS],
+    [{ layers: 65 }, RangeError, LAYERS],
+    [{ layers: 2.5 }, RangeError, LAYERS],
+    [{ layers: NaN }, RangeError, LAYERS],
+    [{ layers: '24' }, TypeError, LAYERS],
+    [{ layers: null }, TypeError, LAYERS],
+    [{ hidden: 4 }, RangeError, HIDDEN],
+    [{ hidden: 48 }, RangeError, HIDDEN],
+    [{ hidden: 512 }, RangeError, HIDDEN],
+    [{ hidden: '32' }, TypeError, HIDDEN],
+    [{ heads: 3 }, RangeError, 'heads must be a power of two in 1..8 for hidden 32'],
+    [{ heads: 16 }, RangeError, 'heads must be a power of two in 1..8 for hidden 32'],
+    [{ hidden: 8, heads: 4 }, RangeError, 'heads must be a power of two in 1..2 for hidden 8'],
+    [{ heads: 0 }, RangeError, 'heads must be a power of two in 1..8 for hidden 32'],
+    [{ heads: true }, TypeError, 'heads must be a power of two in 1..8 for hidden 32'],
+    [{ norm: 'RMSNorm' }, RangeError, NORM],
+    [{ norm: 1 }, TypeError, NORM],
+    [{ placement: 'sandwich' }, RangeError, PLACEMENT],
+    [{ placement: null }, TypeError, PLACEMENT],
+    [{ eps: -1e-6 }, RangeError, EPS],
+    [{ eps: 2 }, RangeError, EPS],
+    [{ eps: NaN }, RangeError, EPS],
+    [{ eps: '1e-6' }, TypeError, EPS],
+    [{ lr: 0 }, RangeError, LR],
+    [{ lr: -3e-3 }, RangeError, LR],
+    [{ lr: Infinity }, RangeError, LR],
+    [{ lr: NaN }, RangeError, LR],
+    [{ lr: '3e-3' }, TypeError, LR],
+    [{ warmup: -1 }, RangeError, WARMUP],
+    [{ warmup: 100001 }, RangeError, WARMUP],
+    [{ warmup: 0.5 }, RangeError, WARMUP],
+    [{ warmup: '100' }, TypeError, WARMUP],
+    [{ steps: 0 }, RangeError, STEPS],
+    [{ steps: 100001 }, RangeError, STEPS],
+    [{ steps: [400] }, TypeError, STEPS],
+    [{ seed: -1 }, RangeError, SEED],
+    [{ seed: 2 ** 32 }, RangeError, SEED],
+    [{ seed: 1.5 }, RangeError, SEED],
+    [{ seed: 1n }, TypeError, SEED],
+    [{ seq: 1 }, RangeError, SEQ],
+    [{ seq: 257 }, RangeError, SEQ],
+    [{ seq: '64' }, TypeError, SEQ],
+    [{ batch: 0 }, RangeError, BATCH],
+    [{ batch: 65 }, RangeError, BATCH],
+    [{ batch: {} }, TypeError, BATCH],
+    [{ text: 42 }, TypeError, 'text must be a string'],
+    [{ text: null }, TypeError, 'text must be a string'],
+    [{ text: 'x'.repeat(649) }, RangeError, TEXT(650, 64, 649)],
+    // Counted in UTF-8 bytes: 216 three-byte characters are 648 bytes.
+    [{ text: '归'.repeat(216) }, RangeError, TEXT(650, 64, 648)],
+    [{ seq: 2, text: 'ab'.repeat(14) + 'a' }, RangeError, TEXT(30, 2, 29)],
+    // The first bad field is the one named.
+    [{ layers: 0, lr: 0 }, RangeError, LAYERS],
+    [{ layers: 0, lr: '1' }, RangeError, LAYERS],
+  ];
+  // A case's name: its options, with long texts, NaN, Infinity and BigInts shown.
+  const shown = (k, v) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'string' && v.length > 20) return `${v.length} chars`;
+    return Number.isNaN(v) || v === Infinity ? String(v) : v;
+  };
+  for (const [options, ErrorClass, message] of CASES) {
+    test(JSON.stringify(options, shown), async () => {
+      await assertRejectsExactly(nl.createTrainer(options), ErrorClass, message);
+    });
+  }
+
+  test('too much memory for a trainer', async () => {
+    const huge = { layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) };
+    await assert.rejects(nl.createTrainer(huge), (error) => {
+      assert.equal(error.constructor, RangeError);
+      assert.match(error.message, /^layers, hidden and seq need \d+ MiB together, more than a trainer may use \(256 MiB\)$/);
+      return true;
+    });
+  });
+
+  test('a rejected trainer leaves nothing in the nl instance', async () => {
+    const before = nl.liveAllocations();
+    const mallocBefore = nl.mallocBytes();
+    await assert.rejects(nl.createTrainer({ lr: 0 }));
+    await assert.rejects(nl.createTrainer({ text: 'short' }));
+    assert.equal(nl.liveAllocations(), before);
+    assert.equal(nl.mallocBytes(), mallocBefore);
+  });
+});
+
+describe('config', () => {
+  test('the defaults are the demonstration config', async () => {
+    const trainer = await nl.createTrainer();
+    try {
+      assert.deepEqual(trainer.config, {
+        layers: 24,
+        hidden: 32,
+        heads: 4,
+        norm: 'rmsnorm',
+        placement: 'post',
+        eps: Math.fround(1e-6),
+        lr: 3e-3,
+        warmup: 0,
+        steps: 400,
+        seed: 1,
+        seq: 64,
+        batch: 8,
+      });
+      assert.ok(Object.isFrozen(trainer.config));
+      // The committed text's training bytes (the sweep's table says the same).
+      assert.ok(Math.abs(trainer.unigramEntropy - 4.25428) < 5e-6, `${trainer.unigramEntropy}`);
+      assert.equal(trainer.stepsDone, 0);
+    } finally {
+      trainer.delete();
+    }
+  });
+
+  test('every option echoed as resolved', async () => {
+    const options = {
+      layers: 3, hidden: 64, heads: 8, norm: 'layernorm', placement: 'pre', eps: 0.25,
+      lr: 0.01, warmup: 7, steps: 9, seed: 4294967295, seq: 8, batch: 3,
+    };
+    const trainer = await nl.createTrainer({ ...options, text: 'normlab '.repeat(20) });
+    try {
+      assert.deepEqual(trainer.config, options);
+      assert.equal(trainer.unigramEntropy, entropyOf('normlab '.repeat(18)));
+    } finally {
+      trainer.delete();
+    }
+    const layernorm = await nl.createTrainer({ ...SMALL, norm: 'layernorm' });
+    assert.equal(layernorm.config.eps, Math.fround(1e-5), "LayerNorm's default eps");
+    layernorm.delete();
+  });
+});
+
+// Unigram entropy (nats) of a string's UTF-8 bytes.
+function entropyOf(s) {
+  const bytes = new TextEncoder().encode(s);
+  const counts = new Map();
+  for (const b of bytes) counts.set(b, (counts.get(b) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) h -= (c / bytes.length) * Math.log(c / bytes.length);
+  return h;
+}
+
+describe('determinism', () => {
+  test('the same seed twice: bit-identical; another seed: not', async () => {
+    const [a, b, c] = await Promise.all([SMALL, SMALL, { ...SMALL, seed: 2 }].map((o) => nl.createTrainer(o)));
+    try {
+      const ra = a.step(4);
+      const rb = b.step(4);
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'lr']) assert.deepEqual(bits(ra[key]), bits(rb[key]), key);
+      assert.equal(a.evaluate(), b.evaluate());
+      assert.notDeepEqual(bits(c.step(4).loss), bits(ra.loss));
+      // A fresh model predicts bytes about uniformly: ln 256 = 5.545.
+      assert.ok(Math.abs(ra.loss[0] - Math.log(256)) < 0.05, `${ra.loss[0]}`);
+      assert.ok(ra.loss.every(Number.isFinite) && ra.gradFirst.every((g) => g > 0) && ra.gradLast.every((g) => g > 0));
+    } finally {
+      for (const t of [a, b, c]) t.delete();
+    }
+  });
+
+  test('step(4), four step(1) and advance() a unit at a time give the same bits', async () => {
+    const options = { ...SMALL, warmup: 3 };
+    const [whole, single, units] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(options)));
+    try {
+      const r = whole.step(4);
+      const { firstStep, stepsDone, unitsDone, diverged } = r;
+      assert.deepEqual({ firstStep, stepsDone, unitsDone, diverged }, { firstStep: 0, stepsDone: 4, unitsDone: 0, diverged: false });
+      // Warmup: lr rises linearly over 3 steps, then stays.
+      assert.deepEqual(bits(r.lr), bits([1e-3, 2e-3, 3e-3, 3e-3]));
+      const ones = [0, 1, 2, 3].map(() => single.step(1));
+      assert.deepEqual(ones.map((o) => o.firstStep), [0, 1, 2, 3]);
+
+      // advance(0) runs exactly one unit: units per step = batch x (layers
+      // forward + head + layers backward) + Adam's update.
+      const perStep = 2 * (2 + 1 + 2) + 1;
+      const sliced = [];
+      let calls = 0;
+      while (units.stepsDone < 4) {
+        const run = units.advance(0);
+        calls++;
+        assert.equal(run.unitsPerStep, perStep);
+        assert.ok(run.loss.length <= 1);
+        for (let k = 0; k < run.loss.length; k++) {
+          sliced.push({ loss: run.loss[k], gradFirst: run.gradFirst[k], gradLast: run.gradLast[k] });
+        }
+        if (run.loss.length === 0) assert.equal(run.unitsDone, calls % perStep);
+      }
+      assert.equal(calls, 4 * perStep);
+      for (const key of ['loss', 'gradFirst', 'gradLast']) {
+        assert.deepEqual(bits(ones.map((o) => o[key][0])), bits(r[key]), `four step(1): ${key}`);
+        assert.deepEqual(bits(sliced.map((s) => s[key])), bits(r[key]), `advance(0): ${key}`);
+      }
+      assert.equal(single.evaluate(), whole.evaluate());
+      assert.equal(units.evaluate(), whole.evaluate());
+
+      // Slices cut by a real time budget, wherever it ends.
+      const budgeted = await nl.createTrainer(options);
+      const parts = [];
+      while (budgeted.stepsDone < 4) {
+        const run = budgeted.advance(1);
+        for (let k = 0; k < run.loss.length && parts.length < 4; k++) parts.push(run.loss[k]);
+      }
+      assert.deepEqual(bits(parts), bits(r.loss), 'advance(1)');
+      budgeted.delete();
+      // evaluate() between two units of a step leaves the step's bits alone.
+      units.advance(0);
+      units.evaluate();
+      whole.evaluate();
+      const next = units.step(1);
+      assert.deepEqual(bits(next.loss), bits(whole.step(1).loss));
+    } finally {
+      for (const t of [whole, single, units]) t.delete();
+    }
+  });
+
+  test('advance(budgetMs) stops at the planned steps, and does nothing after them', async () => {
+    const trainer = await nl.createTrainer(SMALL);
+    try {
+      const run = trainer.advance(60000);
+      assert.equal(run.loss.length, SMALL.steps);
+      assert.equal(run.stepsDone, SMALL.steps);
+      const after = trainer.advance(60000);
+      assert.deepEqual([after.loss.length, after.firstStep, after.stepsDone], [0, SMALL.steps, SMALL.steps]);
+      // step() goes on past them.
+      assert.equal(trainer.step(2).stepsDone, SMALL.steps + 2);
+    } finally {
+      trainer.delete();
+    }
+  });
+});
+
+test('a diverging run is reported in the result, never thrown', async () => {
+  // Without norms nothing bounds the stream: at lr 100 it overflows within
+  // a few steps. (With RMSNorm even lr 1e4 keeps every loss finite.)
+  const trainer = await nl.createTrainer({ ...SMALL, norm: 'none', lr: 100 });
+  try {
+    const run = trainer.step(10);
+    assert.equal(run.diverged, true);
+    const first = run.loss.findIndex((l) => !Number.isFinite(l));
+    assert.ok(first > 0, `the first step is finite, a later one is not (${run.loss})`);
+    assert.ok(run.loss.subarray(first + 1).every(Number.isNaN), 'every later step reports NaN');
+    assert.ok(run.gradFirst.subarray(first + 1).every(Number.isNaN));
+    // Once diverged, advance() runs nothing and step() reports NaN at once.
+    assert.equal(trainer.advance(1000).loss.length, 0);
+    const later = trainer.step(2);
+    assert.equal(later.diverged, true);
+    assert.ok(later.loss.every(Number.isNaN));
+    assert.equal(typeof trainer.evaluate(), 'number');
+    assert.equal(typeof trainer.generate('a', 3, { temperature: 0 }), 'string');
+  } finally {
+    trainer.delete();
+  }
+});
+
+describe('generate', () => {
+  let trainer;
+  before(async () => {
+    trainer = await nl.createTrainer({ ...SMALL, text: 'abcabcabd '.repeat(30) });
+    trainer.step(6);
+  });
+  after(() => trainer.delete());
+
+  test('greedy is deterministic; sampling is deterministic per seed', () => {
+    const greedy = trainer.generate('abc', 40, { temperature: 0 });
+    assert.equal(trainer.generate('abc', 40, { temperature: 0, seed: 9 }), greedy, 'the seed does not matter at temperature 0');
+    assert.equal(new TextEncoder().encode(greedy).length, 40, 'ASCII bytes: 40 characters');
+    const a = trainer.generate('abc', 40, { temperature: 1, seed: 3 });
+    assert.equal(trainer.generate('abc', 40, { temperature: 1, seed: 3 }), a);
+    assert.notEqual(trainer.generate('abc', 40, { temperature: 1, seed: 4 }), a);
+    assert.equal(trainer.generate('abc', 0), '');
+    assert.equal(trainer.generate('', 5, { temperature: 0 }).length > 0, true);
+  });
+
+  test('bad arguments throw the exact message', () => {
+    const N = 'nBytes must be an integer in 0..100000';
+    const T = 'temperature must be a number in 0..100';
+    const S = 'seed must be an integer in 0..4294967295';
+    const cases = [
+      [() => trainer.generate(5, 3), TypeError, 'prompt must be a string'],
+      [() => trainer.generate('a', -1), RangeError, N],
+      [() => trainer.generate('a', 1.5), RangeError, N],
+      [() => trainer.generate('a', 100001), RangeError, N],
+      [() => trainer.generate('a'), TypeError, N],
+      [() => trainer.generate('a', '3'), TypeError, N],
+      [() => trainer.generate('a', 3, { temperature: -0.1 }), RangeError, T],
+      [() => trainer.generate('a', 3, { temperature: NaN }), RangeError, T],
+      [() => trainer.generate('a', 3, { temperature: 101 }), RangeError, T],
+      [() => trainer.generate('a', 3, { temperature: '1' }), TypeError, T],
+      [() => trainer.generate('a', 3, { seed: -1 }), RangeError, S],
+      [() => trainer.generate('a', 3, { seed: 0.5 }), RangeError, S],
+      [() => trainer.generate('a', 3, { seed: null }), TypeError, S],
+      [() => trainer.generate('a', 3, { temp: 1 }), TypeError, "unknown generate option 'temp'"],
+      [() => trainer.generate('a', 3, 1), TypeError, 'options must be an object'],
+    ];
+    for (const [call, ErrorClass, message] of cases) assertThrowsExactly(call, ErrorClass, message);
+  });
+});
+
+test('step() and advance() arguments', async () => {
+  const trainer = await nl.createTrainer(SMALL);
+  try {
+    const N = 'n must be an integer in 1..100000';
+    const B = 'budgetMs must be a finite number >= 0';
+    assertThrowsExactly(() => trainer.step(0), RangeError, N);
+    assertThrowsExactly(() => trainer.step(1.5), RangeError, N);
+    assertThrowsExactly(() => trainer.step(100001), RangeError, N);
+    assertThrowsExactly(() => trainer.step('1'), TypeError, N);
+    assertThrowsExactly(() => trainer.advance(), TypeError, B);
+    assertThrowsExactly(() => trainer.advance(-1), RangeError, B);
+    assertThrowsExactly(() => trainer.advance(Infinity), RangeError, B);
+    assert.equal(trainer.stepsDone, 0, 'nothing ran');
+  } finally {
+    trainer.delete();
+  }
+});
+
+test('delete(): every later use throws a clear error; twice is safe; dispose() deletes trainers', async () => {
+  const trainer = await nl.createTrainer(SMALL);
+  trainer.step(1);
+  trainer.delete();
+  trainer.delete();
+  const uses = [
+    () => trainer.step(1), () => trainer.advance(5), () => trainer.evaluate(),
+    () => trainer.generate('a', 1), () => trainer.heapBytes, () => trainer.stepsDone,
+  ];
+  for (const use of uses) {
+    assertThrowsExactly(use, Error, 'trainer was deleted');
+  }
+  assert.equal(trainer.config.layers, 2, 'the config stays readable');
+
+  const other = await loadNormlab({ backend: 'simd128' });
+  const orphan = await other.createTrainer(SMALL);
+  other.dispose();
+  assertThrowsExactly(() => orphan.step(1), Error, 'trainer was deleted');
+  await assertRejectsExactly(other.createTrainer(SMALL), Error, 'this normlab instance has been disposed');
+});
+
+test("a trainer's memory is its own instance's: the nl instance does not grow; a second one starts afresh", async () => {
+  const heap = nl.heapBytes();
+  const malloc = nl.mallocBytes();
+  // L 48, the deepest setting of the sweep: well under 64 MiB.
+  const first = await nl.createTrainer({ layers: 48 });
+  first.step(1);
+  const firstHeap = first.heapBytes;
+  assert.ok(first.memoryBytes > 16 * 1024 * 1024 && first.memoryBytes < 32 * 1024 * 1024, `${first.memoryBytes}`);
+  assert.ok(firstHeap >= first.memoryBytes, `heap ${firstHeap} holds the trainer's ${first.memoryBytes} bytes`);
+  first.delete();
+  const second = await nl.createTrainer(SMALL);
+  second.step(1);
+  assert.ok(second.heapBytes < firstHeap, `a new instance: ${second.heapBytes} < ${firstHeap}`);
+  second.delete();
+  assert.equal(nl.heapBytes(), heap);
+  assert.equal(nl.mallocBytes(), malloc);
+});
+
+describe('the results hold what the description declares', () => {
+  let module;
+  let boundary;
+  before(async () => {
+    module = await createSimd();
+    boundary = readBoundary(module);
+  });
+
+  test('trainRun and trainConfig: keys in order, types', async () => {
+    const trainer = await nl.createTrainer(SMALL);
+    try {
+      const run = trainer.step(3);
+      // diverged is made a boolean in JS.
+      const declared = (e) => (e.shape.length === 1 ? 'Float32Array(3)' : e.path === 'diverged' ? 'boolean' : 'number');
+      const found = (v) => (ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.length})` : typeof v);
+      assert.deepEqual(
+        Object.entries(run).map(([k, v]) => [k, found(v)]),
+        boundary.results.trainRun.entries.map((e) => [e.path, declared(e)]),
+      );
+      assert.deepEqual(Object.keys(trainer.config), boundary.results.trainConfig.entries.map((e) => e.path));
+    } finally {
+      trainer.delete();
+    }
+  });
+
+  test('identity packings: each entry holds its own member', () => {
+    const text = new TextEncoder().encode('abcd'.repeat(100));
+    const handle = new module.Trainer({
+      layers: 2, hidden: 16, heads: 2, norm: 'rmsnorm', placement: 'post', eps: NaN,
+      lr: 1e-3, warmup: 0, steps: 5, seed: 1, seq: 8, batch: 2, text,
+    });
+    try {
+      assert.equal(handle.problem(), '');
+      assert.equal(handle.step(3), '');
+      for (const name of ['trainRun', 'trainConfig']) {
+        assert.equal(handle.packIdentityForTests(name), '');
+        const table = boundary.results[name];
+        const object = table.read(handle.packed().slice());
+        table.entries.forEach((entry, i) => {
+          const value = object[entry.path];
+          if (entry.names !== undefined) {
+            // An enum: its identity value i * 65536 is no name of the axis.
+            assert.equal(value, undefined, entry.path);
+          } else if (entry.shape.length === 0) {
+            assert.equal(value, i * 65536, entry.path);
+          } else {
+            assert.deepEqual([...value], [0, 1, 2].map((k) => i * 65536 + k), entry.path);
+          }
+        });
+      }
+    } finally {
+      handle.delete();
+    }
+  });
+});

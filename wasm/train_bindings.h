@@ -1,0 +1,205 @@
+// The trainer's part of the Embind block (src/train): one Trainer per handle,
+// its results packed by the same packer as the model's (bindings.cpp, which
+// includes this file at its end: the packer, the description and the leak
+// count are that file's) from the tables of src/train/results.h.
+// wasm/trainer.js wraps it in nl.createTrainer().
+//
+// N = steps a call completed
+//
+// - Each JS trainer lives in a module instance of its own (trainer.js makes
+//   one per trainer), so the memory a run grew is given back when JS drops
+//   that instance; the handle below is the one object in it.
+// - Options arrive validated: JS asks validateTrainOptions (on its own
+//   instance, before it makes the trainer's) and throws its message. A
+//   handle built from options that fail anyway holds no trainer and says
+//   why in problem(); every other method then does nothing.
+// - A step is a sequence of units (train/trainer.h); step(n) runs n whole
+//   steps in one call, advanceUnit() one unit, so JS can stop at a time
+//   budget between units. The steps completed since beginRun() (or within
+//   step(n)) are collected in one TrainRun and packed by packRun().
+// - Nothing here throws (the shipped modules have no exceptions).
+#include <memory>
+
+#include "train/options.h"
+#include "train/results.h"
+#include "train/trainer.h"
+
+namespace {
+
+namespace ntr = normlab::train;
+
+std::string validate_train_options_js(const ntr::TrainOptions& options) {
+  return ntr::validate_train_options(options);
+}
+
+std::string validate_generate_options_js(double n_bytes, double temperature, double seed) {
+  return ntr::validate_generate_options(n_bytes, temperature, seed);
+}
+
+class TrainerHandle {
+ public:
+  explicit TrainerHandle(const ntr::TrainOptions& options)
+      : problem_(ntr::validate_train_options(options)) {
+    ++g_live_allocations;
+    if (!problem_.empty()) return;
+    trainer_ = std::make_unique<ntr::Trainer>(ntr::resolve_train_options(options), options.text);
+  }
+  TrainerHandle(const TrainerHandle&) = delete;
+  TrainerHandle& operator=(const TrainerHandle&) = delete;
+  ~TrainerHandle() { --g_live_allocations; }
+
+  // Why the options were refused ("" when the trainer exists).
+  std::string problem() const { return problem_; }
+
+  // The resolved options, into packed() (kTrainConfigTable). "" or the
+  // message of a table that does not match its struct.
+  std::string pack_config() {
+    if (!trainer_) return problem_;
+    return pack_checked(ntr::kTrainConfigTable, trainer_->config());
+  }
+
+  // n >= 1 whole steps (finishing the one in progress first); the run is
+  // then in packed() (kTrainRunTable).
+  std::string step(int n) {
+    if (!trainer_) return problem_;
+    begin_run();
+    ntr::StepResult r;
+    for (int k = 0; k < n; ++k) {
+      while (!trainer_->advance(&r)) {
+      }
+      add(r);
+    }
+    return pack_run();
+  }
+
+  // Starts collecting a run of units.
+  void begin_run() {
+    run_.clear();
+    if (trainer_) run_.first_step = trainer_->steps_done();
+  }
+
+  // Runs the next unit; true when it completed a step (added to the run).
+  bool advance_unit() {
+    if (!trainer_) return false;
+    ntr::StepResult r;
+    if (!trainer_->advance(&r)) return false;
+    add(r);
+    return true;
+  }
+
+  // The run since begin_run(), into packed().
+  std::string pack_run() {
+    if (!trainer_) return problem_;
+    run_.steps_done = trainer_->steps_done();
+    run_.units_done = trainer_->units_done();
+    run_.units_per_step = trainer_->units_per_step();
+    run_.diverged = trainer_->diverged() ? 1 : 0;
+    return pack_checked(ntr::kTrainRunTable, run_);
+  }
+
+  int steps_done() const { return trainer_ ? trainer_->steps_done() : 0; }
+  bool diverged() const { return trainer_ && trainer_->diverged(); }
+  double evaluate() { return trainer_ ? trainer_->evaluate() : 0.0; }
+  double unigram_entropy() const { return trainer_ ? trainer_->unigram_entropy() : 0.0; }
+  double memory_bytes() const { return trainer_ ? trainer_->memory().total : 0.0; }
+
+  // n bytes after the prompt's (validate_generate_options first); a view of
+  // them, good until the next call (the view rule, bindings.cpp).
+  val generate(const std::string& prompt_utf8, int n, double temperature, double seed) {
+    generated_.clear();
+    if (trainer_) {
+      generated_ = trainer_->generate(prompt_utf8, n, temperature, static_cast<uint32_t>(seed));
+    }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(generated_.data());
+    return val(typed_memory_view(generated_.size(), bytes));
+  }
+
+  // A view of the last packed result (the view rule).
+  val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
+
+  // Test support: the last result of that name ("trainRun", "trainConfig")
+  // packed with every entry filled by fill_identity, under its dims.
+  std::string pack_identity_for_tests(const std::string& result) {
+    if (!trainer_) return problem_;
+    if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
+    if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
+    return "result must be 'trainRun' or 'trainConfig'";
+  }
+
+ private:
+  void add(const ntr::StepResult& r) {
+    ++run_.steps;
+    run_.loss.push_back(static_cast<float>(r.loss));
+    run_.grad_first.push_back(static_cast<float>(r.grad_first));
+    run_.grad_last.push_back(static_cast<float>(r.grad_last));
+    run_.lr.push_back(static_cast<float>(r.lr));
+  }
+
+  template <class R>
+  std::string pack_identity(const nm::ResultTable<R>& table, const R& r) {
+    R copy = r;
+    fill_identity(&copy, table);
+    return checked(table, pack(&packed_, table, copy, nm::dim_values(table, r)));
+  }
+
+  template <class R>
+  std::string pack_checked(const nm::ResultTable<R>& table, const R& r) {
+    return checked(table, pack(&packed_, table, r, nm::dim_values(table, r)));
+  }
+
+  template <class R>
+  static std::string checked(const nm::ResultTable<R>& table, const char* bad_entry) {
+    if (bad_entry == nullptr) return "";
+    return std::string("normlab: the ") + table.name + " result's '" + bad_entry +
+           "' does not match its table";
+  }
+
+  std::string problem_;
+  std::unique_ptr<ntr::Trainer> trainer_;
+  ntr::TrainRun run_;
+  std::string generated_;
+  // The last packed result; it keeps its capacity across calls.
+  std::vector<uint8_t> packed_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(normlab_trainer) {
+  using namespace emscripten;
+
+  // JS fills every field (eps NaN = the norm's default; text: UTF-8 bytes).
+  value_object<ntr::TrainOptions>("TrainOptions")
+      .field("layers", &ntr::TrainOptions::layers)
+      .field("hidden", &ntr::TrainOptions::hidden)
+      .field("heads", &ntr::TrainOptions::heads)
+      .field("norm", &ntr::TrainOptions::norm)
+      .field("placement", &ntr::TrainOptions::placement)
+      .field("eps", &ntr::TrainOptions::eps)
+      .field("lr", &ntr::TrainOptions::lr)
+      .field("warmup", &ntr::TrainOptions::warmup)
+      .field("steps", &ntr::TrainOptions::steps)
+      .field("seed", &ntr::TrainOptions::seed)
+      .field("seq", &ntr::TrainOptions::seq)
+      .field("batch", &ntr::TrainOptions::batch)
+      .field("text", &ntr::TrainOptions::text);
+
+  function("validateTrainOptions", &validate_train_options_js);
+  function("validateGenerateOptions", &validate_generate_options_js);
+
+  class_<TrainerHandle>("Trainer")
+      .constructor<const ntr::TrainOptions&>()
+      .function("problem", &TrainerHandle::problem)
+      .function("packConfig", &TrainerHandle::pack_config)
+      .function("step", &TrainerHandle::step)
+      .function("beginRun", &TrainerHandle::begin_run)
+      .function("advanceUnit", &TrainerHandle::advance_unit)
+      .function("packRun", &TrainerHandle::pack_run)
+      .function("stepsDone", &TrainerHandle::steps_done)
+      .function("diverged", &TrainerHandle::diverged)
+      .function("evaluate", &TrainerHandle::evaluate)
+      .function("unigramEntropy", &TrainerHandle::unigram_entropy)
+      .function("memoryBytes", &TrainerHandle::memory_bytes)
+      .function("generate", &TrainerHandle::generate)
+      .function("packed", &TrainerHandle::packed)
+      .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);
+}

@@ -1,0 +1,238 @@
+// The trainer's JavaScript API: nl.createTrainer() and the trainer object it
+// resolves to. Types and every field's meaning are in normlab.d.ts; the
+// model, its units of work and its determinism in src/train/trainer.h.
+//
+// N = steps a call completed
+//
+//   const trainer = await nl.createTrainer({ layers, hidden, heads, norm, placement,
+//                                            eps, lr, warmup, steps, seed, seq, batch, text })
+//   trainer.config                 the options resolved (text aside)
+//   trainer.step(n = 1)            -> TrainRun: n whole steps
+//   trainer.advance(budgetMs)      -> TrainRun: units of steps until budgetMs has passed
+//   TrainRun = { loss, gradFirst, gradLast, lr: Float32Array(N), firstStep, stepsDone,
+//                unitsDone, unitsPerStep, diverged: boolean }
+//   trainer.evaluate()             -> held-out loss (nats)
+//   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
+//   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
+//   trainer.delete()
+//
+// Memory. Each trainer lives in a wasm module instance of its own, made
+// from the same backend as the nl instance (createModule again): a run's
+// parameters, Adam state and activations grow that instance's memory only,
+// and delete() drops the instance, so the engine can take all of it back (a
+// wasm memory never shrinks; an instance can be dropped). The nl instance's
+// own memory is not touched. Making an instance is asynchronous, hence the
+// promise.
+//
+// Errors. Options are checked before the trainer's instance is made: their
+// types here, their values by the C++ validation (train/options.h, on the nl
+// instance's module), whose message is thrown unchanged: a TypeError when the
+// field it names had the wrong type, else a RangeError. A run that diverges
+// (a loss or gradient NaN or Inf) is reported in the result (diverged: true,
+// loss NaN), never thrown.
+//
+// Results cross as the tables of src/train/results.h declare them, read by
+// walking the module's description (wasm/boundary.js): one packed buffer per
+// call, .slice()d at once; every array of a result is a view of that copy.
+// Only diverged is turned from 0/1 into a boolean here.
+
+import TRAINING_TEXT from '../web/data/training-text.zh.txt';
+
+const OPTION_DEFAULTS = {
+  layers: 24,
+  hidden: 32,
+  heads: 4,
+  norm: 'rmsnorm',
+  placement: 'post',
+  lr: 3e-3,
+  warmup: 0,
+  steps: 400,
+  seed: 1,
+  seq: 64,
+  batch: 8,
+};
+const OPTION_NAMES = [
+  'layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'lr', 'warmup', 'steps', 'seed', 'seq', 'batch', 'text',
+];
+const STRING_OPTIONS = new Set(['norm', 'placement', 'text']);
+const MAX_STEPS_PER_CALL = 100000;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** The committed training text (web/data/training-text.zh.txt): the default `text`. */
+export const trainingText = TRAINING_TEXT;
+
+// module: the nl instance's module (validation only); boundary: its
+// description (readBoundary), which every instance of the same backend
+// shares; createModule: the backend's factory, one call per trainer.
+export function makeCreateTrainer(module, boundary, createModule, { checkLive, onCreate, onDelete }) {
+  const { trainRun: RUN, trainConfig: CONFIG } = boundary.results;
+
+  return async function createTrainer(options) {
+    checkLive();
+    const o = checkObject(options, 'options');
+    for (const key of Object.keys(o)) {
+      if (!OPTION_NAMES.includes(key)) throw new TypeError(`unknown trainer option '${key}'`);
+    }
+    if (o.text !== undefined && typeof o.text !== 'string') throw new TypeError('text must be a string');
+    // A value of the wrong type is replaced by one the C++ validation
+    // rejects, so that it still names the field with its one message.
+    const wrongType = new Set();
+    const cpp = {};
+    for (const name of OPTION_NAMES) {
+      const value = o[name];
+      const kind = STRING_OPTIONS.has(name) ? 'string' : 'number';
+      if (value === undefined) {
+        if (name === 'text') cpp.text = utf8.encode(TRAINING_TEXT);
+        else cpp[name] = name === 'eps' ? NaN : OPTION_DEFAULTS[name]; // eps NaN: the norm's default
+      } else if (typeof value !== kind) {
+        wrongType.add(name);
+        cpp[name] = kind === 'string' ? '' : -1;
+      } else if (name === 'text') {
+        cpp.text = utf8.encode(value);
+      } else {
+        // An explicit NaN eps must not turn into "use the default".
+        cpp[name] = name === 'eps' && Number.isNaN(value) ? -1 : value;
+      }
+    }
+    const problem = module.validateTrainOptions(cpp);
+    if (problem !== '') {
+      const field = /^\w+/.exec(problem)[0];
+      throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
+    }
+
+    const instance = await createModule();
+    checkLive();
+    const handle = new instance.Trainer(cpp);
+    let config;
+    try {
+      failIf(handle.problem());
+      failIf(handle.packConfig());
+      config = Object.freeze(CONFIG.read(handle.packed().slice()));
+    } catch (error) {
+      handle.delete();
+      throw error;
+    }
+    const trainer = wrapTrainer(instance, handle, config);
+    onCreate(trainer);
+    return trainer;
+  };
+
+  function wrapTrainer(initialInstance, initialHandle, config) {
+    let instance = initialInstance;
+    let handle = initialHandle;
+    const unigramEntropy = handle.unigramEntropy();
+    const memoryBytes = handle.memoryBytes();
+
+    function live() {
+      if (handle === null) throw new Error('trainer was deleted');
+      return handle;
+    }
+
+    function readRun(h) {
+      failIf(h.packRun());
+      const run = RUN.read(h.packed().slice());
+      run.diverged = run.diverged !== 0;
+      return run;
+    }
+
+    const trainer = {
+      config,
+      unigramEntropy,
+      memoryBytes,
+
+      /** Bytes of this trainer's wasm memory (its instance's heap). */
+      get heapBytes() {
+        live();
+        return instance.memoryInfo().heapBytes;
+      },
+
+      get stepsDone() {
+        return live().stepsDone();
+      },
+
+      step(n = 1) {
+        const h = live();
+        const message = `n must be an integer in 1..${MAX_STEPS_PER_CALL}`;
+        if (typeof n !== 'number') throw new TypeError(message);
+        if (!(Number.isInteger(n) && n >= 1 && n <= MAX_STEPS_PER_CALL)) throw new RangeError(message);
+        failIf(h.step(n));
+        const run = RUN.read(h.packed().slice());
+        run.diverged = run.diverged !== 0;
+        return run;
+      },
+
+      // Units of work (a layer of a micro-batch forward or backward, the
+      // head, Adam's update: trainer.h) until budgetMs has passed since the
+      // call began: at least one unit, none once the planned steps
+      // (config.steps) are done or after the step that diverged. The units
+      // are the same whatever the budget, so the results are bit-identical
+      // to step()'s however the steps are sliced.
+      advance(budgetMs) {
+        const h = live();
+        const message = 'budgetMs must be a finite number >= 0';
+        if (typeof budgetMs !== 'number') throw new TypeError(message);
+        if (!(Number.isFinite(budgetMs) && budgetMs >= 0)) throw new RangeError(message);
+        const t0 = performance.now();
+        h.beginRun();
+        if (h.stepsDone() < config.steps && !h.diverged()) {
+          for (;;) {
+            const completed = h.advanceUnit();
+            if (completed && (h.diverged() || h.stepsDone() >= config.steps)) break;
+            if (performance.now() - t0 >= budgetMs) break;
+          }
+        }
+        return readRun(h);
+      },
+
+      evaluate() {
+        return live().evaluate();
+      },
+
+      generate(prompt, nBytes, options) {
+        const h = live();
+        if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+        const o = checkObject(options, 'options');
+        for (const key of Object.keys(o)) {
+          if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
+        }
+        const args = {
+          nBytes,
+          temperature: o.temperature === undefined ? 1 : o.temperature,
+          seed: o.seed === undefined ? 1 : o.seed,
+        };
+        const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
+        for (const k of wrongType) args[k] = -1;
+        const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);
+        if (problem !== '') {
+          const field = /^\w+/.exec(problem)[0];
+          throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
+        }
+        const bytes = h.generate(utf8.encode(prompt), args.nBytes, args.temperature, args.seed).slice();
+        return fromUtf8.decode(bytes);
+      },
+
+      delete() {
+        if (handle === null) return;
+        handle.delete();
+        handle = null;
+        instance = null;
+        onDelete(trainer);
+      },
+    };
+    return Object.freeze(trainer);
+  }
+}
+
+function failIf(problem) {
+  if (problem !== '') throw new Error(problem);
+}
+
+function checkObject(options, name) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${name} must be an object`);
+  }
+  return options;
+}
