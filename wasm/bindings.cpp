@@ -465,7 +465,7 @@ void fill_identity(R* r, const nm::ResultTable<R>& table) {
 //
 // The JSON boundary() returns (wasm/boundary.js reads it):
 //   axes:      { symbol: [names] }                       the named axes
-//   results:   { forward | gradients | config: {
+//   results:   { forward | gradients | config | trainRun | trainConfig: {
 //                  dims: [symbol], flags: [name],
 //                  entries: [{ path, type, shape: [symbol], source?: [symbol],
 //                              when?, names? }] } }      type "names": no data

@@ -545,6 +545,14 @@ export interface TrainRun {
   diverged: boolean;
 }
 
+export interface EvaluationPart {
+  done: boolean;
+  /** The held-out loss once done, else NaN. */
+  loss: number;
+  windowsDone: number;
+  windows: number;
+}
+
 export interface GenerateOptions {
   /** Number in 0..100; 0 takes the most likely byte. Default 1. */
   temperature?: number;
@@ -572,6 +580,13 @@ export interface Trainer {
   advance(budgetMs: number): TrainRun;
   /** Mean loss over the held-out split cut into consecutive windows of seq bytes (each predicting the next seq), forward only. */
   evaluate(): number;
+  /**
+   * The same evaluation in parts, for a page's frame budget: held-out
+   * windows until budgetMs has passed (at least one). loss is NaN until
+   * done, then bit-identical to evaluate()'s. A unit of training between
+   * two calls starts it over.
+   */
+  evaluateFor(budgetMs: number): EvaluationPart;
   /**
    * nBytes bytes (integer in 0..100000) sampled after the prompt, decoded as
    * UTF-8 (a broken sequence becomes U+FFFD).

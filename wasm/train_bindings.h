@@ -100,6 +100,34 @@ class TrainerHandle {
   int steps_done() const { return trainer_ ? trainer_->steps_done() : 0; }
   bool diverged() const { return trainer_ && trainer_->diverged(); }
   double evaluate() { return trainer_ ? trainer_->evaluate() : 0.0; }
+
+  // The held-out evaluation a window at a time, for a page's time budget:
+  // evaluate() sums the same windows' losses in the same order, so the
+  // result has the same bits. A unit of training since the last window
+  // starts the evaluation over (the weights changed under it).
+  int heldout_windows() const { return trainer_ ? trainer_->heldout_windows() : 0; }
+  int windows_done() const { return eval_window_; }
+  // Runs the next window; true when it completed the evaluation, whose
+  // loss is then evaluation_loss().
+  bool evaluate_window() {
+    if (!trainer_) return true;
+    const long long progress =
+        static_cast<long long>(trainer_->steps_done()) * trainer_->units_per_step() +
+        trainer_->units_done();
+    if (progress != eval_progress_) {
+      eval_window_ = 0;
+      eval_sum_ = 0.0;
+      eval_progress_ = progress;
+    }
+    eval_sum_ += trainer_->heldout_window_loss(eval_window_++);
+    const int windows = trainer_->heldout_windows();
+    if (eval_window_ < windows) return false;
+    eval_loss_ = eval_sum_ / (static_cast<double>(windows) * trainer_->config().seq);
+    eval_window_ = 0;
+    eval_sum_ = 0.0;
+    return true;
+  }
+  double evaluation_loss() const { return eval_loss_; }
   double unigram_entropy() const { return trainer_ ? trainer_->unigram_entropy() : 0.0; }
   double memory_bytes() const { return trainer_ ? trainer_->memory().total : 0.0; }
 
@@ -158,6 +186,12 @@ class TrainerHandle {
   std::unique_ptr<ntr::Trainer> trainer_;
   ntr::TrainRun run_;
   std::string generated_;
+  // The evaluation in progress (evaluate_window): the next window, the sum
+  // so far, and the training progress (units run) it started at.
+  int eval_window_ = 0;
+  double eval_sum_ = 0.0;
+  long long eval_progress_ = -1;
+  double eval_loss_ = 0.0;
   // The last packed result; it keeps its capacity across calls.
   std::vector<uint8_t> packed_;
 };
@@ -197,6 +231,10 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("stepsDone", &TrainerHandle::steps_done)
       .function("diverged", &TrainerHandle::diverged)
       .function("evaluate", &TrainerHandle::evaluate)
+      .function("heldoutWindows", &TrainerHandle::heldout_windows)
+      .function("windowsDone", &TrainerHandle::windows_done)
+      .function("evaluateWindow", &TrainerHandle::evaluate_window)
+      .function("evaluationLoss", &TrainerHandle::evaluation_loss)
       .function("unigramEntropy", &TrainerHandle::unigram_entropy)
       .function("memoryBytes", &TrainerHandle::memory_bytes)
       .function("generate", &TrainerHandle::generate)

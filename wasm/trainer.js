@@ -12,6 +12,7 @@
 //   TrainRun = { loss, gradFirst, gradLast, lr: Float32Array(N), firstStep, stepsDone,
 //                unitsDone, unitsPerStep, diverged: boolean }
 //   trainer.evaluate()             -> held-out loss (nats)
+//   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
 //   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
 //   trainer.delete()
@@ -171,9 +172,7 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
       // to step()'s however the steps are sliced.
       advance(budgetMs) {
         const h = live();
-        const message = 'budgetMs must be a finite number >= 0';
-        if (typeof budgetMs !== 'number') throw new TypeError(message);
-        if (!(Number.isFinite(budgetMs) && budgetMs >= 0)) throw new RangeError(message);
+        checkBudget(budgetMs);
         const t0 = performance.now();
         h.beginRun();
         if (h.stepsDone() < config.steps && !h.diverged()) {
@@ -188,6 +187,21 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
 
       evaluate() {
         return live().evaluate();
+      },
+
+      // The same evaluation in parts: held-out windows until budgetMs has
+      // passed (at least one). { done, loss, windowsDone, windows }: loss is
+      // NaN until done, then bit-identical to evaluate()'s. Training between
+      // two calls starts it over.
+      evaluateFor(budgetMs) {
+        const h = live();
+        checkBudget(budgetMs);
+        const t0 = performance.now();
+        let done;
+        do done = h.evaluateWindow();
+        while (!done && performance.now() - t0 < budgetMs);
+        const windows = h.heldoutWindows();
+        return { done, loss: done ? h.evaluationLoss() : NaN, windowsDone: done ? windows : h.windowsDone(), windows };
       },
 
       generate(prompt, nBytes, options) {
@@ -223,6 +237,12 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
     };
     return Object.freeze(trainer);
   }
+}
+
+function checkBudget(budgetMs) {
+  const message = 'budgetMs must be a finite number >= 0';
+  if (typeof budgetMs !== 'number') throw new TypeError(message);
+  if (!(Number.isFinite(budgetMs) && budgetMs >= 0)) throw new RangeError(message);
 }
 
 function failIf(problem) {

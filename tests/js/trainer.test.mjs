@@ -1,10 +1,12 @@
 // nl.createTrainer(): the options' exact errors, the config it echoes,
 // determinism (same seed, and however the steps are sliced: step(4), four
-// step(1), advance() a unit at a time), divergence reported and never
-// thrown, generation, delete(), where the memory lives, and the results
-// against the module's description of them (src/train/results.h).
+// step(1), advance() a unit at a time; evaluateFor() in parts against
+// evaluate()), divergence reported and never thrown, generation, delete(),
+// where the memory lives, and the results against the module's description
+// of them (src/train/results.h).
 // The chapter's thesis in the wasm build is tests/js/trainer-thesis.test.mjs.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 
 import createSimd from '../../dist/normlab_simd.mjs';
@@ -285,6 +287,53 @@ describe('determinism', () => {
       trainer.delete();
     }
   });
+});
+
+test('evaluateFor(budgetMs): the held-out loss in parts, bit-identical to evaluate(); training restarts it', async () => {
+  const trainer = await nl.createTrainer(SMALL);
+  try {
+    trainer.step(2);
+    const whole = trainer.evaluate();
+    // budget 0: one window per call.
+    const parts = [];
+    let r;
+    do {
+      r = trainer.evaluateFor(0);
+      parts.push(r);
+    } while (!r.done);
+    const windows = r.windows;
+    // (held-out bytes - 1) / seq windows of the default text's last tenth
+    // (its size as the sweep's table records it).
+    const { text } = JSON.parse(await readFile(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
+    assert.equal(windows, Math.floor((text.heldout_bytes - 1) / SMALL.seq));
+    assert.equal(parts.length, windows);
+    assert.deepEqual(parts.slice(0, -1).map((p) => p.windowsDone), [...Array(windows - 1).keys()].map((k) => k + 1));
+    assert.ok(parts.slice(0, -1).every((p) => !p.done && Number.isNaN(p.loss)));
+    assert.equal(r.loss, whole);
+    // A unit of training between two parts starts the evaluation over: one
+    // unit (layer 0's forward; the weights stay), then a whole step.
+    const restarted = (train) => {
+      trainer.evaluateFor(0);
+      train();
+      let calls = 0;
+      do {
+        r = trainer.evaluateFor(0);
+        calls++;
+      } while (!r.done);
+      assert.equal(calls, windows);
+      return r.loss;
+    };
+    assert.equal(restarted(() => trainer.advance(0)), whole);
+    const after = restarted(() => trainer.step(1));
+    assert.equal(after, trainer.evaluate());
+    assert.notEqual(after, whole);
+    assert.deepEqual(trainer.evaluateFor(60000), { done: true, loss: r.loss, windowsDone: windows, windows });
+    assertThrowsExactly(() => trainer.evaluateFor(-1), RangeError, 'budgetMs must be a finite number >= 0');
+    assertThrowsExactly(() => trainer.evaluateFor('5'), TypeError, 'budgetMs must be a finite number >= 0');
+  } finally {
+    trainer.delete();
+  }
+  assertThrowsExactly(() => trainer.evaluateFor(5), Error, 'trainer was deleted');
 });
 
 test('a diverging run is reported in the result, never thrown', async () => {
