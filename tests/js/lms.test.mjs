@@ -77,6 +77,11 @@ test('the API is found in the window itself, up its parents, then from its opene
   const openerTop = fakeWindow({ API: api12 });
   const popup = fakeWindow({ opener: fakeWindow({ parent: openerTop }) });
   assert.deepEqual(findLmsApi(popup), { api: api12, flavour: '1.2' });
+  // The page in a frame of a popup: the opener is the popup's (the top
+  // window's), not the frame's.
+  assert.deepEqual(findLmsApi(fakeWindow({ parent: fakeWindow({ parent: popup }) })), { api: api12, flavour: '1.2' });
+  const framed = fakeWindow({ parent: fakeWindow(), opener: fakeWindow({ API: api12 }) });
+  assert.equal(findLmsApi(framed), null);
   // The parents before the opener.
   assert.deepEqual(findLmsApi(fakeWindow({ parent: top, opener: openerTop })), { api: api2004, flavour: '2004' });
 });

@@ -48,28 +48,32 @@ export const ELEMENTS = {
 // guarantees 64000.
 export const SUSPEND_DATA_MAX = { '1.2': 4096, '2004': 64000 }
 
-// { api, flavour: '1.2' | '2004' } or null. Each window is searched from
-// itself up its parents, then from its opener up the opener's parents, as
-// the specifications describe. A window of another origin cannot be read
-// and ends that chain.
+// { api, flavour: '1.2' | '2004' } or null. The page's window is searched
+// up its parents; then the opener of the topmost window reached (a player
+// that opened the course in a new window) up its own parents, as the
+// specifications describe. A window of another origin cannot be read and
+// ends that chain.
 export function findLmsApi(win) {
   for (const [name, flavour] of API_NAMES) {
-    const api = searchUp(win, name) ?? searchUp(read(win, 'opener'), name)
+    const own = searchUp(win, name)
+    const api = own.api ?? searchUp(read(own.top, 'opener'), name).api
     if (api) return { api, flavour }
   }
   return null
 }
 
+// { api (or null), top: the last window looked at }
 function searchUp(start, name) {
+  const methods = name === 'API' ? METHODS['1.2'] : METHODS['2004']
   let win = start
   for (let i = 0; win && i <= MAX_PARENTS; i++) {
     const api = read(win, name)
-    if (isApi(api, name === 'API' ? METHODS['1.2'] : METHODS['2004'])) return api
+    if (isApi(api, methods)) return { api, top: win }
     const parent = read(win, 'parent')
-    if (!parent || parent === win) return null
+    if (!parent || parent === win) break
     win = parent
   }
-  return null
+  return { api: null, top: win }
 }
 
 function read(win, property) {
