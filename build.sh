@@ -8,7 +8,8 @@
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
 #   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60), then
 #                      the calculator parser's property tests with a random seed
-#   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip
+#   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip, and the
+#                      SCORM 1.2 and 2004 packages build/normlab-<version>-scorm12.zip, -scorm2004.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 #   ./build.sh sweep   build, then the trainer's depth x lr x placement sweep -> web/data/train-sweep.json
 #   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
@@ -48,6 +49,8 @@ APT_BROWSER=(chromium fontconfig "${APT_FONTS[@]}")
 # clang builds the sanitized tests and the fuzzers; libFuzzer and the
 # sanitizer runtimes are in libclang-rt-dev.
 APT_CHECK=(clang libclang-rt-dev)
+# The zips of `dist` and the SCORM packages, which the tests unpack.
+APT_ZIP=(zip unzip)
 
 apt_install() {
   local missing=() p
@@ -192,7 +195,7 @@ font_config() {
 
 deps_build() { apt_install "${APT_BUILD[@]}"; ensure_node; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
 deps_browser() { apt_install "${APT_BROWSER[@]}"; font_config; }
-deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}"; }
+deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}" "${APT_ZIP[@]}"; }
 
 # ---------------------------------------------------------------- build
 cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
@@ -328,16 +331,23 @@ cmd_serve() {
   exec node "$ROOT/web/serve.mjs" "$DIST" "${PORT:-8000}"
 }
 
-# The release artefact for course platforms: dist/ as one zip, named after
-# the version in package.json (the one place it is set).
+# The release artefacts for course platforms: dist/ as one zip, and as a
+# SCORM 1.2 and a SCORM 2004 package, named after the version in
+# package.json (the one place it is set).
 cmd_dist() {
-  deps_build; apt_install zip; build
+  deps_build; apt_install "${APT_ZIP[@]}"; build
   local version zipfile
   version=$(node -p "require('$ROOT/package.json').version")
   zipfile=$BUILD/normlab-$version.zip
   rm -f "$zipfile"
   (cd "$DIST" && zip -qr -X "$zipfile" .)
   say "wrote ${zipfile#"$ROOT"/} ($(du -h "$zipfile" | cut -f1))"
+  # The same files with an imsmanifest.xml each: one SCO (web/scorm/).
+  local zips
+  zips=$(node "$ROOT/web/scorm/package.mjs" "$DIST" "$BUILD") || die "the SCORM packages failed"
+  for zipfile in $zips; do
+    say "wrote ${zipfile#"$ROOT"/} ($(du -h "$zipfile" | cut -f1))"
+  done
 }
 
 # A long session in headless Chromium (tests/browser/soak.mjs): scripted

@@ -90,6 +90,22 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+// The same elements as an ES module for bundlers (the npm package's
+// 'normlab/embed'): its backends stay the files beside it, imported on
+// demand, as dist/normlab.mjs imports them.
+await esbuild.build({
+  entryPoints: [join(here, 'embed.esm.js')],
+  outfile: join(distDir, 'normlab-embed.mjs'),
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+  external: ['./normlab_simd.mjs', './normlab_scalar.mjs'],
+});
 const embedCss = await esbuild.build({
   entryPoints: [join(here, 'embed.css')],
   write: false,

@@ -8,12 +8,15 @@ import { computeSoftmax, computeSoftmaxView, computeWorkedExample, createCalcula
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL, SOFTMAX_L2_UNIT } from './constants.js'
 import { createDemoController } from './demo-controller.js'
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js'
-import { createLearnerStore } from './learner.js'
+import { WALK_SECTION, isWalkSection } from './course-progress.js'
+import { createLearnerStore, createMemoryLearnerStore } from './learner.js'
+import { createLmsReporter } from './lms.js'
 import { KATEX_VERSION, typeset } from './math.js'
 import { challengeFacts, exerciseFacts } from './model-facts.js'
 import { PLAYGROUND_QUESTION_STRETCH, SOFTMAX_QUESTION_L2, readPredictions, recordState, writePrediction } from './predictions.js'
 import { isQuizSection, pickAnswer, showExplanation } from './quiz-answers.js'
 import { estimateReadingMinutes, proseKeys } from './reading-time.js'
+import { searchFromParams } from './resume-data.js'
 import { searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
 import { createCalculator } from './widgets/calculator.js'
@@ -49,9 +52,15 @@ const STATIC_PARAMS = {
 
 const URL_WRITE_DELAY_MS = 250
 
-export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [] }) {
+// lms: the course platform's connection (lms.js connectLms), or null on a
+// plain page.
+export function startPage({ loadNormlab, doc = document, win = window, extraNotices = [], lms = null }) {
   const detected = detectLanguage(win.navigator.languages?.length ? win.navigator.languages : [win.navigator.language])
-  const { state, rejected, given } = stateFromSearch(win.location.search, detected)
+  // A learner who comes back to a course finds the view they left, as a
+  // reload finds it in the link.
+  const session = lms?.connected ? lms : null
+  const resumedView = session?.resume && Object.keys(session.resume.view).length ? searchFromParams(session.resume.view) : null
+  const { state, rejected, given } = stateFromSearch(resumedView ?? win.location.search, detected)
   const reducedMotion = Boolean(win.matchMedia?.('(prefers-reduced-motion: reduce)').matches)
   // What is not part of a shareable view and not the demo's (that is the
   // demo controller's runtime): the loaded kernels, the notes, the walk's
@@ -59,7 +68,12 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const runtime = {
     nl: null,
     backend: 'loading',
-    notices: [...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })), ...extraNotices],
+    notices: [
+      ...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })),
+      ...extraNotices,
+      // A course platform that refused the session: said once, up front.
+      ...(lms && !lms.connected ? [{ key: 'notice.lmsNotSaving' }] : []),
+    ],
     paintedLang: null,
     demoSeen: false,
     paintedGradients: null,
@@ -69,9 +83,11 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true
   // The student's own state (learner.js: predictions, quiz answers,
-  // challenges, the exercise's answer shown): this browser's, never the
-  // URL's. A change repaints.
-  const learner = createLearnerStore()
+  // challenges, the exercise's answer shown, the walk ended): this
+  // browser's, never the URL's; in a course, the platform's (suspend_data,
+  // restored before the first paint). A change repaints.
+  const learner = session ? createMemoryLearnerStore() : createLearnerStore()
+  if (session?.resume) learner.restore(session.resume.learner)
   learner.subscribe(() => render())
   const quizSection = () => learner.read('quiz', isQuizSection, {})
   const challengeSection = () => learner.read('challenges', isChallengeSection, {})
@@ -172,6 +188,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       },
       onEnd: () => {
         strip.setStage(null)
+        if (learner.read(WALK_SECTION, isWalkSection) === null) learner.write(WALK_SECTION, { d: 1 })
         render()
       },
       store: learner,
@@ -408,6 +425,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   function scheduleUrlWrite() {
     win.clearTimeout(urlTimer)
     urlTimer = win.setTimeout(() => {
+      reporter?.viewChanged()
       const search = searchFromState(state)
       if (search === win.location.search) return
       try {
@@ -418,6 +436,20 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       }
     }, URL_WRITE_DELAY_MS)
   }
+
+  // The platform hears of every change of the learner's state; a refusal is
+  // said once, and the page carries on.
+  const reporter = session && createLmsReporter({
+    connection: session,
+    store: learner,
+    view: () => searchFromState(state),
+    win,
+    onFault: ({ element, call, code, message }) => {
+      console.warn(`normlab: the course platform refused ${element ?? call} (${code} ${message})`)
+      runtime.notices.push({ key: 'notice.lmsNotSaving' })
+      render()
+    },
+  })
 
   paint()
   const load = typeof loadNormlab === 'function'

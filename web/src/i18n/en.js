@@ -7,6 +7,7 @@ export default {
     title: 'RMSNorm, made visible',
     langName: 'English',
     skip: 'Skip to the content',
+    description: 'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a three-question quiz.',
   },
   toolbar: {
     label: 'Page settings',
@@ -23,6 +24,7 @@ export default {
   notice: {
     paramRejected: 'The link asked for {param}={value}, which is not valid here; the default is used instead.',
     wasmFailed: 'The WebAssembly module could not be loaded ({reason}). The text below still reads fine, but the interactive figures stay empty.',
+    lmsNotSaving: 'Your course platform is not saving your progress on this page: your answers here may not reach your course record.',
     dismiss: 'Dismiss',
   },
   intro: {

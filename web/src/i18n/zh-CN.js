@@ -5,6 +5,7 @@ export default {
     title: 'RMSNorm 可视化',
     langName: '简体中文',
     skip: '跳到正文',
+    description: 'RMSNorm 对隐藏向量做了什么，以及为什么 pre-norm 让深层 Transformer 仍可训练；所有数字由 WebAssembly 内核实时计算：一次走过 24 层模型的演示、动手小部件和三道测验题。',
   },
   toolbar: {
     label: '页面设置',
@@ -21,6 +22,7 @@ export default {
   notice: {
     paramRejected: '链接中的参数 {param}={value} 在这里无效，已改用默认值。',
     wasmFailed: 'WebAssembly 模块未能加载（{reason}）。下面的文字照常可读，但交互图表将保持空白。',
+    lmsNotSaving: '课程平台目前没有保存你在本页的进度：你在这里的作答可能不会记入课程记录。',
     dismiss: '关闭',
   },
   intro: {
