@@ -101,6 +101,26 @@ test('a keystroke\'s forward views equal a fresh model\'s: typing on, deleting, 
   demo.dispose();
 });
 
+test('a setting toggled back shows its kept view without a forward pass; the last four views are kept', () => {
+  const demo = controller();
+  const pre = demo.forward(nl, settings).view;
+  const post = demo.forward(nl, { ...settings, placement: 'post' }).view;
+  // A forward pass would take the module's kept run back from the post-norm
+  // instance; a kept view leaves it there.
+  const postModel = modelPool(nl).peek(forwardModelConfig({ ...settings, placement: 'post' }));
+  assert.equal(demo.forward(nl, settings).view, pre);
+  assert.equal(postModel.extend(1), settings.depth + 1);
+  assert.equal(demo.forward(nl, { ...settings, placement: 'post' }).view, post);
+  // Four more views: the first two are made anew, with the same numbers.
+  for (const depth of [3, 4, 5, 6]) demo.forward(nl, { ...settings, depth });
+  const again = demo.forward(nl, settings).view;
+  assert.notEqual(again, pre);
+  assert.deepEqual(again, pre);
+  // The kept views hold copies, not the run's whole buffer.
+  assert.equal(pre.probes['residual.in'].l2.buffer.byteLength, settings.depth * 4);
+  demo.dispose();
+});
+
 test('forward views at any depth equal a model of that depth', () => {
   const demo = controller();
   assert.equal(forwardModelConfig(settings).layers, DEPTH_MAX);

@@ -42,6 +42,10 @@ import { seededSample } from './seeded-vector.js'
 // its weights again. Each holds its parameters alone (4.4 MB at DEPTH_MAX
 // layers); what a run needs besides is scratch the module's models share.
 export const MODEL_POOL_SIZE = 3
+// Forward views kept, by configuration and prompt: toggling a setting back
+// (placement, norm, a depth) repaints a kept view without a forward pass (the
+// module keeps one run, the last one's). A view holds per-layer means only.
+const FORWARD_VIEWS_KEPT = 4
 // Gradient results kept: a few dozen small arrays.
 const GRADIENT_CACHE_SIZE = 32
 // Layers the forward views' model runs per idle slot (about 3 ms each).
@@ -110,10 +114,11 @@ export function createDemoController({ win, render, timing = false, walk = null 
     // The model pool this controller joined (modelPool), once it ran a pass.
     pool: null,
     // The forward views: the last computed view and its key, the last good
-    // view, kept (and marked stale) while the prompt has a problem, and the
+    // view, kept (and marked stale) while the prompt has a problem, the
     // configuration of the instance that ran it (the idle extension goes on
-    // with it).
-    forward: { key: null, view: null, lastGood: null, instance: null },
+    // with it), and the last FORWARD_VIEWS_KEPT views by key, least to most
+    // recently shown.
+    forward: { key: null, view: null, lastGood: null, instance: null, views: new Map() },
     gainView: null,
     // Backward passes wait for the input to settle (GRADIENT_SETTLE_MS), then
     // run one stack per task; results are kept for the last few settings.
@@ -154,19 +159,30 @@ export function createDemoController({ win, render, timing = false, walk = null 
     const config = modelConfig(settings)
     const key = `${configKey(config)}|${prompt}`
     if (state.key !== key) {
-      try {
-        const instance = forwardModelConfig(settings)
-        let start = win.performance.now()
-        const run = poolOf(nl).take(instance).forward(prompt, { topK: 5, layers: settings.depth })
-        measure('normlab:forward:run', start)
-        start = win.performance.now()
-        state.key = key
-        state.view = forwardView(run, config, prompt)
-        state.instance = instance
-        measure('normlab:forward:view', start)
-      } catch (error) {
-        return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: state.lastGood }
+      const instance = forwardModelConfig(settings)
+      let view = state.views.get(key)
+      if (view) {
+        state.views.delete(key)
+        // Its instance, if the pool still has it, is in use again.
+        const pool = poolOf(nl)
+        if (pool.peek(instance)) pool.take(instance)
+      } else {
+        try {
+          let start = win.performance.now()
+          const run = poolOf(nl).take(instance).forward(prompt, { topK: 5, layers: settings.depth })
+          measure('normlab:forward:run', start)
+          start = win.performance.now()
+          view = forwardView(run, config, prompt)
+          measure('normlab:forward:view', start)
+        } catch (error) {
+          return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: state.lastGood }
+        }
       }
+      state.views.set(key, view)
+      if (state.views.size > FORWARD_VIEWS_KEPT) state.views.delete(state.views.keys().next().value)
+      state.key = key
+      state.view = view
+      state.instance = instance
     }
     state.lastGood = state.view
     return { prompt, tokens, error: null, view: state.view }
