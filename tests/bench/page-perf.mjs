@@ -195,8 +195,10 @@ async function measurePage(browser, url, runs) {
   // the prompt's run and computes the last token's row in every layer (and
   // the other rows' keys and values); the views then repaint. Each move's
   // prompt is new (the controller keeps the last few views: a prompt seen
-  // just before would be a repaint only).
-  const typed = Array.from({ length: runs }, (_, i) => `${prompt.slice(0, -1)}${String.fromCharCode(65 + (i % 58))}`);
+  // just before would be a repaint only), and none is a prompt of the
+  // gradient drags below (whose results must not be kept from here).
+  const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!?#%';
+  const typed = Array.from({ length: runs }, (_, i) => `${prompt.slice(0, -1)}${last[i % last.length]}`);
   const keystroke = await measureControl(page, { name: 'prompt keystroke (last token changed)', selector: '#model-prompt', values: typed, runs, settle: 150 });
   console.log('Where a keystroke\'s frame goes (JS; style, layout and paint are the rest of the work):');
   frameParts(keystroke);
