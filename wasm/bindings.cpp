@@ -69,10 +69,11 @@
 // - The synthetic model (src/model) is one long-lived Model object per JS
 //   model. Its results are many small arrays; building them as Embind objects
 //   would cost milliseconds, so each call packs its result into one byte
-//   buffer the handle owns, by walking the result's table (the packed layout
-//   is in results.h). JS takes a view of it right after the call, .slice()s
-//   it at once and builds the public object from typed views of that one
-//   copy.
+//   buffer, by walking the result's table (the packed layout is in
+//   results.h). JS takes a view of it right after the call, .slice()s it at
+//   once and builds the public object from typed views of that one copy; so
+//   one buffer serves every model of the module. The models share their
+//   other scratch too (src/model/model.h: "Memory").
 // - Test support: pack_identity_for_tests and nl_ws_fill_identity_for_tests
 //   fill every result entry and Workspace buffer with values naming the
 //   entry and the element, so that a test can show each named array got its
@@ -356,6 +357,24 @@ bool is_permutation(const nm::Shape& to, const nm::Shape& from) {
   return true;
 }
 
+// The bytes the packing of a result with these dims takes at most: every
+// entry present (every flag set). bytes: header and entries, aligned as
+// pack() lays them out; -1 if a shape does not parse.
+template <class R>
+long long largest_packing(const nm::ResultTable<R>& table, const nm::DimValues& dims) {
+  std::size_t end = static_cast<std::size_t>(table.dim_count + table.flag_count) * 4;
+  const R blank{};  // only for the entries' element types
+  for (int i = 0; i < table.entry_count; ++i) {
+    const nm::ResultEntry<R>& e = table.entries[i];
+    if (e.source == nullptr) continue;
+    const long long n = nm::element_count(e.shape, dims);
+    if (n < 0) return -1;
+    const std::size_t es = nm::element_size(e.source(blank).type);
+    end = align_up(end, es) + static_cast<std::size_t>(n) * es;
+  }
+  return static_cast<long long>(end);
+}
+
 // Packs r into *out (resized to fit; its capacity is kept across calls).
 // dims: the table's dim values, from r itself except for the identity
 // packing. Returns the path of the first entry that does not match its
@@ -609,6 +628,16 @@ JsProblem to_js(const nm::Problem& p) {
   return {static_cast<int>(p.code), static_cast<int>(p.field), p.message};
 }
 
+// Every handle packs its results into this one buffer, and JS .slice()s
+// it right after the call that filled it: one call runs at a time, so one
+// buffer serves every model. It is reserved for the largest forward result
+// of the first model that runs one (see ModelHandle::forward), which keeps
+// a long session's prompts of growing length from reallocating it.
+std::vector<uint8_t>& packed_buffer() {
+  static std::vector<uint8_t> buffer;
+  return buffer;
+}
+
 class ModelHandle {
  public:
   explicit ModelHandle(const nm::ModelOptions& options) : model_(options) { ++g_live_allocations; }
@@ -626,16 +655,21 @@ class ModelHandle {
   // is in packed() (kForwardTable).
   JsProblem forward(const std::string& prompt_utf8, int top_k, int layers) {
     if (const nm::Problem p = model_.check_forward(prompt_utf8, top_k, layers)) return to_js(p);
+    reserve_largest_forward();
     model_.forward(prompt_utf8, top_k, layers);
     return pack_result(nm::kForwardTable, model_.forward_result());
   }
 
   // On success the result is in packed() (kGradientTable).
-  JsProblem gradients(const std::string& prompt_utf8) {
-    if (const nm::Problem p = model_.check_gradients(prompt_utf8)) return to_js(p);
-    model_.gradients(prompt_utf8);
+  JsProblem gradients(const std::string& prompt_utf8, int layers) {
+    if (const nm::Problem p = model_.check_gradients(prompt_utf8, layers)) return to_js(p);
+    model_.gradients(prompt_utf8, layers);
     return pack_result(nm::kGradientTable, model_.gradient_result());
   }
+
+  // Model::extend: how many layers the kept run now covers (0: this model
+  // does not hold it). JS has checked layers (an integer >= 1).
+  int extend(int layers) { return model_.extend(layers); }
 
   JsProblem check_gains(double layer, const std::string& which) const {
     return to_js(model_.check_gain_query(layer, which));
@@ -643,7 +677,10 @@ class ModelHandle {
 
   // Views of the last packed result, and of a norm's gains (D) owned by the
   // model. See the view rule at the top of this file.
-  val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
+  val packed() const {
+    const std::vector<uint8_t>& p = packed_buffer();
+    return val(typed_memory_view(p.size(), p.data()));
+  }
   val gains(int layer, const std::string& which) const {
     return val(typed_memory_view(std::size_t(model_.config().hidden), model_.gains(layer, which)));
   }
@@ -660,16 +697,31 @@ class ModelHandle {
   }
 
  private:
+  // The packed buffer's capacity for this model's largest forward result:
+  // all its layers, the longest prompt, every next token.
+  void reserve_largest_forward() {
+    const nm::ModelConfig& c = model_.config();
+    nm::ForwardResult largest;
+    largest.layers = c.layers;
+    largest.tokens = nm::kMaxPromptTokens;
+    largest.heads = c.heads;
+    largest.top_k = nm::kVocab;
+    largest.hidden = c.hidden;
+    const long long bytes =
+        largest_packing(nm::kForwardTable, nm::dim_values(nm::kForwardTable, largest));
+    if (bytes > 0) packed_buffer().reserve(static_cast<std::size_t>(bytes));
+  }
+
   template <class R>
   JsProblem pack_result(const nm::ResultTable<R>& table, const R& r) {
-    return outcome(table, pack(&packed_, table, r, nm::dim_values(table, r)));
+    return outcome(table, pack(&packed_buffer(), table, r, nm::dim_values(table, r)));
   }
 
   template <class R>
   JsProblem pack_identity(const nm::ResultTable<R>& table, const R& r) {
     R copy = r;
     fill_identity(&copy, table);
-    return outcome(table, pack(&packed_, table, copy, nm::dim_values(table, r)));
+    return outcome(table, pack(&packed_buffer(), table, copy, nm::dim_values(table, r)));
   }
 
   // No problem, or the kInternal one of an entry that does not match its
@@ -683,9 +735,6 @@ class ModelHandle {
   }
 
   nm::Model model_;
-  // The last packed result; it keeps its capacity, so repeated calls do not
-  // allocate.
-  std::vector<uint8_t> packed_;
 };
 
 }  // namespace
@@ -778,6 +827,7 @@ EMSCRIPTEN_BINDINGS(normlab) {
       .function("packConfig", &ModelHandle::pack_config)
       .function("forward", &ModelHandle::forward)
       .function("gradients", &ModelHandle::gradients)
+      .function("extend", &ModelHandle::extend)
       .function("checkGains", &ModelHandle::check_gains)
       .function("gains", &ModelHandle::gains)
       .function("packed", &ModelHandle::packed)

@@ -18,22 +18,25 @@
 //                        meanRescale, meanProduct: Float32Array(L*2) },  n = 0 inputNorm, 1 postAttentionNorm
 //     next: { tokens: Int32Array(K), probs: Float32Array(K), token },
 //   }
-//   model.gradients(prompt) -> {
+//   model.gradients(prompt, { layers }) -> {            (L: the layers run, all by default)
 //     layers: L, tokens: T, loss, residual: Float32Array(L+1),
 //     residualPerToken: Float32Array((L+1)*T), attention, mlp, norm, layer: Float32Array(L),
 //     embedding, finalNorm,
 //     postNorm: null | { meanRescale, meanProduct: Float32Array(L*2) },  as forward()'s
 //   }
+//   model.extend(layers) -> how deep the kept run now is: up to `layers` more
+//     layers of the last forward()'s prompt, run in the model only; 0 when
+//     another model ran a forward() since (the kept run is one per module)
 //
 // Those objects, and the config, are declared by the tables of
 // src/model/results.h and built here by walking them (wasm/boundary.js):
-// each call's result arrives as one packed byte buffer the C++ model owns,
+// each call's result arrives as one packed byte buffer the module owns,
 // viewed right after the call and .slice()d at once (a view is only good
 // until memory grows); every array of the object is a view of that one
 // copy. Only tokenLabels is made here, from tokens.
 //
-// A call checks its arguments' types here (and forward()'s topK and layers
-// entirely: Embind would truncate a fractional one to the C++ int); the
+// A call checks its arguments' types here (and topK, layers and extend()'s
+// count entirely: Embind would truncate a fractional one to the C++ int); the
 // values are judged by the C++ model, which returns a problem (code, field,
 // message) instead of throwing (the modules are built without C++
 // exceptions). Its message is thrown
@@ -134,11 +137,25 @@ export function makeCreateModel(module, boundary, { checkLive, onCreate, onDelet
         return withTokenLabels(FORWARD.read(h.packed().slice()));
       },
 
-      gradients(prompt) {
+      gradients(prompt, options) {
         const h = live();
         const bytes = encodePrompt(prompt);
-        fail(h.gradients(bytes));
+        const o = checkObject(options, 'options');
+        for (const key of Object.keys(o)) {
+          if (key !== 'layers') throw new TypeError(`unknown gradients option '${key}'`);
+        }
+        const layers = checkLayers(o.layers, config.layers);
+        fail(h.gradients(bytes, layers));
         return GRADIENTS.read(h.packed().slice());
+      },
+
+      extend(layers) {
+        const h = live();
+        const message = 'layers must be an integer >= 1';
+        if (typeof layers !== 'number') throw new TypeError(message);
+        if (!(Number.isInteger(layers) && layers >= 1)) throw new RangeError(message);
+        // Past L runs to L: the C++ int only needs to hold that much.
+        return h.extend(Math.min(layers, config.layers));
       },
 
       delete() {
@@ -178,8 +195,8 @@ function checkTopK(topK) {
   return topK;
 }
 
-// forward()'s depth: the first `layers` layers of this model (all when
-// undefined). The C++ side takes 0 for all.
+// forward()'s and gradients()' depth: the first `layers` layers of this
+// model (all when undefined). The C++ side takes 0 for all.
 function checkLayers(layers, max) {
   if (layers === undefined) return 0;
   const message = `layers must be an integer in 1..${max}`;

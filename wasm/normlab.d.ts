@@ -168,7 +168,7 @@ export interface DistributionStats {
 // "seed must be an integer in 0..4294967295", "options must be an object",
 // "unknown model option 'x'", "prompt must be a string", "prompt is empty",
 // "prompt longer than 64 tokens (65 UTF-8 bytes)",
-// "topK must be an integer in 1..256",
+// "topK must be an integer in 1..256", "layers must be an integer >= 1" (extend),
 // "gradients need a prompt of at least 2 tokens",
 // "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'",
 // "layer must be an integer in 0..23". Any call on a deleted model throws
@@ -372,8 +372,23 @@ export interface ForwardOptions {
    * Run only the first `layers` layers (integer in 1..L; default all L), then
    * the final norm and the head. Layer l's weights depend on the seed and l
    * alone, so this equals the forward pass of a `layers`-deep model with the
-   * same seed. The model keeps the last prompt's residual stream: the same
-   * prompt at another depth computes only the layers not yet run.
+   * same seed.
+   *
+   * The run is kept, one per normlab instance (the last forward() of any of
+   * its models): the prompt's residual stream entering every layer run. The
+   * next forward() of the same model computes only what it lacks: the same
+   * prompt at another depth, the layers not run yet (none going down); a
+   * prompt that shares its first P tokens with the kept one (typing on, or
+   * editing near the end), rows P.. of every kept layer. The results are the
+   * same as a fresh model's, bit for bit.
+   */
+  layers?: number;
+}
+
+export interface GradientOptions {
+  /**
+   * Backward pass of the first `layers` layers (integer in 1..L; default all
+   * L): the gradients of a `layers`-deep model with the same seed.
    */
   layers?: number;
 }
@@ -388,8 +403,17 @@ export interface Model {
   gains(layerIndex: number, which: GainName): Float32Array;
   /** Runs the prompt with every probe (~3.5 ms for 16 tokens at the default size, SIMD128). */
   forward(prompt: string, options?: ForwardOptions): ForwardRun;
-  /** Gradient norms of the next-token loss; the prompt needs >= 2 tokens. */
-  gradients(prompt: string): GradientRun;
+  /** Gradient norms of the next-token loss; the prompt needs >= 2 tokens. Leaves the kept run as it is. */
+  gradients(prompt: string, options?: GradientOptions): GradientRun;
+  /**
+   * Runs the kept prompt (this model's last forward()) through up to
+   * `layers` more layers (integer >= 1; never past L), in the model only:
+   * idle-time work after which a forward() of that prompt at that depth
+   * finds its layers run. Returns how many layers the kept run now covers:
+   * 0, running nothing, when another model of this instance ran a forward()
+   * since (or this one never did).
+   */
+  extend(layers: number): number;
   /** Frees the model's wasm memory; later calls throw. Safe to call twice. */
   delete(): void;
 }

@@ -24,7 +24,7 @@ void rope_tables(float* cos_a, float* sin_a, int positions, int dh) {
 
 void attention_forward(float* out, float* sum, AttentionCache* c,
                        const float* inp, const float* residual, const float* w,
-                       const RopeTables& rope, int T, int D, int H) {
+                       const RopeTables& rope, int first, int T, int D, int H) {
   const int dh = D / H;
   const int half = dh / 2;
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
@@ -43,9 +43,10 @@ void attention_forward(float* out, float* sum, AttentionCache* c,
     hadamard_project(u_t, inp + o, mix, inv_sqrt_d, D, D);
     const float* cos_t = rope.cos_a + t * half;
     const float* sin_t = rope.sin_a + t * half;
-    mul_rotate_segments(q_t, u_t, query, cos_t, sin_t, D, dh);
     mul_rotate_segments(c->k + o, u_t, key, cos_t, sin_t, D, dh);
     mul(c->v + o, u_t, value, 1.0f, D);
+    if (t < first) continue;  // a kept row: its key and value only
+    mul_rotate_segments(q_t, u_t, query, cos_t, sin_t, D, dh);
 
     // Query t against keys 0..t (causality: they all exist already), all
     // heads of a pair per call, four keys per call where possible (q_t is

@@ -84,9 +84,19 @@ struct AttentionScratch {
 // always follows the sub-block, done in the same pass; cache: filled;
 // inp: (T, D) the sub-block's input; residual: (T, D); w: (kLayerTensors, D)
 // the layer's parameters (weights.h order); rope: tables for >= T positions.
+//
+// Only rows first..T-1 are computed (0 <= first <= T): rows before them get
+// their keys and values alone, which the later rows attend to; their other
+// outputs (out, sum, logits, p, y) are not written. Causality makes the
+// computed rows the same, bit for bit, as in a run of all T rows: row t
+// reads no row after it. A key and value cost a small part of a whole
+// row (its transform and two scalings; no query, attention or output), so
+// a prompt that grows by one token costs one row and the earlier rows' keys
+// and values. first = 0 (every row) when the cache keeps per-token rows
+// (row_stride = D, for the backward).
 void attention_forward(float* out, float* sum, AttentionCache* cache,
                        const float* inp, const float* residual, const float* w,
-                       const RopeTables& rope, int T, int D, int H);
+                       const RopeTables& rope, int first, int T, int D, int H);
 
 // dinp: (T, D) written; dw: (kLayerTensors, D) the attention rows
 // accumulated (+=); dout: (T, D); cache, inp, w: as in the forward.

@@ -1,6 +1,7 @@
 // One transformer layer (see layer.h). T = tokens, D = hidden size.
 #include "model/layer.h"
 
+#include <cassert>
 #include <cstring>
 
 #include "model/norm.h"
@@ -11,40 +12,49 @@ namespace normlab::model {
 
 void layer_forward(float* x_out, LayerCache* c, const float* x_in,
                    const float* w, const RopeTables& rope,
-                   const ModelConfig& config, int T) {
+                   const ModelConfig& config, int first, int T) {
   const int D = config.hidden;
   const int H = config.heads;
-  const int n = T * D;
   const NormKind kind = config.norm;
   const float eps = config.eps;
   const float* g1 = w + kInputNormGain * D;
   const float* b1 = w + kInputNormBias * D;
   const float* g2 = w + kPostAttnNormGain * D;
   const float* b2 = w + kPostAttnNormBias * D;
+  // Rows first..T-1 of a (T, D) buffer, and of a per-row (T) one.
+  const int rows = T - first;
+  const size_t o = static_cast<size_t>(first) * D;
+  auto row = [first](float* per_row) { return per_row + first; };
+  // Per-token intermediates kept for the backward would sit at the wrong
+  // rows.
+  assert(first == 0 || (c->attention.row_stride == 0 && c->mlp.row_stride == 0));
 
   if (config.placement == Placement::pre) {
     c->input_norm_in = x_in;
+    // Every row: the kept rows' keys and values are computed from N1(x).
     norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
                  c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
     attention_forward(c->attention_out, c->post_attn_norm_in, &c->attention,
-                      c->input_norm_out, x_in, w, rope, T, D, H);
-    norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
-                 c->post_attn_norm_mean, c->post_attn_norm_rstd,
-                 c->post_attn_norm_in, g2, b2, kind, T, D, eps);
-    mlp_forward(c->mlp_out, x_out, &c->mlp, c->post_attn_norm_out,
-                c->post_attn_norm_in, w, T, D);
+                      c->input_norm_out, x_in, w, rope, first, T, D, H);
+    norm_forward(c->post_attn_norm_out + o, c->post_attn_norm_normed + o,
+                 row(c->post_attn_norm_mean), row(c->post_attn_norm_rstd),
+                 c->post_attn_norm_in + o, g2, b2, kind, rows, D, eps);
+    mlp_forward(c->mlp_out + o, x_out + o, &c->mlp, c->post_attn_norm_out + o,
+                c->post_attn_norm_in + o, w, rows, D);
   } else {
     attention_forward(c->attention_out, c->input_norm_sum, &c->attention, x_in,
-                      x_in, w, rope, T, D, H);
+                      x_in, w, rope, first, T, D, H);
     c->input_norm_in = c->input_norm_sum;
-    norm_forward(c->input_norm_out, c->input_norm_normed, c->input_norm_mean,
-                 c->input_norm_rstd, c->input_norm_in, g1, b1, kind, T, D, eps);
-    mlp_forward(c->mlp_out, c->post_attn_norm_in, &c->mlp, c->input_norm_out,
-                c->input_norm_out, w, T, D);
-    norm_forward(c->post_attn_norm_out, c->post_attn_norm_normed,
-                 c->post_attn_norm_mean, c->post_attn_norm_rstd,
-                 c->post_attn_norm_in, g2, b2, kind, T, D, eps);
-    std::memcpy(x_out, c->post_attn_norm_out, n * sizeof(float));
+    norm_forward(c->input_norm_out + o, c->input_norm_normed + o,
+                 row(c->input_norm_mean), row(c->input_norm_rstd),
+                 c->input_norm_sum + o, g1, b1, kind, rows, D, eps);
+    mlp_forward(c->mlp_out + o, c->post_attn_norm_in + o, &c->mlp,
+                c->input_norm_out + o, c->input_norm_out + o, w, rows, D);
+    norm_forward(c->post_attn_norm_out + o, c->post_attn_norm_normed + o,
+                 row(c->post_attn_norm_mean), row(c->post_attn_norm_rstd),
+                 c->post_attn_norm_in + o, g2, b2, kind, rows, D, eps);
+    std::memcpy(x_out + o, c->post_attn_norm_out + o,
+                static_cast<size_t>(rows) * D * sizeof(float));
   }
 }
 

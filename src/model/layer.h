@@ -53,9 +53,16 @@ struct LayerScratch {
 // x_out: (T, D); cache: filled; x_in: (T, D) the layer's residual input;
 // w: (kLayerTensors, D) the layer's parameters; rope: attention's rotary
 // tables for at least T positions.
+//
+// Only rows first..T-1 of x_out and of the cache are computed (0 <= first
+// <= T), the same, bit for bit, as in a run of all T rows (causal
+// attention: row t depends on rows 0..t of x_in alone). Attention still
+// needs the earlier rows' keys and values, recomputed from x_in: pre-norm
+// through N1 (written to input_norm_out for every row), post-norm straight
+// from x_in. first = 0 for a run the backward will use.
 void layer_forward(float* x_out, LayerCache* cache, const float* x_in,
                    const float* w, const RopeTables& rope,
-                   const ModelConfig& config, int T);
+                   const ModelConfig& config, int first, int T);
 
 // dx_in: (T, D) written (may not alias dx_out); dw: (kLayerTensors, D)
 // accumulated; dx_out: (T, D); cache: from layer_forward on the same x_in.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -23,11 +24,18 @@ static_assert(sizeof(RowStats) == kStats * sizeof(float),
 
 namespace {
 
-// The prompt lengths a model's buffers are sized for: T rounded up to a
-// multiple of 16 tokens. A prompt growing one token at a time then
-// reallocates them 4 times at most, in few distinct sizes, which keeps the
-// wasm heap (which never shrinks) from fragmenting over a long session.
-int token_capacity(int T) { return (T + 15) / 16 * 16; }
+constexpr int Tm = kMaxPromptTokens;
+
+// Grows v to n elements when it holds fewer; never shrinks it. The shared
+// scratch's buffers are sized this way for the largest model that uses them,
+// so a page whose models all have one shape allocates each once.
+template <class V>
+void grow(std::vector<V>* v, size_t n) {
+  if (v->size() < n) v->resize(n);
+}
+
+// Model ids, for the shared scratch's owner: unique for the process.
+std::atomic<uint64_t> g_next_model_id{1};
 
 // Hands out consecutive slices of one arena. With a null base it only
 // counts, which is how the arena's size for T tokens is found.
@@ -112,22 +120,66 @@ void attention_row_stats(float* entropy, float* max_prob, const float* logits,
 }  // namespace
 
 Model::Model(const ModelOptions& options)
-    : problem_(check_model_options(options)) {
+    : problem_(check_model_options(options)),
+      id_(g_next_model_id.fetch_add(1, std::memory_order_relaxed)),
+      params_(std::make_shared<ParameterSet>()) {
   if (problem_) return;
   config_ = resolve_model_options(options);
-  params_ = ParameterSet(config_.layers, config_.hidden);
-  init_parameters(&params_, config_);
+  params_ = shared_parameters(config_);
   const int half = config_.head_dim() / 2;
-  rope_cos_.resize(static_cast<size_t>(kMaxPromptTokens) * half);
-  rope_sin_.resize(static_cast<size_t>(kMaxPromptTokens) * half);
-  rope_tables(rope_cos_.data(), rope_sin_.data(), kMaxPromptTokens,
-              config_.head_dim());
+  rope_cos_.resize(static_cast<size_t>(Tm) * half);
+  rope_sin_.resize(static_cast<size_t>(Tm) * half);
+  rope_tables(rope_cos_.data(), rope_sin_.data(), Tm, config_.head_dim());
   rope_ = RopeTables{rope_cos_.data(), rope_sin_.data()};
 }
 
+Model::~Model() { forget_kept_run(); }
+
 size_t Model::memory_floats() const {
-  return params_.size() + grads_.size() + rope_cos_.size() +
-         rope_sin_.size() + run_stream_.size();
+  return (own_params_ ? params_->size() : 0) + rope_cos_.size() + rope_sin_.size();
+}
+
+namespace {
+
+// The parameter sets models share, by what they are drawn from; an entry
+// whose models are all gone is dropped when the registry is next read.
+struct SharedParameters {
+  uint32_t seed;
+  int layers, hidden, heads;
+  std::weak_ptr<ParameterSet> set;
+};
+
+std::vector<SharedParameters>& parameter_registry() {
+  thread_local std::vector<SharedParameters> registry;
+  auto& r = registry;
+  r.erase(std::remove_if(r.begin(), r.end(),
+                         [](const SharedParameters& e) { return e.set.expired(); }),
+          r.end());
+  return r;
+}
+
+}  // namespace
+
+std::shared_ptr<ParameterSet> Model::shared_parameters(const ModelConfig& c) {
+  std::vector<SharedParameters>& registry = parameter_registry();
+  for (const SharedParameters& e : registry) {
+    if (e.seed == c.seed && e.layers == c.layers && e.hidden == c.hidden &&
+        e.heads == c.heads) {
+      if (std::shared_ptr<ParameterSet> set = e.set.lock()) return set;
+    }
+  }
+  auto set = std::make_shared<ParameterSet>(c.layers, c.hidden);
+  init_parameters(set.get(), c);
+  registry.push_back({c.seed, c.layers, c.hidden, c.heads, set});
+  return set;
+}
+
+size_t Model::shared_parameter_floats() {
+  size_t floats = 0;
+  for (const SharedParameters& e : parameter_registry()) {
+    if (std::shared_ptr<ParameterSet> set = e.set.lock()) floats += set->size();
+  }
+  return floats;
 }
 
 Model::Scratch& Model::scratch() {
@@ -137,9 +189,52 @@ Model::Scratch& Model::scratch() {
 
 size_t Model::shared_scratch_floats() {
   const Scratch& s = scratch();
-  return s.workspace.size() + s.checkpoints.size() + s.rescale_stats.size();
+  const KeptRun& k = s.kept;
+  const ForwardResult& f = s.forward;
+  return s.workspace.size() + s.checkpoints.size() + s.rescale_stats.size() +
+         s.gradients.size() + k.stream.size() + k.stats.size() +
+         k.attention_entropy.size() + k.attention_max_prob.size() +
+         k.norm_rescale.size() + k.norm_rescale_product.size() +
+         f.stats.capacity() + f.stats_mean.capacity() +
+         f.attention_entropy.capacity() + f.attention_max_prob.capacity() +
+         f.final_stats.capacity() + f.norm_rescale.capacity() +
+         f.norm_rescale_product.capacity();
 }
 
+void Model::set_checkpoint_rows_for_tests(int rows) {
+  scratch().checkpoint_rows = rows >= 1 ? rows : kCheckpointRows;
+}
+
+const ForwardResult& Model::forward_result() const { return scratch().forward; }
+
+const ParameterSet& Model::parameter_gradients() const {
+  return scratch().gradients;
+}
+
+ParameterSet& Model::mutable_parameters() {
+  forget_kept_run();
+  if (!own_params_) {
+    params_ = std::make_shared<ParameterSet>(*params_);
+    own_params_ = true;
+  }
+  return *params_;
+}
+
+int Model::kept_layers() const {
+  const KeptRun& k = scratch().kept;
+  return k.owner == id_ ? k.layers : 0;
+}
+
+void Model::forget_kept_run() {
+  KeptRun& k = scratch().kept;
+  if (k.owner != id_) return;
+  k.owner = 0;
+  k.layers = 0;
+  k.tokens.clear();
+}
+
+// The workspace is carved for T tokens out of one buffer sized, once, for
+// kMaxPromptTokens: the buffers of a shorter prompt sit at the front.
 void Model::prepare(int T) {
   const size_t D = config_.hidden;
   const size_t H = config_.heads;
@@ -200,25 +295,26 @@ void Model::prepare(int T) {
   };
   Carver counter(nullptr);
   Buffers sizing{};
-  carve(&counter, &sizing, token_capacity(T));
+  carve(&counter, &sizing, Tm);
   std::vector<float>& workspace = scratch().workspace;
-  if (workspace.size() < counter.used()) workspace.resize(counter.used());
+  grow(&workspace, counter.used());
   Carver carver(workspace.data());
   carve(&carver, &buffers_, T);
 }
 
-void Model::embed(float* x, const std::vector<int>& tokens) const {
+// x rows first..T-1 = the embedding rows of those tokens. x: (T, D)
+void Model::embed(float* x, const std::vector<int>& tokens, int first) const {
   const int D = config_.hidden;
-  for (size_t t = 0; t < tokens.size(); t++) {
-    std::memcpy(x + t * D, params_.embedding() + tokens[t] * D,
+  for (size_t t = first; t < tokens.size(); t++) {
+    std::memcpy(x + t * D, params_->embedding() + tokens[t] * D,
                 D * sizeof(float));
   }
 }
 
 void Model::final_norm(const float* x_L, int T) {
   norm_forward(buffers_.final_out, buffers_.final_normed, buffers_.final_mean,
-               buffers_.final_rstd, x_L, params_.final_gain(),
-               params_.final_bias(), config_.norm, T, config_.hidden,
+               buffers_.final_rstd, x_L, params_->final_gain(),
+               params_->final_bias(), config_.norm, T, config_.hidden,
                config_.eps);
 }
 
@@ -226,7 +322,7 @@ void Model::final_norm(const float* x_L, int T) {
 void Model::lm_head(int rows) {
   const int D = config_.hidden;
   const float kappa = lm_head_scale(D);
-  const float* E = params_.embedding();
+  const float* E = params_->embedding();
   for (int t = 0; t < rows; t++) {
     const float* f_t = buffers_.final_out + t * D;
     float* logits_t = buffers_.logits + t * kVocab;
@@ -272,112 +368,140 @@ std::string Model::forward(const std::string& prompt_utf8, int top_k,
   if (Problem problem = check_forward(prompt_utf8, top_k, layers)) {
     return problem.message;
   }
-
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
   const int L = layers == 0 ? config_.layers : layers;
-  const int H = config_.heads;
-  const size_t td = static_cast<size_t>(T) * config_.hidden;
-  const bool post = config_.placement == Placement::post &&
-                    config_.norm != NormKind::none;
   prepare(T);
-  if (tokens != run_tokens_) {
-    run_tokens_ = tokens;
-    run_layers_ = 0;
-  }
-  // Layers 0..start-1 are kept from the last run of these tokens.
-  const int start = std::min(run_layers_, L);
-
-  // Every per-layer array is layer-major, so resizing keeps the kept
-  // layers' entries in place.
-  ForwardResult& r = forward_;
-  r.layers = L;
-  r.tokens = T;
-  r.heads = H;
-  r.top_k = top_k;
-  r.hidden = config_.hidden;
-  r.token_ids.assign(tokens.begin(), tokens.end());
-  r.stats.resize(static_cast<size_t>(L) * kProbes * T * kStats);
-  r.stats_mean.resize(static_cast<size_t>(L) * kProbes * kStats);
-  r.attention_entropy.resize(static_cast<size_t>(L) * T * H);
-  r.attention_max_prob.resize(static_cast<size_t>(L) * T * H);
-  r.final_stats.resize(static_cast<size_t>(kFinalProbes) * T * kStats);
-  r.final_stats_mean.resize(static_cast<size_t>(kFinalProbes) * kStats);
-  r.attention_entropy_mean.resize(L);
-  r.attention_max_prob_mean.resize(L);
-  r.norm_rescale.resize(post ? static_cast<size_t>(L) * 2 * T : 0);
-  r.norm_rescale_product.resize(post ? static_cast<size_t>(L) * 2 * T : 0);
-  r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
-  r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * 2 : 0);
-  r.top_tokens.resize(top_k);
-  r.top_probs.resize(top_k);
-
-  // Nothing is differentiated: per-token intermediates reuse one row.
-  buffers_.cache.attention.row_stride = 0;
-  buffers_.cache.mlp.row_stride = 0;
-  // Sized for every layer of the model, whatever the depth asked for, and
-  // for token_capacity(T) tokens.
-  const size_t stream_floats = static_cast<size_t>(config_.layers + 1) *
-                               token_capacity(T) * config_.hidden;
-  if (run_stream_.size() < stream_floats) run_stream_.resize(stream_floats);
-  float* stream = run_stream_.data();  // x_l at stream + l * td
-  if (start == 0) embed(stream, tokens);
-  for (int l = start; l < L; l++) {
-    float* x = stream + l * td;
-    layer_forward(x + td, &buffers_.cache, x, params_.layer(l), rope_,
-                  config_, T);
-    record_layer_probes(l, x, x + td, T);
-    if (post) record_norm_rescale(l, T);
-  }
-  run_layers_ = L;
-  final_norm(stream + L * td, T);
-  record_final_probes(stream + L * td, T);
+  run_kept(tokens, L);
+  const float* x_L = kept_stream(L);
+  final_norm(x_L, T);
+  fill_forward_result(L, T, top_k);
+  record_final_probes(x_L, T);
   record_next_token(T, top_k);
   return "";
 }
 
-// Statistics of each probe of layer l (see probes.h). Probes that are the
-// same vector share one pass: layer l's residual.in is layer l-1's
-// residual.out; pre-norm's inputNorm.in is residual.in; post-norm's
-// residual.out is postAttentionNorm.out; without a norm, normed = out = in.
-// RMSNorm's normed row is its input row times one number, rstd, so its
-// statistics are the input's scaled (scaled_stats).
+int Model::extend(int layers) {
+  if (problem_ || kept_layers() == 0) return 0;
+  KeptRun& k = scratch().kept;
+  if (layers >= 1 && k.layers < config_.layers) {
+    const int L = k.layers + std::min(layers, config_.layers - k.layers);
+    const std::vector<int> tokens = k.tokens;
+    prepare(static_cast<int>(tokens.size()));
+    run_kept(tokens, L);
+  }
+  return k.layers;
+}
+
+Model::KeptRun& Model::own_kept_run() {
+  KeptRun& k = scratch().kept;
+  const size_t L = config_.layers;
+  const size_t D = config_.hidden;
+  const size_t H = config_.heads;
+  grow(&k.stream, (L + 1) * Tm * D);
+  grow(&k.stats, L * kProbes * Tm * kStats);
+  grow(&k.attention_entropy, L * Tm * H);
+  grow(&k.attention_max_prob, L * Tm * H);
+  grow(&k.norm_rescale, L * kLayerNorms * Tm);
+  grow(&k.norm_rescale_product, L * kLayerNorms * Tm);
+  if (k.owner != id_) {
+    k.owner = id_;
+    k.layers = 0;
+    k.tokens.clear();
+  }
+  return k;
+}
+
+float* Model::kept_stream(int l) const {
+  return scratch().kept.stream.data() +
+         static_cast<size_t>(l) * Tm * config_.hidden;
+}
+
+// Which rows each layer computes: with P the tokens the new prompt shares
+// with the kept one (from the start) and K the layers kept,
+//   layers 0..min(K, L)-1: rows P..T-1 (none when the prompt is the kept
+//     one, or its first T tokens: rows 0..T-1 of every kept layer hold);
+//   layers min(K, L)..L-1: every row (x_K's rows are all there: the kept
+//     ones and those layer K-1 just computed).
+// The run then covers L layers, or, when none of its rows changed, the
+// deeper of L and K.
+void Model::run_kept(const std::vector<int>& tokens, int L) {
+  KeptRun& k = own_kept_run();
+  const int T = static_cast<int>(tokens.size());
+  const int kept = k.layers;
+  int prefix = 0;
+  if (kept > 0) {
+    const int shared = std::min(T, static_cast<int>(k.tokens.size()));
+    while (prefix < shared && k.tokens[prefix] == tokens[prefix]) prefix++;
+  }
+  const bool post = records_norm_rescale();
+  // Nothing is differentiated: per-token intermediates reuse one row.
+  buffers_.cache.attention.row_stride = 0;
+  buffers_.cache.mlp.row_stride = 0;
+  embed(kept_stream(0), tokens, prefix);
+  const int reused = std::min(kept, L);
+  for (int l = 0; l < L; l++) {
+    const int first = l < reused ? prefix : 0;
+    if (first == T) continue;
+    const float* x = kept_stream(l);
+    float* x_next = kept_stream(l + 1);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
+                  first, T);
+    record_layer_probes(l, x, x_next, first, T);
+    if (post) record_norm_rescale(l, first, T);
+  }
+  k.layers = prefix == T ? std::max(kept, L) : L;
+  k.tokens = tokens;
+}
+
+// Statistics of each probe of layer l (see probes.h), rows first..T-1, into
+// the kept run. Probes that are the same vector share one pass: layer l's
+// residual.in is layer l-1's residual.out; pre-norm's inputNorm.in is
+// residual.in; post-norm's residual.out is postAttentionNorm.out; without a
+// norm, normed = out = in. RMSNorm's normed row is its input row times one
+// number, rstd, so its statistics are the input's scaled (scaled_stats).
 void Model::record_layer_probes(int l, const float* x, const float* x_next,
-                                int T) {
-  ForwardResult& r = forward_;
+                                int first, int T) {
+  KeptRun& k = scratch().kept;
   const int D = config_.hidden;
   const int H = config_.heads;
+  const int rows = T - first;
+  const size_t o = static_cast<size_t>(first) * D;
   const LayerCache& c = buffers_.cache;
   const bool normless = config_.norm == NormKind::none;
   const bool post = config_.placement == Placement::post;
-  float* stats_l = r.stats.data() + static_cast<size_t>(l) * kProbes * T * kStats;
-  auto probe = [&](int p) {
-    return reinterpret_cast<RowStats*>(stats_l + p * T * kStats);
+  // probe(l, p): rows 0..Tm-1 of layer l's probe p.
+  auto probe = [&](int layer, int p) {
+    return reinterpret_cast<RowStats*>(
+        k.stats.data() + (static_cast<size_t>(layer) * kProbes + p) * Tm * kStats);
   };
-  auto measure = [&](int p, const float* rows) { row_stats(probe(p), rows, T, D); };
-  auto same_as = [&](int p, int from) { std::copy(probe(from), probe(from) + T, probe(p)); };
-  auto normed = [&](int p, int from, const float* rows, const float* rstd) {
+  auto measure = [&](int p, const float* all_rows) {
+    row_stats(probe(l, p) + first, all_rows + o, rows, D);
+  };
+  auto same_as = [&](int p, const RowStats* from) {
+    std::copy(from + first, from + T, probe(l, p) + first);
+  };
+  auto normed = [&](int p, int from, const float* all_rows, const float* rstd) {
     if (config_.norm == NormKind::rmsnorm) {
-      scaled_stats(probe(p), probe(from), rstd, T);
+      scaled_stats(probe(l, p) + first, probe(l, from) + first, rstd + first, rows);
     } else {
-      measure(p, rows);
+      measure(p, all_rows);
     }
   };
 
   if (l == 0) {
     measure(kResidualIn, x);
   } else {
-    const RowStats* previous_out = probe(kResidualOut) - kProbes * T;
-    std::copy(previous_out, previous_out + T, probe(kResidualIn));
+    same_as(kResidualIn, probe(l - 1, kResidualOut));
   }
   if (post) {
     measure(kInputNormIn, c.input_norm_in);
   } else {
-    same_as(kInputNormIn, kResidualIn);
+    same_as(kInputNormIn, probe(l, kResidualIn));
   }
   if (normless) {
-    same_as(kInputNormNormed, kInputNormIn);
-    same_as(kInputNormOut, kInputNormIn);
+    same_as(kInputNormNormed, probe(l, kInputNormIn));
+    same_as(kInputNormOut, probe(l, kInputNormIn));
   } else {
     normed(kInputNormNormed, kInputNormIn, c.input_norm_normed,
            c.input_norm_rstd);
@@ -386,8 +510,8 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
   measure(kAttentionOut, c.attention_out);
   measure(kPostAttnNormIn, c.post_attn_norm_in);
   if (normless) {
-    same_as(kPostAttnNormNormed, kPostAttnNormIn);
-    same_as(kPostAttnNormOut, kPostAttnNormIn);
+    same_as(kPostAttnNormNormed, probe(l, kPostAttnNormIn));
+    same_as(kPostAttnNormOut, probe(l, kPostAttnNormIn));
   } else {
     normed(kPostAttnNormNormed, kPostAttnNormIn, c.post_attn_norm_normed,
            c.post_attn_norm_rstd);
@@ -395,69 +519,135 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
   }
   measure(kMlpOut, c.mlp_out);
   if (post && !normless) {
-    same_as(kResidualOut, kPostAttnNormOut);
+    same_as(kResidualOut, probe(l, kPostAttnNormOut));
   } else {
     measure(kResidualOut, x_next);
   }
-  token_means(r.stats_mean.data() + l * kProbes * kStats, stats_l, kProbes, T);
 
-  float* entropy_l = r.attention_entropy.data() + static_cast<size_t>(l) * T * H;
-  float* max_prob_l = r.attention_max_prob.data() + static_cast<size_t>(l) * T * H;
-  for (int t = 0; t < T; t++) {
+  float* entropy_l = k.attention_entropy.data() + static_cast<size_t>(l) * Tm * H;
+  float* max_prob_l = k.attention_max_prob.data() + static_cast<size_t>(l) * Tm * H;
+  for (int t = first; t < T; t++) {
     attention_row_stats(entropy_l + t * H, max_prob_l + t * H,
                         c.attention.logits + causal_offset(t, H),
                         c.attention.p + causal_offset(t, H), H, t + 1);
   }
-  r.attention_entropy_mean[l] = mean_of(entropy_l, T * H);
-  r.attention_max_prob_mean[l] = mean_of(max_prob_l, T * H);
 }
 
 // Post-norm: each of layer l's norms rescales x + F(x) by
 // sqrt(D) rms(g) / ||x + F(x)|| (LayerNorm: of the centred x + F(x), whose
 // L2 is sqrt(D) std), read off its input's statistics; the running product
-// starts at layer 0's first norm.
-void Model::record_norm_rescale(int l, int T) {
-  ForwardResult& r = forward_;
+// starts at layer 0's first norm. Rows first..T-1, into the kept run.
+void Model::record_norm_rescale(int l, int first, int T) {
+  KeptRun& k = scratch().kept;
   const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
   const RowStats* in[2];
-  for (int k = 0; k < 2; k++) {
-    in[k] = reinterpret_cast<const RowStats*>(
-        r.stats.data() +
-        (static_cast<size_t>(l) * kProbes + norm_inputs[k]) * T * kStats);
+  for (int n = 0; n < 2; n++) {
+    in[n] = reinterpret_cast<const RowStats*>(
+        k.stats.data() +
+        (static_cast<size_t>(l) * kProbes + norm_inputs[n]) * Tm * kStats);
   }
-  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
-               r.norm_rescale_mean.data(), r.norm_rescale_product_mean.data(),
-               in, l, T);
+  norm_rescale(k.norm_rescale.data(), k.norm_rescale_product.data(), in, l,
+               first, T, Tm);
 }
 
-// Layer l's entries of the (L, 2, T) rescale and product arrays and their
-// (L, 2) means, from the two norms' input statistics in[k] (T rows each).
-void Model::norm_rescale(float* rescale, float* product, float* mean,
-                         float* product_mean, const RowStats* const in[2],
-                         int l, int T) const {
+void Model::norm_rescale(float* rescale, float* product,
+                         const RowStats* const in[2], int l, int first, int T,
+                         int stride) const {
   const int D = config_.hidden;
   const float sqrt_d = std::sqrt(static_cast<float>(D));
   const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
-  for (int k = 0; k < 2; k++) {
-    const float rms_g = rms_of(params_.tensor(l, gains[k]), D);
-    for (int t = 0; t < T; t++) {
+  for (int n = 0; n < 2; n++) {
+    const float rms_g = rms_of(params_->tensor(l, gains[n]), D);
+    for (int t = first; t < T; t++) {
       const float size = config_.norm == NormKind::layernorm
-                             ? sqrt_d * in[k][t].std
-                             : in[k][t].l2;
-      const size_t i = (static_cast<size_t>(l) * 2 + k) * T + t;
+                             ? sqrt_d * in[n][t].std
+                             : in[n][t].l2;
+      const size_t i = (static_cast<size_t>(l) * 2 + n) * stride + t;
       rescale[i] = sqrt_d * rms_g / size;
-      const float before = (l == 0 && k == 0) ? 1.0f : product[i - T];
+      const float before = (l == 0 && n == 0) ? 1.0f : product[i - stride];
       product[i] = before * rescale[i];
     }
-    const size_t row = (static_cast<size_t>(l) * 2 + k) * T;
-    mean[l * 2 + k] = mean_of(rescale + row, T);
-    product_mean[l * 2 + k] = mean_of(product + row, T);
   }
+}
+
+// The kept run's first L layers and T tokens in the result's layouts, and
+// each layer's means over the tokens. The result's arrays are reserved for
+// this model's L and kMaxPromptTokens at once, so they do not reallocate
+// as prompts grow.
+void Model::fill_forward_result(int L, int T, int top_k) {
+  const KeptRun& k = scratch().kept;
+  ForwardResult& r = scratch().forward;
+  const int H = config_.heads;
+  const bool post = records_norm_rescale();
+  const size_t Lmax = config_.layers;
+  r.layers = L;
+  r.tokens = T;
+  r.heads = H;
+  r.top_k = top_k;
+  r.hidden = config_.hidden;
+  r.token_ids.assign(k.tokens.begin(), k.tokens.end());
+
+  r.stats.reserve(Lmax * kProbes * Tm * kStats);
+  r.stats.resize(static_cast<size_t>(L) * kProbes * T * kStats);
+  r.stats_mean.resize(static_cast<size_t>(L) * kProbes * kStats);
+  for (int l = 0; l < L; l++) {
+    float* stats_l = r.stats.data() + static_cast<size_t>(l) * kProbes * T * kStats;
+    for (int p = 0; p < kProbes; p++) {
+      const float* from =
+          k.stats.data() + (static_cast<size_t>(l) * kProbes + p) * Tm * kStats;
+      std::copy(from, from + T * kStats, stats_l + p * T * kStats);
+    }
+    token_means(r.stats_mean.data() + l * kProbes * kStats, stats_l, kProbes, T);
+  }
+
+  r.attention_entropy.reserve(Lmax * Tm * H);
+  r.attention_max_prob.reserve(Lmax * Tm * H);
+  r.attention_entropy.resize(static_cast<size_t>(L) * T * H);
+  r.attention_max_prob.resize(static_cast<size_t>(L) * T * H);
+  r.attention_entropy_mean.resize(L);
+  r.attention_max_prob_mean.resize(L);
+  for (int l = 0; l < L; l++) {
+    const size_t from = static_cast<size_t>(l) * Tm * H;
+    const size_t to = static_cast<size_t>(l) * T * H;
+    std::copy(k.attention_entropy.begin() + from,
+              k.attention_entropy.begin() + from + T * H,
+              r.attention_entropy.begin() + to);
+    std::copy(k.attention_max_prob.begin() + from,
+              k.attention_max_prob.begin() + from + T * H,
+              r.attention_max_prob.begin() + to);
+    r.attention_entropy_mean[l] = mean_of(r.attention_entropy.data() + to, T * H);
+    r.attention_max_prob_mean[l] = mean_of(r.attention_max_prob.data() + to, T * H);
+  }
+
+  const size_t rescale_size = post ? static_cast<size_t>(L) * kLayerNorms * T : 0;
+  r.norm_rescale.reserve(post ? Lmax * kLayerNorms * Tm : 0);
+  r.norm_rescale_product.reserve(post ? Lmax * kLayerNorms * Tm : 0);
+  r.norm_rescale.resize(rescale_size);
+  r.norm_rescale_product.resize(rescale_size);
+  r.norm_rescale_mean.resize(post ? static_cast<size_t>(L) * kLayerNorms : 0);
+  r.norm_rescale_product_mean.resize(post ? static_cast<size_t>(L) * kLayerNorms : 0);
+  for (int i = 0; post && i < L * kLayerNorms; i++) {
+    const size_t from = static_cast<size_t>(i) * Tm;
+    const size_t to = static_cast<size_t>(i) * T;
+    std::copy(k.norm_rescale.begin() + from, k.norm_rescale.begin() + from + T,
+              r.norm_rescale.begin() + to);
+    std::copy(k.norm_rescale_product.begin() + from,
+              k.norm_rescale_product.begin() + from + T,
+              r.norm_rescale_product.begin() + to);
+    r.norm_rescale_mean[i] = mean_of(r.norm_rescale.data() + to, T);
+    r.norm_rescale_product_mean[i] = mean_of(r.norm_rescale_product.data() + to, T);
+  }
+
+  r.final_stats.reserve(static_cast<size_t>(kFinalProbes) * Tm * kStats);
+  r.final_stats.resize(static_cast<size_t>(kFinalProbes) * T * kStats);
+  r.final_stats_mean.resize(static_cast<size_t>(kFinalProbes) * kStats);
+  r.top_tokens.resize(top_k);
+  r.top_probs.resize(top_k);
 }
 
 // The final norm's probes, shared or derived as the layers' are.
 void Model::record_final_probes(const float* x_L, int T) {
-  ForwardResult& r = forward_;
+  ForwardResult& r = scratch().forward;
   const int D = config_.hidden;
   RowStats* in = reinterpret_cast<RowStats*>(r.final_stats.data());
   RowStats* normed = in + T;
@@ -482,13 +672,13 @@ void Model::record_final_probes(const float* x_L, int T) {
 
 // The next-token distribution after the last prompt token, its top k.
 void Model::record_next_token(int T, int top_k) {
-  ForwardResult& r = forward_;
+  ForwardResult& r = scratch().forward;
   const int D = config_.hidden;
   const float kappa = lm_head_scale(D);
   const float* f_last = buffers_.final_out + static_cast<size_t>(T - 1) * D;
   float* logits = buffers_.logits;
   for (int v = 0; v < kVocab; v++) {
-    logits[v] = kappa * dot(f_last, params_.embedding() + v * D, D);
+    logits[v] = kappa * dot(f_last, params_->embedding() + v * D, D);
   }
   softmax_forward(buffers_.probs, logits, 1, kVocab, 1.0f);
   std::array<int, kVocab> order;
@@ -517,9 +707,10 @@ double Model::loss(const std::string& prompt_utf8) {
   buffers_.cache.mlp.row_stride = 0;
   float* x = buffers_.x_a;
   float* x_next = buffers_.x_b;
-  embed(x, tokens);
+  embed(x, tokens, 0);
   for (int l = 0; l < config_.layers; l++) {
-    layer_forward(x_next, &buffers_.cache, x, params_.layer(l), rope_, config_, T);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
+                  0, T);
     std::swap(x, x_next);
   }
   final_norm(x, T);
@@ -527,7 +718,7 @@ double Model::loss(const std::string& prompt_utf8) {
   return next_token_loss(tokens);
 }
 
-Problem Model::check_gradients(const std::string& prompt_utf8) const {
+Problem Model::check_gradients(const std::string& prompt_utf8, int layers) const {
   if (problem_) return problem_;
   if (Problem problem = check_prompt(prompt_utf8)) return problem;
   // One token per byte; the loss needs a next token.
@@ -535,28 +726,54 @@ Problem Model::check_gradients(const std::string& prompt_utf8) const {
     return {ProblemCode::kTooShort, Field::kPrompt,
             "gradients need a prompt of at least 2 tokens"};
   }
+  if (layers < 0 || layers > config_.layers) {
+    return {ProblemCode::kOutOfRange, Field::kLayers,
+            "layers must be an integer in 1.." + std::to_string(config_.layers)};
+  }
   return {};
+}
+
+Model::CheckpointPlan Model::plan_checkpoints(int layers, int tokens, int rows) {
+  const int L = layers;
+  const int slots = std::max(rows / std::max(tokens, 1), 1);
+  if (L + 1 <= slots) return {1, L, L + 1};
+  // Every S-th input and one segment's other S - 1 (x_L's slot among
+  // them): ceil(L / S) + S - 1 slots, the fewest near S = sqrt(L). The
+  // smallest S that fits; none fits only a budget under about 2 sqrt(L)
+  // slots, which then gets the fewest.
+  CheckpointPlan fewest{L, 1, L};
+  for (int every = 2; every <= L; every++) {
+    const int kept = (L + every - 1) / every;
+    const CheckpointPlan plan{every, kept, kept + every - 1};
+    if (plan.slots <= slots) return plan;
+    if (plan.slots < fewest.slots) fewest = plan;
+  }
+  return fewest;
 }
 
 // Backward of the loss above, step by step in the reverse order of the
 // forward (each step's derivation is at its function):
 //   loss -> dlogits -> LM head -> final norm -> layers L-1..0 -> embedding.
-// Only the layer inputs are kept during the forward (checkpoints); each
-// layer's caches are recomputed from its input just before its backward,
-// which costs one more forward but keeps memory at (L + 1) T D floats.
-std::string Model::gradients(const std::string& prompt_utf8) {
-  if (Problem problem = check_gradients(prompt_utf8)) return problem.message;
+// Only layer inputs are kept during the forward, as `plan` says (see
+// gradients() in model.h); each layer's caches are recomputed from its input
+// just before its backward. Segments (plan.every layers) are walked from the
+// last: their inputs after the first are recomputed from its checkpoint,
+// into the slots after the checkpoints (x_L's among them, no longer needed
+// once the final norm's backward ran).
+std::string Model::gradients(const std::string& prompt_utf8, int layers) {
+  if (Problem problem = check_gradients(prompt_utf8, layers)) return problem.message;
   const std::vector<int> tokens = tokenize(prompt_utf8);
   const int T = static_cast<int>(tokens.size());
-
-  const int L = config_.layers;
+  const int L = layers == 0 ? config_.layers : layers;
   const size_t td = static_cast<size_t>(T) * config_.hidden;
+  const CheckpointPlan plan = plan_checkpoints(L, T, scratch().checkpoint_rows);
   prepare(T);
-  float* ckpt = prepare_backward(T);  // x_l at ckpt + l * td
-  reset_gradient_result(T);
+  float* ckpt = prepare_backward(plan, T);
+  auto slot = [ckpt, td](int i) { return ckpt + i * td; };
+  reset_gradient_result(L, T);
 
-  forward_checkpointed(ckpt, tokens);
-  const float* x_L = ckpt + L * td;
+  forward_checkpointed(ckpt, plan, tokens, L);
+  const float* x_L = slot(plan.kept);
   final_norm(x_L, T);
   lm_head(T - 1);
   gradients_.loss = static_cast<float>(next_token_loss(tokens));
@@ -567,38 +784,42 @@ std::string Model::gradients(const std::string& prompt_utf8) {
   float* dx_prev = buffers_.dx_b;
   final_norm_backward(dx, x_L, T);
   record_residual_gradient_l2(L, dx, T);
-  for (int l = L - 1; l >= 0; l--) {
-    const float* x_l = ckpt + l * td;
-    // forward_checkpointed left layer L-1's caches in place.
-    if (l != L - 1) recompute_layer(l, x_l, T);
-    layer_backward(dx_prev, grads_.layer(l), dx, buffers_.cache, x_l,
-                   params_.layer(l), rope_, &buffers_.scratch, config_, T);
-    std::swap(dx, dx_prev);
-    record_residual_gradient_l2(l, dx, T);
-    record_layer_gradient_l2(l);
+  ParameterSet& grads = scratch().gradients;
+  for (int j = plan.kept - 1; j >= 0; j--) {
+    const int begin = j * plan.every;
+    const int end = std::min(begin + plan.every, L);
+    recompute_segment_inputs(ckpt, plan, begin, end, T);
+    for (int l = end - 1; l >= begin; l--) {
+      const float* x_l = l == begin ? slot(j) : slot(plan.kept + l - begin - 1);
+      // With every input kept, forward_checkpointed left layer L-1's caches
+      // in place.
+      if (plan.every > 1 || l != L - 1) recompute_layer(l, x_l, T);
+      layer_backward(dx_prev, grads.layer(l), dx, buffers_.cache, x_l,
+                     params_->layer(l), rope_, &buffers_.scratch, config_, T);
+      std::swap(dx, dx_prev);
+      record_residual_gradient_l2(l, dx, T);
+      record_layer_gradient_l2(l);
+    }
   }
   embedding_backward(dx, tokens);
   record_embedding_and_final_norm_gradient_l2();
   return "";
 }
 
-// The backward's buffers: the checkpoints ((L + 1, T, D), in the shared
-// scratch, sized in 16-token steps as the workspace is), post-norm's
-// norm-input statistics, and this model's parameter gradients, zeroed.
-// Caches keep every token's row: the backward reads them all.
-float* Model::prepare_backward(int T) {
+// The backward's buffers: the checkpoints (in the shared scratch, sized
+// once for the budget), post-norm's norm-input statistics, and the shared
+// parameter gradients, zeroed. Caches keep every token's row: the backward
+// reads them all. Returns the checkpoint slots.
+float* Model::prepare_backward(const CheckpointPlan& plan, int T) {
   Scratch& s = scratch();
-  const size_t checkpoint_floats = static_cast<size_t>(config_.layers + 1) *
-                                   token_capacity(T) * config_.hidden;
-  if (s.checkpoints.size() < checkpoint_floats) s.checkpoints.resize(checkpoint_floats);
-  const size_t stats_floats = static_cast<size_t>(2) * T * kStats;
-  if (records_norm_rescale() && s.rescale_stats.size() < stats_floats) {
-    s.rescale_stats.resize(stats_floats);
+  const size_t D = config_.hidden;
+  grow(&s.checkpoints, std::max(static_cast<size_t>(s.checkpoint_rows),
+                                static_cast<size_t>(plan.slots) * T) * D);
+  grow(&s.rescale_stats, static_cast<size_t>(2) * Tm * kStats);
+  if (s.gradients.layers() != config_.layers || s.gradients.hidden() != config_.hidden) {
+    s.gradients = ParameterSet(config_.layers, config_.hidden);
   }
-  // Allocated by the first backward pass: a model used for forward passes
-  // only (the page's depth control keeps a 64-layer one) never holds it.
-  if (grads_.size() == 0) grads_ = ParameterSet(config_.layers, config_.hidden);
-  grads_.set_zero();
+  s.gradients.set_zero();
   buffers_.cache.attention.row_stride = config_.hidden;
   buffers_.cache.mlp.row_stride = config_.hidden;
   return s.checkpoints.data();
@@ -610,41 +831,62 @@ bool Model::records_norm_rescale() const {
   return config_.placement == Placement::post && config_.norm != NormKind::none;
 }
 
-// gradient_result()'s arrays sized for T tokens.
-void Model::reset_gradient_result(int T) {
+// gradient_result()'s arrays sized for L layers and T tokens (reserved for
+// this model's depth and kMaxPromptTokens, so they do not reallocate as
+// prompts grow).
+void Model::reset_gradient_result(int layers, int T) {
   GradientResult& r = gradients_;
-  const size_t L = config_.layers;
-  const size_t rescale_size = records_norm_rescale() ? L * 2 * T : 0;
-  r.layers = config_.layers;
+  const size_t L = layers;
+  const size_t Lmax = config_.layers;
+  const bool post = records_norm_rescale();
+  const size_t rescale_size = post ? L * kLayerNorms * T : 0;
+  r.layers = layers;
   r.tokens = T;
+  r.residual_grad_l2.reserve(Lmax + 1);
   r.residual_grad_l2.resize(L + 1);
+  r.residual_grad_l2_per_token.reserve((Lmax + 1) * Tm);
   r.residual_grad_l2_per_token.resize((L + 1) * T);
-  r.attention_grad_l2.resize(L);
-  r.mlp_grad_l2.resize(L);
-  r.norm_grad_l2.resize(L);
-  r.layer_grad_l2.resize(L);
+  for (std::vector<float>* v : {&r.attention_grad_l2, &r.mlp_grad_l2,
+                                &r.norm_grad_l2, &r.layer_grad_l2}) {
+    v->reserve(Lmax);
+    v->resize(L);
+  }
+  r.norm_rescale.reserve(post ? Lmax * kLayerNorms * Tm : 0);
+  r.norm_rescale_product.reserve(post ? Lmax * kLayerNorms * Tm : 0);
   r.norm_rescale.resize(rescale_size);
   r.norm_rescale_product.resize(rescale_size);
-  r.norm_rescale_mean.resize(records_norm_rescale() ? L * 2 : 0);
-  r.norm_rescale_product_mean.resize(records_norm_rescale() ? L * 2 : 0);
+  r.norm_rescale_mean.reserve(post ? Lmax * kLayerNorms : 0);
+  r.norm_rescale_product_mean.reserve(post ? Lmax * kLayerNorms : 0);
+  r.norm_rescale_mean.resize(post ? L * kLayerNorms : 0);
+  r.norm_rescale_product_mean.resize(post ? L * kLayerNorms : 0);
 }
 
-// The forward pass of gradients(): layer l's input kept at ckpt + l T D (the
-// embedding at l = 0, x_L at l = L); post-norm's rescaling factors recorded
+// The forward pass of gradients(): the inputs `plan` keeps go to their
+// slots (x_0, the embedding, at slot 0; x_l for l a multiple of plan.every
+// at slot l / plan.every; x_L at slot plan.kept), the others to the
+// workspace's x_a and x_b in turn; post-norm's rescaling factors recorded
 // into gradient_result() as forward() records them.
-void Model::forward_checkpointed(float* ckpt, const std::vector<int>& tokens) {
+void Model::forward_checkpointed(float* ckpt, const CheckpointPlan& plan,
+                                 const std::vector<int>& tokens, int L) {
   const int T = static_cast<int>(tokens.size());
   const size_t td = static_cast<size_t>(T) * config_.hidden;
-  embed(ckpt, tokens);
-  for (int l = 0; l < config_.layers; l++) {
-    layer_forward(ckpt + (l + 1) * td, &buffers_.cache, ckpt + l * td,
-                  params_.layer(l), rope_, config_, T);
+  float* x = ckpt;
+  embed(x, tokens, 0);
+  for (int l = 0; l < L; l++) {
+    const int next = l + 1;
+    float* x_next = next == L                ? ckpt + plan.kept * td
+                    : next % plan.every == 0 ? ckpt + next / plan.every * td
+                    : x == buffers_.x_a      ? buffers_.x_b
+                                             : buffers_.x_a;
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
+                  0, T);
     if (records_norm_rescale()) record_gradient_norm_rescale(l, T);
+    x = x_next;
   }
 }
 
 // Layer l's norm-input statistics, measured from the caches layer_forward
-// just filled, and its rescaling factors from them.
+// just filled, and its rescaling factors and their means from them.
 void Model::record_gradient_norm_rescale(int l, int T) {
   GradientResult& r = gradients_;
   const int D = config_.hidden;
@@ -652,9 +894,13 @@ void Model::record_gradient_norm_rescale(int l, int T) {
   row_stats(stats, buffers_.cache.input_norm_in, T, D);
   row_stats(stats + T, buffers_.cache.post_attn_norm_in, T, D);
   const RowStats* in[2] = {stats, stats + T};
-  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(),
-               r.norm_rescale_mean.data(), r.norm_rescale_product_mean.data(),
-               in, l, T);
+  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(), in, l, 0,
+               T, T);
+  for (int n = l * kLayerNorms; n < (l + 1) * kLayerNorms; n++) {
+    r.norm_rescale_mean[n] = mean_of(r.norm_rescale.data() + n * T, T);
+    r.norm_rescale_product_mean[n] =
+        mean_of(r.norm_rescale_product.data() + n * T, T);
+  }
 }
 
 // With p = softmax(logits_t) and target y = token_(t+1),
@@ -678,8 +924,8 @@ void Model::lm_head_backward(int T) {
   const int D = config_.hidden;
   const float kappa = lm_head_scale(D);
   const float* dlogits = buffers_.probs;
-  const float* E = params_.embedding();
-  float* dE = grads_.embedding();
+  const float* E = params_->embedding();
+  float* dE = scratch().gradients.embedding();
   std::memset(buffers_.d_final_out, 0, static_cast<size_t>(T) * D * sizeof(float));
   for (int t = 0; t + 1 < T; t++) {
     const float* dlogits_t = dlogits + t * kVocab;
@@ -696,16 +942,31 @@ void Model::lm_head_backward(int T) {
 // f = finalNorm(x_L): dx_L from d_final_out; the final gain's (and bias's)
 // gradients accumulated. dx: (T, D)
 void Model::final_norm_backward(float* dx, const float* x_L, int T) {
-  norm_backward(dx, grads_.final_gain(), grads_.final_bias(),
-                buffers_.d_final_out, x_L, params_.final_gain(),
+  norm_backward(dx, scratch().gradients.final_gain(), scratch().gradients.final_bias(),
+                buffers_.d_final_out, x_L, params_->final_gain(),
                 buffers_.final_mean, buffers_.final_rstd, config_.norm, T,
                 config_.hidden);
 }
 
+// The inputs of segment [begin, end) after its first, x_(begin+1) ..
+// x_(end-1), from its checkpoint x_begin, into the slots after the
+// checkpoints. With every input kept (plan.every = 1) there are none.
+void Model::recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan,
+                                     int begin, int end, int T) {
+  const size_t td = static_cast<size_t>(T) * config_.hidden;
+  const float* x = ckpt + static_cast<size_t>(begin / plan.every) * td;
+  for (int l = begin; l + 1 < end; l++) {
+    float* x_next = ckpt + (plan.kept + l - begin) * td;
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
+                  0, T);
+    x = x_next;
+  }
+}
+
 // Layer l's caches from its checkpointed input x_l, for its backward.
 void Model::recompute_layer(int l, const float* x_l, int T) {
-  layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_.layer(l), rope_,
-                config_, T);
+  layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_->layer(l), rope_,
+                config_, 0, T);
 }
 
 // ||dloss/dx|| of the residual stream entering layer `index` (L: leaving
@@ -727,7 +988,7 @@ void Model::record_residual_gradient_l2(int index, const float* dx, int T) {
 void Model::record_layer_gradient_l2(int l) {
   GradientResult& r = gradients_;
   const int D = config_.hidden;
-  const float* dw = grads_.layer(l);
+  const float* dw = scratch().gradients.layer(l);
   auto group_sum_squares = [&](int begin, int end) {
     return sum_squares(dw + begin * D, (end - begin) * D);
   };
@@ -743,7 +1004,7 @@ void Model::record_layer_gradient_l2(int l) {
 // x_0[t] = E[token_t]:  dE[token_t] += dx_0[t]. dx: (T, D)
 void Model::embedding_backward(const float* dx, const std::vector<int>& tokens) {
   const int D = config_.hidden;
-  float* dE = grads_.embedding();
+  float* dE = scratch().gradients.embedding();
   for (size_t t = 0; t < tokens.size(); t++) {
     axpy(dE + tokens[t] * D, 1.0f, dx + t * D, D);
   }
@@ -754,9 +1015,9 @@ void Model::embedding_backward(const float* dx, const std::vector<int>& tokens) 
 void Model::record_embedding_and_final_norm_gradient_l2() {
   const int D = config_.hidden;
   gradients_.embedding_grad_l2 =
-      static_cast<float>(std::sqrt(sum_squares(grads_.embedding(), kVocab * D)));
+      static_cast<float>(std::sqrt(sum_squares(scratch().gradients.embedding(), kVocab * D)));
   gradients_.final_norm_grad_l2 =
-      static_cast<float>(std::sqrt(sum_squares(grads_.final_gain(), 2 * D)));
+      static_cast<float>(std::sqrt(sum_squares(scratch().gradients.final_gain(), 2 * D)));
 }
 
 Problem Model::check_gain_query(double layer, const std::string& which) const {
@@ -781,8 +1042,8 @@ std::string Model::validate_gain_query(double layer,
 }
 
 const float* Model::gains(int layer, const std::string& which) const {
-  if (which == "finalNorm") return params_.final_gain();
-  return params_.tensor(
+  if (which == "finalNorm") return params_->final_gain();
+  return params_->tensor(
       layer, which == "inputNorm" ? kInputNormGain : kPostAttnNormGain);
 }
 

@@ -26,6 +26,8 @@ const PROMPT_16 = 'RMSNorm keeps it'; // 16 ASCII characters = 16 byte tokens
 // The same length, another first token: a model keeps nothing of one run
 // for the other, so alternating the two times whole forward passes.
 const PROMPT_16_OTHER = 'rmsnorm keeps it';
+// PROMPT_16 with its last token changed.
+const PROMPT_16_TYPED = 'RMSNorm keeps iT';
 const PROMPT_64 = 'Pre-norm keeps the residual highway clean; post-norm rescales it'; // 64
 const BACKENDS = [
   { backend: 'simd128', label: 'wasm SIMD128' },
@@ -101,6 +103,11 @@ for (const { backend, label } of BACKENDS) {
   // model runs only layer 23 (going up) or no layer (going down).
   let shallow = false;
   runs.set(`depth ${backend}`, () => model.forward(PROMPT_16, { layers: (shallow = !shallow) ? 23 : 24 }));
+  // A prompt keystroke's case: the last token changed, where the model
+  // computes that token's row in every layer and the other rows' keys and
+  // values (it keeps the prompt's run).
+  let typed = false;
+  runs.set(`keystroke ${backend}`, () => model.forward((typed = !typed) ? PROMPT_16_TYPED : PROMPT_16));
   runs.set(`gradients ${backend}`, () => model.gradients(PROMPT_16));
   perBackend.push({
     backend,
@@ -119,11 +126,14 @@ const forwardTimes = await measureRounds(new Map([...runs].filter(([k]) => k.sta
 process.stdout.write('.');
 const depthTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('depth'))), budget);
 process.stdout.write('.');
+const keystrokeTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('keystroke'))), budget);
+process.stdout.write('.');
 const gradientTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('gradients'))), budget);
 console.log('. done');
 for (const r of perBackend) {
   r.forwardMs = forwardTimes.get(`forward ${r.backend}`).medianUs / 1e3;
   r.depthMs = depthTimes.get(`depth ${r.backend}`).medianUs / 1e3;
+  r.keystrokeMs = keystrokeTimes.get(`keystroke ${r.backend}`).medianUs / 1e3;
   r.gradientsMs = gradientTimes.get(`gradients ${r.backend}`).medianUs / 1e3;
   r.model.delete();
   delete r.model;
@@ -169,6 +179,7 @@ const figureRows = [
   { label: 'model creation (median)', cells: perBackend.map((r) => `${r.createMs.toFixed(1)} ms`) },
   { label: 'forward, 16 tokens (median)', cells: perBackend.map((r) => `${r.forwardMs.toFixed(2)} ms`) },
   { label: 'same prompt, depth 23 <-> 24', cells: perBackend.map((r) => `${r.depthMs.toFixed(2)} ms`) },
+  { label: 'last token changed (keystroke)', cells: perBackend.map((r) => `${r.keystrokeMs.toFixed(2)} ms`) },
   { label: 'gradients, 16 tokens (median)', cells: perBackend.map((r) => `${r.gradientsMs.toFixed(1)} ms`) },
   { label: 'wasm heap, 16-token prompt', cells: perBackend.map((r) => `${(r.heapBytes / MB).toFixed(0)} MB`) },
   { label: 'wasm heap, 64-token prompt', cells: perBackend.map((r) => `${(r.heap64Bytes / MB).toFixed(0)} MB`) },

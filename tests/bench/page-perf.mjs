@@ -5,7 +5,8 @@
 //   - gradient views: from the last input of a drag to the gradient views
 //     painted (target: 100 ms after the input settles), and the longest frame
 //     during the drag (the backward passes must never hold a slider up).
-// Prints the figures; asserts nothing (the machine's load decides too much).
+// Prints the figures, and where a keystroke's frame goes; asserts nothing
+// (the machine's load decides too much).
 //
 //   node tests/bench/page-perf.mjs [--runs 40] [--url URL]
 //
@@ -13,7 +14,10 @@
 // set, which this script does before the page's scripts run:
 //   normlab:paint           one render() pass (all views), JS only
 //   normlab:view:NAME       the part of it spent on one view (model: the
-//                           forward pass when one ran)
+//                           forward pass when one ran, and its view data)
+//   normlab:forward:run     of that, the model's forward() (the wasm call
+//                           and the result object)
+//   normlab:forward:view    and the view data made from the result
 //   normlab:gradient-views  last input -> gradient views painted
 import os from 'node:os';
 import path from 'node:path';
@@ -72,9 +76,12 @@ async function timedInput(page, selector, value, event = 'input') {
   }), { selector, value, event });
 }
 
+// Returns the page's User Timing measures taken during the moves, by name
+// (durations in ms).
 async function measureControl(page, { name, selector, values, event, runs, settle = 0 }) {
   const work = [];
   const latency = [];
+  await page.evaluate(() => performance.clearMeasures());
   for (let i = 0; i < runs; i++) {
     const r = await timedInput(page, selector, values[i % values.length], event);
     work.push(r.work);
@@ -85,6 +92,34 @@ async function measureControl(page, { name, selector, values, event, runs, settl
   }
   row(`${name}: work in the frame`, work, FRAME_MS);
   row(`${name}: input -> frame painted`, latency, FRAME_MS + FRAME_MS);
+  return page.evaluate(() => {
+    const byName = {};
+    for (const m of performance.getEntriesByType('measure')) (byName[m.name] ??= []).push(m.duration);
+    return byName;
+  });
+}
+
+// Where the frames of a control's moves went: the render() pass and each
+// view's part of it (JS only; the rest of the frame is the browser's style,
+// layout and paint), medians over the moves.
+function frameParts(measures) {
+  const paints = measures['normlab:paint'] ?? [];
+  if (!paints.length) return;
+  row('  render() pass, JS', paints, FRAME_MS);
+  const views = Object.keys(measures).filter((n) => n.startsWith('normlab:view:'))
+    .map((n) => [n.slice('normlab:view:'.length), quantile(measures[n], 0.5), measures[n]])
+    .sort((a, b) => b[1] - a[1]);
+  for (const [view, , values] of views) {
+    if (quantile(values, 0.5) < 0.05) continue;
+    row(`    ${view}`, values, FRAME_MS);
+    // The model view's forward pass: the wasm call with its result object,
+    // then the view data drawn from it.
+    if (view !== 'model') continue;
+    for (const part of ['run', 'view']) {
+      const values = measures[`normlab:forward:${part}`];
+      if (values?.length) row(`      forward ${part}`, values, FRAME_MS);
+    }
+  }
 }
 
 // A drag: `steps` input events one frame apart, then wait for the gradient
@@ -124,8 +159,10 @@ async function drag(page, selector, from, to, steps) {
 }
 
 // The longest prompt the model takes (64 UTF-8 bytes): the cost of both
-// passes grows with the prompt, so the budget is also measured here.
+// passes grows with the prompt, so the budget is also measured here, and at
+// 32 tokens, the longest the keystroke budget is set for.
 const LONG_PROMPT = 'Every layer adds its attention and MLP output to the one stream.';
+const PROMPT_32 = 'The residual stream grows deeper';
 
 async function measurePage(browser, url, runs) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -139,7 +176,8 @@ async function measurePage(browser, url, runs) {
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   const prompt = await page.inputValue('#model-prompt');
   const tokens = Buffer.byteLength(prompt, 'utf8');
-  console.log(`\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide`);
+  console.log(`\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide; `
+    + `load average ${os.loadavg()[0].toFixed(2)}`);
 
   console.log('Sliders outside the model (target: within one frame, 16 ms):');
   // Each with its widget on screen, as a reader drags it (sections far off
@@ -153,18 +191,26 @@ async function measurePage(browser, url, runs) {
   console.log('Forward views (target: within one frame, 16 ms):');
   // The Layer selector repaints the views from the forward pass already run.
   await measureControl(page, { name: 'Layer selector (repaint only)', selector: '#layer-select', values: ['22', '0'], runs });
-  // A new prompt runs the forward pass again on the same model.
-  await measureControl(page, { name: 'prompt keystroke (forward pass)', selector: '#model-prompt', values: [`${prompt.slice(0, -1)}!`, prompt], runs, settle: 150 });
+  // A keystroke that changes the prompt's last character: the model keeps
+  // the prompt's run and computes the last token's row in every layer (and
+  // the other rows' keys and values); the views then repaint. Each move's
+  // prompt is new (the controller keeps the last few views: a prompt seen
+  // just before would be a repaint only), and none is a prompt of the
+  // gradient drags below (whose results must not be kept from here).
+  const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!?#%';
+  const typed = Array.from({ length: runs }, (_, i) => `${prompt.slice(0, -1)}${last[i % last.length]}`);
+  const keystroke = await measureControl(page, { name: 'prompt keystroke (last token changed)', selector: '#model-prompt', values: typed, runs, settle: 150 });
+  console.log('Where a keystroke\'s frame goes (JS; style, layout and paint are the rest of the work):');
+  frameParts(keystroke);
   // The depth slider runs one 64-layer instance to the chosen depth; the
   // prompt's residual stream is kept, so a step up runs one more layer and
   // a step down only the final norm and the head. A jump runs every layer
   // not run yet.
   await measureControl(page, { name: 'Depth slider, one step', selector: '#model-depth', values: ['23', '24'], runs, settle: 150 });
   await measureControl(page, { name: 'Depth slider, jumps 24 -> 12 -> 36', selector: '#model-depth', values: ['12', '36', '24'], runs, settle: 150 });
-  // Placement switches between two instances; toggled back and forth, each
-  // has its run for this prompt kept, so this is mostly the views' repaint
-  // (the prompt keystroke above is the full forward pass).
-  await measureControl(page, { name: 'Placement toggled (both runs kept)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
+  // Placement switches between two instances; toggled back and forth, the
+  // controller has both views kept, so this is the views' repaint.
+  await measureControl(page, { name: 'Placement toggled (both views kept)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
 
   console.log('Gradient views (target: within 100 ms of the last input; a drag never waits for them):');
   const gradient = [];
@@ -189,15 +235,6 @@ async function measurePage(browser, url, runs) {
   await page.fill('#model-prompt', prompt);
   row('gradient depth drag: last input -> views', gradient, GRADIENT_MS);
   row('gradient depth drag: longest frame in drag', longest, FRAME_MS + 1);
-  const { paints, forwards } = await page.evaluate(() => ({
-    paints: performance.getEntriesByName('normlab:paint').map((m) => m.duration),
-    // The model view's step runs the forward pass only when its inputs
-    // changed; below 1 ms it reused the last one.
-    forwards: performance.getEntriesByName('normlab:view:model').map((m) => m.duration).filter((d) => d >= 1),
-  }));
-  console.log('Where the frame goes:');
-  row('render() pass, JS (incl. any forward pass)', paints, FRAME_MS);
-  if (forwards.length) row('  of which the model (forward, new instance)', forwards, FRAME_MS);
   await context.close();
 }
 
@@ -209,6 +246,7 @@ try {
   // Other processes on the machine share its cores: say how busy it was.
   console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
   await measurePage(browser, `${options.url}?layer=0`, options.runs);
+  await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(PROMPT_32)}`, options.runs);
   await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
 } finally {
   await browser.close();

@@ -73,10 +73,22 @@ export async function watchProblems(page) {
   return problems;
 }
 
-// Sends the CSP header with every response the page gets.
+// Sends the CSP header with every response the page gets. The fetch is
+// tried again when the local server reset its connection: Node's server
+// closes a keep-alive socket after 5 s idle, and a fetch that reuses it at
+// that moment gets "socket hang up" (seen once in a 10,000-move soak on a
+// loaded machine), which is not the page's doing.
 export async function sendCspHeader(page) {
   await page.route('**/*', async (route) => {
-    const response = await route.fetch();
+    let response;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        response = await route.fetch();
+        break;
+      } catch (error) {
+        if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(error.message)) throw error;
+      }
+    }
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
   });
 }

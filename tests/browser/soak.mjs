@@ -39,15 +39,15 @@ export const LIMITS = Object.freeze({
   // take, fails.
   jsHeapGrowthFraction: 0.2,
   jsHeapGrowthBytes: 2 * 1024 * 1024,
-  // Wasm memory never shrinks, and its high-water mark depends on the order
-  // models come and go in (where the allocator finds room for their
-  // buffers), not only on the heaviest settings, which the warm-up runs.
-  // Measured on the page: one step of 30 MiB within the first tenth of a
-  // 10,000-move run, flat after that. So it must not grow from the first
-  // sample past a fifth of the run on (a leak grows all along), and never
-  // past 256 MiB (the page settles near 180 MiB).
+  // Wasm memory never shrinks. The models' scratch is allocated once at its
+  // largest (src/model/model.h: "Memory"), their parameters are one set
+  // between them and the instances one pool per page (three at most), so the
+  // heaviest settings, which the warm-up runs, set its high-water mark. It
+  // must not grow from the first sample past a fifth of the run on (a leak
+  // grows all along), and never past 64 MiB, what a phone's browser lets a
+  // tab hold without trouble (the page and the embed demo each).
   wasmSettledFraction: 0.2,
-  wasmMaxBytes: 256 * 1024 * 1024,
+  wasmMaxBytes: 64 * 1024 * 1024,
   // Responsiveness: input-to-painted-frame at the end against the start
   // (medians of the same probe moves). The machine is shared and noisy, so
   // only a collapse fails: a median over 500 ms, or over 10x the start's
@@ -266,8 +266,8 @@ export function makeScript({ controls, promptControls, moves, prompts, seed }) {
 // The heaviest settings, each once, before the baseline is taken: the wasm
 // memory only grows, so it must reach its high-water mark in warm-up. The
 // longest prompt (64 bytes) at the deepest stack for every norm, placement
-// and eps (the page keeps one spare model besides the ones in use), and
-// the gradient views at their deepest, with idle time for them to run.
+// and eps (the pool of model instances fills and turns over), and the
+// gradient views at their deepest, with idle time for them to run.
 export function warmupScript({ host = null, page = true }) {
   const h = (sel, rest) => ({ host, sel, ...rest });
   const actions = [];

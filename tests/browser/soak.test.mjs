@@ -49,11 +49,10 @@ test('the embed elements delete the models they no longer show', async () => {
     await page.waitForFunction(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'))
       .every((n) => n.dataset.painted === 'computed'));
     await page.evaluate(() => window.__soak.idle());
-    // Buffers that keep their largest size, by design, reach it before the
-    // baseline: <normlab-layer-chart>'s one 64-layer model keeps the
-    // prompt's residual stream, and the models share one set of scratch
-    // buffers (the backward pass's checkpoints grow with the depth), so the
-    // layer chart goes to depth 50 and the gradient views to 48 once.
+    // The models' shared scratch is allocated at its largest on first use
+    // (the kept run for every layer of a 64-layer model, the backward's
+    // checkpoints at their budget); the layer chart goes to depth 50 and the
+    // gradient views to 48 once before the baseline all the same.
     await page.evaluate((a) => window.__soak.run(a), [
       { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '50' },
       { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 1 }, { kind: 'idle' },
@@ -61,9 +60,10 @@ test('the embed elements delete the models they no longer show', async () => {
       { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 6 / 42 }, { kind: 'idle' }]);
     const memory = async () => (await page.evaluate(() => window.__soak.memory()))[0];
     const base = await memory();
-    // 22 gradient depths x 2 stacks on <normlab-gradient-flow> (44 models
-    // made, 2 in use at the end) while <normlab-layer-chart>'s depth moves
-    // over the same range on its one model.
+    // 22 gradient depths x 2 stacks on <normlab-gradient-flow> (the first
+    // `depth` layers of two 64-layer instances, which the page's pool holds
+    // with the layer chart's) while <normlab-layer-chart>'s depth moves over
+    // the same range on its instance.
     const actions = [];
     for (let depth = 8; depth <= 50; depth += 2) {
       actions.push({ kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: (Math.min(depth, 48) - 6) / 42 },

@@ -95,22 +95,28 @@ TEST_CASE("same seed, same numbers; other seeds differ", "[model][forward]") {
                          c.parameters().data()));
 
   const std::string prompt = kLongPrompts[1];
+  // forward_result() is the last forward() of any model: copied before the
+  // next one runs.
   REQUIRE(a.forward(prompt).empty());
+  const ForwardResult from_a = a.forward_result();
   REQUIRE(b.forward(prompt).empty());
-  CHECK(a.forward_result().stats == b.forward_result().stats);
-  CHECK(a.forward_result().attention_entropy ==
-        b.forward_result().attention_entropy);
-  CHECK(a.forward_result().top_probs == b.forward_result().top_probs);
+  const ForwardResult& from_b = b.forward_result();
+  CHECK(from_a.stats == from_b.stats);
+  CHECK(from_a.attention_entropy == from_b.attention_entropy);
+  CHECK(from_a.top_probs == from_b.top_probs);
   // And the same model twice, with another prompt in between.
-  const std::vector<float> first = a.forward_result().stats;
   REQUIRE(a.forward(kLongPrompts[0]).empty());
   REQUIRE(a.forward(prompt).empty());
-  CHECK(a.forward_result().stats == first);
+  CHECK(a.forward_result().stats == from_a.stats);
 
   REQUIRE(a.gradients(prompt).empty());
+  const std::vector<float> a_grads(a.parameter_gradients().data(),
+                                   a.parameter_gradients().data() +
+                                       a.parameter_gradients().size());
   REQUIRE(b.gradients(prompt).empty());
   CHECK(a.gradient_result().layer_grad_l2 == b.gradient_result().layer_grad_l2);
   CHECK(a.gradient_result().loss == b.gradient_result().loss);
+  CHECK(std::equal(a_grads.begin(), a_grads.end(), b.parameter_gradients().data()));
 }
 
 TEST_CASE("layer l's weights do not depend on depth, norm or placement",
@@ -160,27 +166,41 @@ TEST_CASE("forward at a depth: the first n layers are the n-layer model, "
     Model deep(deep_options);
     const std::string prompt = kLongPrompts[0];
     // Down, up past the last run, down again, all the way, the first layer
-    // alone: each equals a fresh model of that depth.
-    for (int n : {24, 23, 27, 8, 30, 1, 24}) {
-      INFO("layers " << n);
-      REQUIRE(deep.forward(prompt, 5, n).empty());
+    // alone: each equals a fresh model of that depth. The fresh models run
+    // first: the kept run is one per thread, and a model that did not run
+    // last starts over.
+    const int depths[] = {24, 23, 27, 8, 30, 1, 24};
+    std::vector<ForwardResult> expected;
+    for (int n : depths) {
       ModelOptions fresh_options = deep_options;
       fresh_options.layers = n;
       Model fresh(fresh_options);
       REQUIRE(fresh.forward(prompt).empty());
-      check_same_run(deep.forward_result(), fresh.forward_result());
+      expected.push_back(fresh.forward_result());
+    }
+    // The kept run covers the deepest run so far.
+    const int kept[] = {24, 24, 27, 27, 30, 30, 30};
+    for (int i = 0; i < 7; i++) {
+      INFO("layers " << depths[i]);
+      REQUIRE(deep.forward(prompt, 5, depths[i]).empty());
+      check_same_run(deep.forward_result(), expected[i]);
+      CHECK(deep.kept_layers() == kept[i]);
     }
     // Another prompt starts over; so do new parameters.
-    REQUIRE(deep.forward(kLongPrompts[1], 5, 12).empty());
     ModelOptions twelve = deep_options;
     twelve.layers = 12;
     Model fresh12(twelve);
     REQUIRE(fresh12.forward(kLongPrompts[1]).empty());
-    check_same_run(deep.forward_result(), fresh12.forward_result());
-    deep.parameters().final_gain()[0] *= 2.0f;
-    deep.parameters().layer(0)[kAttnValue * 1024 + 3] *= 2.0f;
+    const ForwardResult expected12 = fresh12.forward_result();
+    REQUIRE(deep.forward(kLongPrompts[1], 5, 30).empty());
     REQUIRE(deep.forward(kLongPrompts[1], 5, 12).empty());
-    CHECK(deep.forward_result().stats != fresh12.forward_result().stats);
+    check_same_run(deep.forward_result(), expected12);
+    CHECK(deep.kept_layers() == 30);
+    deep.mutable_parameters().final_gain()[0] *= 2.0f;
+    CHECK(deep.kept_layers() == 0);
+    deep.mutable_parameters().layer(0)[kAttnValue * 1024 + 3] *= 2.0f;
+    REQUIRE(deep.forward(kLongPrompts[1], 5, 12).empty());
+    CHECK(deep.forward_result().stats != expected12.stats);
   }
   Model model(ModelOptions{});
   CHECK(model.forward("abc", 5, 25) == "layers must be an integer in 1..24");
@@ -401,8 +421,9 @@ TEST_CASE("pre-norm attention stays spread out; without a norm it saturates",
   Model none(options("none", "pre"));
   for (const char* prompt : kLongPrompts) {
     REQUIRE(pre.forward(prompt).empty());
+    const ForwardResult pre_result = pre.forward_result();
     REQUIRE(none.forward(prompt).empty());
-    const View vp{pre.forward_result()}, vn{none.forward_result()};
+    const View vp{pre_result}, vn{none.forward_result()};
     INFO("prompt '" << prompt << "': mean max attention probability, last 4 "
                     << "layers: pre-norm " << vp.max_prob_last4()
                     << ", no norm " << vn.max_prob_last4()
@@ -545,9 +566,224 @@ TEST_CASE("buffers are reused: no growth after warm-up", "[model][forward]") {
   REQUIRE(other.gradients(kLongPrompts[0]).empty());
   CHECK(Model::shared_scratch_floats() == shared);
   // The default model with a 44-token prompt, gradients included, and the
-  // scratch: ~24 MB.
-  INFO("memory: " << (floats + shared) * 4 / 1e6 << " MB");
-  CHECK((floats + shared) * 4 < 32u * 1024 * 1024);
+  // scratch, sized for 64 tokens: ~26 MB.
+  const size_t total = floats + Model::shared_parameter_floats() + shared;
+  INFO("memory: " << total * 4 / 1e6 << " MB");
+  CHECK(total * 4 < 32u * 1024 * 1024);
+}
+
+TEST_CASE("models of one seed and shape share their parameters; one taken "
+          "for writing gets its own",
+          "[model][forward][memory]") {
+  ModelOptions o;
+  o.layers = 6;
+  o.hidden = 128;
+  o.heads = 4;
+  ModelOptions post = o;
+  post.placement = "post";
+  post.norm = "layernorm";
+  post.eps = 1e-3;
+  ModelOptions other_seed = o;
+  other_seed.seed = 7;
+  const size_t floats = static_cast<size_t>(6 * kLayerTensors + kVocab + 2) * 128;
+  const size_t before = Model::shared_parameter_floats();
+  {
+    Model a(o), b(post), c(other_seed);
+    CHECK(&a.parameters() == &b.parameters());
+    CHECK(&a.parameters() != &c.parameters());
+    CHECK(Model::shared_parameter_floats() == before + 2 * floats);
+    const std::string prompt = "shared weights";
+    REQUIRE(b.forward(prompt).empty());
+    const ForwardResult expected = b.forward_result();
+    // a's copy: a changes, b does not.
+    a.mutable_parameters().final_gain()[0] *= 2.0f;
+    CHECK(&a.parameters() != &b.parameters());
+    CHECK(a.parameters().final_gain()[0] == 2.0f * b.parameters().final_gain()[0]);
+    CHECK(a.memory_floats() > floats);
+    CHECK(b.memory_floats() < floats);
+    REQUIRE(b.forward(prompt).empty());
+    CHECK(b.forward_result().stats == expected.stats);
+    // A new model of the shape shares b's untouched set.
+    Model d(o);
+    CHECK(&d.parameters() == &b.parameters());
+  }
+  // Gone with their models.
+  CHECK(Model::shared_parameter_floats() == before);
+}
+
+TEST_CASE("the page's models at their largest: three 64-layer models, their "
+          "parameters and the shared scratch in 44 MB",
+          "[model][forward][memory]") {
+  // The demo panel holds at most three 64-layer models (the forward views',
+  // the other placement of the gradient pair, one spare) and runs them to
+  // every depth, with prompts up to 64 tokens.
+  ModelOptions deep;
+  deep.layers = 64;
+  ModelOptions post = deep;
+  post.placement = "post";
+  ModelOptions layernorm = deep;
+  layernorm.norm = "layernorm";
+  Model a(deep), b(post), c(layernorm);
+  const std::string longest(64, 'x');
+  for (Model* m : {&a, &b, &c}) {
+    REQUIRE(m->forward(longest).empty());
+    REQUIRE(m->gradients(longest, 48).empty());
+    REQUIRE(m->gradients(longest).empty());
+  }
+  const size_t shared = Model::shared_scratch_floats();
+  for (Model* m : {&c, &a, &b}) {
+    for (const char* prompt : kAllPrompts) {
+      REQUIRE(m->forward(prompt, 5, 13).empty());
+      REQUIRE(m->extend(64) == 64);
+      REQUIRE(m->gradients(prompt[1] ? prompt : "xy", 6).empty());
+    }
+  }
+  CHECK(Model::shared_scratch_floats() == shared);
+  const size_t models = a.memory_floats() + b.memory_floats() + c.memory_floats();
+  const size_t parameters = Model::shared_parameter_floats();
+  const size_t floats = models + parameters + shared;
+  INFO("three models " << models * 4 / 1e6 << " MB, their parameters "
+                       << parameters * 4 / 1e6 << " MB, shared scratch "
+                       << shared * 4 / 1e6 << " MB");
+  CHECK(floats * 4 < 44u * 1000 * 1000);
+}
+
+// The forward runs a depth control and a prompt field ask for, one after
+// another on one model, each against a fresh model of that depth. Fresh
+// models run first (they would take the kept run over).
+struct Step {
+  std::string prompt;
+  int layers;      // forward at this depth; 0: extend instead
+  int extend = 0;  // layers to extend by
+  int kept;        // the kept run's depth afterwards
+};
+
+void check_steps(const ModelOptions& options, const std::vector<Step>& steps) {
+  std::vector<ForwardResult> expected;
+  for (const Step& step : steps) {
+    if (step.layers == 0) {
+      expected.emplace_back();
+      continue;
+    }
+    ModelOptions fresh_options = options;
+    fresh_options.layers = step.layers;
+    Model fresh(fresh_options);
+    REQUIRE(fresh.forward(step.prompt).empty());
+    expected.push_back(fresh.forward_result());
+  }
+  Model model(options);
+  for (size_t i = 0; i < steps.size(); i++) {
+    const Step& step = steps[i];
+    INFO("step " << i << ": '" << step.prompt << "', layers " << step.layers);
+    if (step.layers == 0) {
+      CHECK(model.extend(step.extend) == step.kept);
+      continue;
+    }
+    REQUIRE(model.forward(step.prompt, 5, step.layers).empty());
+    check_same_run(model.forward_result(), expected[i]);
+    CHECK(model.kept_layers() == step.kept);
+  }
+}
+
+TEST_CASE("forward reuses the prompt's unchanged prefix: appends, edits, "
+          "deletions, new prompts, with depth changes and extensions, each "
+          "equal to a fresh run",
+          "[model][forward][reuse]") {
+  // "你好" in UTF-8: three tokens each.
+  const std::string hello = "\xe4\xbd\xa0\xe5\xa5\xbd";
+  const std::string full(64, 'q');
+  const std::vector<Step> steps = {
+      {"The residual", 6, 0, 6},
+      {"The residual stream", 6, 0, 6},     // append
+      {"The residual stream.", 8, 0, 8},    // append, two layers deeper
+      {"The residual stream.", 0, 3, 11},   // extend by 3
+      {"The residual stream.", 0, 5, 12},   // extend past L: stops at L
+      {"The residual stream.", 0, 1, 12},   // nothing left to run
+      {"The residual stream.", 4, 0, 12},   // down: no layer runs
+      {"The residual stream.!", 4, 0, 4},   // append with fewer layers
+      {"The residual stream.!", 12, 0, 12}, // layers 4..11 whole
+      {"The rEsidual stream.!", 12, 0, 12}, // edit in the middle
+      {"The rEsidual", 9, 0, 12},           // delete the end: nothing runs
+      {"The rEsidual", 12, 0, 12},
+      {"The", 2, 0, 12},                    // delete more, then append again
+      {"Thermal", 12, 0, 12},
+      {"Another prompt", 5, 0, 5},          // a new prompt: from scratch
+      {"Another prompt " + hello, 12, 0, 12},
+      {"Another prompt " + hello.substr(0, 4), 12, 0, 12},  // half a character
+      {full, 12, 0, 12},                    // the longest prompt
+      {full.substr(0, 63) + "r", 7, 0, 7},  // its last token changed
+      {full.substr(0, 40), 12, 0, 12},
+      {"x", 1, 0, 1},                       // a new first token
+      {"x", 0, 20, 12},
+  };
+  const ModelOptions base = [] {
+    ModelOptions o;
+    o.layers = 12;
+    o.hidden = 128;
+    o.heads = 4;
+    return o;
+  }();
+  for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
+    for (const char* placement : {"pre", "post"}) {
+      INFO(norm << " " << placement);
+      ModelOptions o = base;
+      o.norm = norm;
+      o.placement = placement;
+      check_steps(o, steps);
+    }
+  }
+  // The chapter's width and heads, pre-norm: a 30-token prompt typed on.
+  ModelOptions wide;
+  wide.layers = 8;
+  check_steps(wide, {{"Each layer adds to the stream", 8, 0, 8},
+                     {"Each layer adds to the stream.", 8, 0, 8},
+                     {"Each layer adds to the stream", 3, 0, 8},
+                     {"Each layer adds to the stream!", 8, 0, 8}});
+}
+
+TEST_CASE("the kept run belongs to the model that ran last; gradients and "
+          "loss leave it alone",
+          "[model][forward][reuse]") {
+  ModelOptions o;
+  o.layers = 10;
+  o.hidden = 128;
+  o.heads = 4;
+  ModelOptions p = o;
+  p.placement = "post";
+  Model a(o), b(p);
+  const std::string prompt = "Each layer adds to the stream.";
+  CHECK(a.extend(4) == 0);  // nothing kept yet
+  REQUIRE(a.forward(prompt, 5, 6).empty());
+  CHECK(a.kept_layers() == 6);
+  CHECK(b.kept_layers() == 0);
+  CHECK(b.extend(4) == 0);  // not b's: nothing runs
+  CHECK(a.kept_layers() == 6);
+  // Backward passes and the loss use the workspace, not the kept run.
+  REQUIRE(a.gradients(prompt).empty());
+  REQUIRE(b.gradients(prompt, 3).empty());
+  CHECK(std::isfinite(b.loss(prompt)));
+  CHECK(a.kept_layers() == 6);
+  CHECK(a.extend(2) == 8);
+  // b takes it over; a then starts from scratch.
+  REQUIRE(b.forward(prompt).empty());
+  CHECK(a.kept_layers() == 0);
+  CHECK(b.kept_layers() == 10);
+  REQUIRE(a.forward(prompt + "!", 5, 7).empty());
+  const ForwardResult from_a = a.forward_result();
+  Model fresh([&] {
+    ModelOptions seven = o;
+    seven.layers = 7;
+    return seven;
+  }());
+  REQUIRE(fresh.forward(prompt + "!").empty());
+  check_same_run(from_a, fresh.forward_result());
+  // A deleted model's run is nobody's.
+  {
+    Model c(o);
+    REQUIRE(c.forward(prompt).empty());
+  }
+  CHECK(a.kept_layers() == 0);
+  CHECK(b.kept_layers() == 0);
 }
 
 TEST_CASE("gradients() reports the forward pass's post-norm rescalings, "

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "tensor_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -53,7 +54,7 @@ struct DirectionalCheck {
 
 DirectionalCheck directional(Model* model, const std::vector<float>& grad,
                              size_t offset, int n, Rng* rng) {
-  float* p = model->parameters().data() + offset;
+  float* p = model->mutable_parameters().data() + offset;
   std::vector<float> dir(n), saved(p, p + n);
   double analytic = 0.0;
   for (int i = 0; i < n; i++) {
@@ -144,7 +145,7 @@ TEST_CASE("single parameters: the largest gradient entries", "[model][gradients]
                         });
       for (int j = 0; j < 3; j++) {
         if (grad[idx[j]] == 0.0f) continue;
-        float* p = model.parameters().data() + idx[j];
+        float* p = model.mutable_parameters().data() + idx[j];
         const float saved = *p;
         const double h = 3e-3;
         *p = saved + static_cast<float>(h);
@@ -216,6 +217,128 @@ TEST_CASE("the gradient report is consistent with the gradients",
     CHECK(r.embedding_grad_l2 == Approx(std::sqrt(e)).epsilon(1e-5));
     if (std::string(norm) == "none") CHECK(r.final_norm_grad_l2 == 0.0f);
   }
+}
+
+namespace {
+
+// Every array of a gradient result, for whole-result comparisons.
+void check_same_gradients(const GradientResult& a, const GradientResult& b) {
+  CHECK(a.layers == b.layers);
+  CHECK(a.tokens == b.tokens);
+  CHECK(a.loss == b.loss);
+  CHECK(a.residual_grad_l2 == b.residual_grad_l2);
+  CHECK(a.residual_grad_l2_per_token == b.residual_grad_l2_per_token);
+  CHECK(a.attention_grad_l2 == b.attention_grad_l2);
+  CHECK(a.mlp_grad_l2 == b.mlp_grad_l2);
+  CHECK(a.norm_grad_l2 == b.norm_grad_l2);
+  CHECK(a.layer_grad_l2 == b.layer_grad_l2);
+  CHECK(a.embedding_grad_l2 == b.embedding_grad_l2);
+  CHECK(a.final_norm_grad_l2 == b.final_norm_grad_l2);
+  CHECK(a.norm_rescale == b.norm_rescale);
+  CHECK(a.norm_rescale_product == b.norm_rescale_product);
+  CHECK(a.norm_rescale_mean == b.norm_rescale_mean);
+  CHECK(a.norm_rescale_product_mean == b.norm_rescale_product_mean);
+}
+
+// The parameter gradients of the first n layers, the embedding and the
+// final norm, in one vector (the layout of an n-layer model's).
+std::vector<float> first_layers_gradients(const ParameterSet& g, int n) {
+  const int D = g.hidden();
+  std::vector<float> out(g.layer(0), g.layer(0) + static_cast<size_t>(n) * kLayerTensors * D);
+  out.insert(out.end(), g.embedding(), g.embedding() + (kVocab + 2) * D);
+  return out;
+}
+
+ModelOptions narrow(int layers, const char* norm, const char* placement) {
+  ModelOptions o;
+  o.layers = layers;
+  o.hidden = 256;
+  o.heads = 4;
+  o.norm = norm;
+  o.placement = placement;
+  return o;
+}
+
+const char* const kSentence = "Each layer adds to the stream.";
+
+}  // namespace
+
+TEST_CASE("gradients of the first n layers of a 64-layer model are the "
+          "n-layer model's, bit for bit",
+          "[model][gradients]") {
+  for (const char* norm : {"rmsnorm", "layernorm"}) {
+    for (const char* placement : {"pre", "post"}) {
+      Model deep(narrow(64, norm, placement));
+      for (int n : {1, 6, 13, 48, 64}) {
+        INFO(norm << " " << placement << ", layers " << n);
+        Model fresh(narrow(n, norm, placement));
+        REQUIRE(fresh.gradients(kSentence).empty());
+        const std::vector<float> expected =
+            first_layers_gradients(fresh.parameter_gradients(), n);
+        REQUIRE(deep.gradients(kSentence, n == 64 ? 0 : n).empty());
+        check_same_gradients(deep.gradient_result(), fresh.gradient_result());
+        const ParameterSet& g = deep.parameter_gradients();
+        CHECK(g.layers() == 64);
+        CHECK(first_layers_gradients(g, n) == expected);
+        // The layers past n take no part: their gradients are zero.
+        const float* past = g.layer(0) + static_cast<size_t>(n) * kLayerTensors * 256;
+        CHECK(std::all_of(past, g.embedding(), [](float v) { return v == 0.0f; }));
+      }
+      CHECK(deep.gradients(kSentence, 65) == "layers must be an integer in 1..64");
+      CHECK(deep.gradients(kSentence, -1) == "layers must be an integer in 1..64");
+    }
+  }
+}
+
+TEST_CASE("checkpoint plans: every input while they fit, else every S-th",
+          "[model][gradients]") {
+  using Plan = Model::CheckpointPlan;
+  auto plan = [](int layers, int tokens) {
+    return Model::plan_checkpoints(layers, tokens, Model::kCheckpointRows);
+  };
+  auto same = [](const Plan& a, const Plan& b) {
+    return a.every == b.every && a.kept == b.kept && a.slots == b.slots;
+  };
+  // The default model and the page's default prompt: every input, no
+  // segment to recompute.
+  CHECK(same(plan(24, 30), Plan{1, 24, 25}));
+  CHECK(same(plan(64, 16), Plan{1, 64, 65}));
+  // 1088 rows: 36 inputs of 30 tokens, 17 of 64.
+  CHECK(same(plan(48, 30), Plan{2, 24, 25}));
+  CHECK(same(plan(64, 17), Plan{2, 32, 33}));
+  CHECK(same(plan(64, 64), Plan{5, 13, 17}));
+  CHECK(same(plan(48, 64), Plan{4, 12, 15}));
+  // A budget too small for any S: the fewest slots.
+  CHECK(same(Model::plan_checkpoints(13, 10, 40), Plan{3, 5, 7}));
+}
+
+TEST_CASE("gradients with every S-th layer input kept equal those with every "
+          "input kept, bit for bit",
+          "[model][gradients]") {
+  for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
+    for (const char* placement : {"pre", "post"}) {
+      INFO(norm << " " << placement);
+      Model model(narrow(13, norm, placement));
+      REQUIRE(model.gradients(kSentence).empty());
+      const GradientResult all = model.gradient_result();
+      const std::vector<float> all_grads = first_layers_gradients(model.parameter_gradients(), 13);
+      // 30 tokens: room for 8 and 7 inputs gives S = 2 and 3 (the last
+      // segment one layer), for 2 the fewest slots (S = 3, past the
+      // budget); for 14, every input again.
+      for (int rows : {8 * 30, 7 * 30, 2 * 30, 14 * 30}) {
+        INFO("rows " << rows);
+        Model::set_checkpoint_rows_for_tests(rows);
+        REQUIRE(model.gradients(kSentence).empty());
+        Model::set_checkpoint_rows_for_tests(0);
+        check_same_gradients(model.gradient_result(), all);
+        CHECK(first_layers_gradients(model.parameter_gradients(), 13) == all_grads);
+      }
+    }
+  }
+  CHECK(Model::plan_checkpoints(13, 30, 8 * 30).every == 2);
+  CHECK(Model::plan_checkpoints(13, 30, 7 * 30).every == 3);
+  CHECK(Model::plan_checkpoints(13, 30, 2 * 30).every == 3);
+  CHECK(Model::plan_checkpoints(13, 30, 14 * 30).every == 1);
 }
 
 TEST_CASE("gradient flow at depth 6, 12, 24, 48: pre-norm vs post-norm",

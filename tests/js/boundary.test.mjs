@@ -3,7 +3,7 @@
 // - agreement: the objects the API returns hold exactly the entries the
 //   module's description declares, with their names, shapes and types, in
 //   its order; normlab.d.ts names the same probes, statistics, fields and
-//   keys;
+//   keys, and the model's methods and options;
 // - identity packings: with every result entry and Workspace buffer filled
 //   with values naming the entry and the element (entry * 65536 + element,
 //   the element counted in the C++ member's own layout), each named array
@@ -220,7 +220,7 @@ describe('identity packings: each named array holds its own data', () => {
   });
 
   test('gradients (post-norm) and config', () => {
-    assert.equal(handle.gradients(new TextEncoder().encode(prompt)).code, 0);
+    assert.equal(handle.gradients(new TextEncoder().encode(prompt), 0).code, 0);
     const grads = identity('gradients');
     assert.deepEqual(identityFailures(boundary.description, 'gradients', grads, { L: 3, T, 'L+1': 4 }), []);
     assert.equal(handle.packConfig().code, 0);
@@ -374,6 +374,35 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(membersPaths(decls.get('ForwardRun'), decls), forward);
   assert.deepEqual(membersPaths(decls.get('GradientRun'), decls), describedPaths(results.gradients));
   assert.deepEqual(membersPaths(decls.get('ModelConfig'), decls), describedPaths(results.config));
+});
+
+// The methods an interface body declares, in order (its data members left
+// out).
+function methods(body) {
+  const text = body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return [...text.matchAll(/^\s*(\w+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]);
+}
+
+test('normlab.d.ts declares the model\'s methods and the options each takes', async () => {
+  const decls = declarations(await readFile(new URL('../../wasm/normlab.d.ts', import.meta.url), 'utf8'));
+  const model = nl.createModel({ layers: 3, hidden: 64, heads: 4 });
+  try {
+    const declared = methods(decls.get('Model'));
+    assert.deepEqual(declared, ['gains', 'forward', 'gradients', 'extend', 'delete']);
+    assert.deepEqual(Object.keys(model).filter((k) => typeof model[k] === 'function'), declared);
+    // Every option the types name is taken; any other is refused by name.
+    const options = { forward: 'ForwardOptions', gradients: 'GradientOptions' };
+    const valid = { topK: 3, layers: 2 };
+    for (const [method, type] of Object.entries(options)) {
+      const names = members(decls.get(type)).map(([name]) => name);
+      for (const name of names) model[method]('abc', { [name]: valid[name] });
+      assert.throws(() => model[method]('abc', { depth: 2 }), new TypeError(`unknown ${method} option 'depth'`));
+    }
+    assert.deepEqual(members(decls.get('ForwardOptions')).map(([name]) => name), ['topK', 'layers']);
+    assert.deepEqual(members(decls.get('GradientOptions')).map(([name]) => name), ['layers']);
+  } finally {
+    model.delete();
+  }
 });
 
 test('every problem code has its error class; the fields are the API names', () => {

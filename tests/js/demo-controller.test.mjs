@@ -1,14 +1,15 @@
 // The demo controller (web/src/demo-controller.js), which the page and the
-// custom elements share, against the real wasm module: one model instance per
-// configuration in use, the others deleted but for the spares; forward views
-// at any depth equal to fresh models of that depth; the idle extension; the
-// gradient views' scheduled backward passes; the gain sample.
+// custom elements share, against the real wasm module: one DEPTH_MAX-deep
+// model instance per configuration, in a pool per normlab instance that keeps
+// the three most recently used; forward views at any depth and after any
+// keystroke equal to fresh models'; the idle extension; the gradient views'
+// scheduled backward passes; the gain sample.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { DEPTH_MAX } from '../../web/src/constants.js';
-import { createDemoController, forwardModelConfig, modelConfig } from '../../web/src/demo-controller.js';
+import { createDemoController, forwardModelConfig, modelConfig, modelPool } from '../../web/src/demo-controller.js';
 
 const nl = await loadNormlab({ backend: 'simd128' });
 const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', placement: 'pre', depth: 24, eps: 1e-6 };
@@ -24,47 +25,100 @@ function controller(options = {}) {
   return demo;
 }
 
-test('one instance per configuration; one no view needs is deleted', () => {
+test('one DEPTH_MAX-deep instance per configuration, in a pool that keeps the three most recently used', async () => {
   const baseline = nl.liveAllocations();
-  const demo = controller({ spare: 0 });
+  const demo = controller();
+  const pool = modelPool(nl);
+  const keys = () => [...pool.models.keys()].map((k) => k.split('|').slice(0, 2).join(' '));
   demo.forward(nl, settings);
   demo.forward(nl, settings);
   const one = nl.liveAllocations();
   assert.ok(one > baseline, 'a model was created');
+  assert.deepEqual([...pool.models.values()].map((m) => m.config.layers), [DEPTH_MAX]);
   // Same configuration, other prompt: the same instance runs it.
   demo.forward(nl, { ...settings, prompt: 'another prompt' });
   assert.equal(nl.liveAllocations(), one);
   // Another depth: still the same instance, run to that depth.
   assert.equal(demo.forward(nl, { ...settings, depth: 7 }).view.layers, 7);
   assert.equal(nl.liveAllocations(), one);
-  // Another configuration replaces it: with no spares, the first is deleted.
-  demo.forward(nl, { ...settings, placement: 'post' });
-  assert.equal(nl.liveAllocations(), one);
-  assert.equal(demo.runtime.models.size, 1);
+  // The gradient views run the first `depth` layers of the same instances:
+  // pre-norm's is the forward views', post-norm's one more.
+  demo.input();
+  const rendered = demo.rendered();
+  demo.gradients(nl, { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 });
+  await rendered;
+  assert.deepEqual(keys(), ['rmsnorm pre', 'rmsnorm post']);
+  // A third configuration is kept as well; a fourth deletes the least
+  // recently used.
+  demo.forward(nl, { ...settings, norm: 'layernorm' });
+  assert.deepEqual(keys(), ['rmsnorm pre', 'rmsnorm post', 'layernorm pre']);
+  const three = nl.liveAllocations();
+  demo.forward(nl, { ...settings, norm: 'none' });
+  assert.equal(nl.liveAllocations(), three);
+  assert.deepEqual(keys(), ['rmsnorm post', 'layernorm pre', 'none pre']);
+  // Back to layernorm: kept, no new instance.
+  demo.forward(nl, { ...settings, norm: 'layernorm' });
+  assert.equal(nl.liveAllocations(), three);
+  assert.deepEqual(keys(), ['rmsnorm post', 'none pre', 'layernorm pre']);
   demo.dispose();
+  assert.equal(nl.liveAllocations(), baseline);
+  assert.equal(pool.models.size, 0);
+});
+
+test('the controllers on one normlab instance share its pool; the last to leave deletes every instance', () => {
+  const baseline = nl.liveAllocations();
+  const page = controller();
+  const element = controller();
+  page.forward(nl, settings);
+  const one = nl.liveAllocations();
+  // The element's view of the same configuration: no new instance.
+  assert.equal(element.forward(nl, { ...settings, depth: 12 }).view.layers, 12);
+  assert.equal(nl.liveAllocations(), one);
+  // Four configurations over both: still three instances.
+  for (const norm of ['layernorm', 'none']) element.forward(nl, { ...settings, norm });
+  page.forward(nl, { ...settings, placement: 'post' });
+  assert.equal(modelPool(nl).models.size, 3);
+  page.dispose();
+  assert.equal(modelPool(nl).models.size, 3, 'the element still uses the pool');
+  element.dispose();
+  assert.equal(modelPool(nl).models.size, 0);
   assert.equal(nl.liveAllocations(), baseline);
 });
 
-test('spare instances: the most recently used one stays, the rest are deleted', () => {
-  const baseline = nl.liveAllocations();
-  const demo = controller({ spare: 1 });
-  const [rms, ln, none] = ['rmsnorm', 'layernorm', 'none'].map((norm) => ({ ...settings, norm, depth: 2 }));
-  demo.forward(nl, rms);
-  const rmsModel = demo.runtime.models.get([...demo.runtime.models.keys()][0]);
-  demo.forward(nl, ln);
-  const two = nl.liveAllocations();
-  // In use: none; spare: layernorm, the most recently used of the others.
-  demo.forward(nl, none);
-  assert.equal(nl.liveAllocations(), two);
-  assert.deepEqual([...demo.runtime.models.keys()].map((k) => k.split('|')[0]), ['layernorm', 'none']);
-  assert.ok(!demo.runtime.models.has(`rmsnorm|pre|${DEPTH_MAX}|1e-6`));
-  // Back to layernorm: the spare is reused, no new instance.
-  demo.forward(nl, ln);
-  assert.equal(nl.liveAllocations(), two);
-  assert.deepEqual([...demo.runtime.models.keys()].map((k) => k.split('|')[0]), ['none', 'layernorm']);
-  assert.notEqual(demo.modelFor(nl, forwardModelConfig(rms)), rmsModel, 'a deleted instance is made anew');
+test('a keystroke\'s forward views equal a fresh model\'s: typing on, deleting, editing', () => {
+  const demo = controller();
+  const prompt = settings.prompt;
+  for (const typed of [prompt, `${prompt} It`, `${prompt} I`, `${prompt.slice(0, 10)}X${prompt.slice(11)} I`, prompt.slice(0, 8)]) {
+    const view = demo.forward(nl, { ...settings, prompt: typed }).view;
+    const fresh = nl.createModel(modelConfig(settings));
+    const run = fresh.forward(typed, { topK: 5 });
+    fresh.delete();
+    assert.equal(view.tokens, new TextEncoder().encode(typed).length);
+    assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+    assert.deepEqual(view.attention.entropy, run.attention.meanEntropy);
+    assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  }
   demo.dispose();
-  assert.equal(nl.liveAllocations(), baseline);
+});
+
+test('a setting toggled back shows its kept view without a forward pass; the last four views are kept', () => {
+  const demo = controller();
+  const pre = demo.forward(nl, settings).view;
+  const post = demo.forward(nl, { ...settings, placement: 'post' }).view;
+  // A forward pass would take the module's kept run back from the post-norm
+  // instance; a kept view leaves it there.
+  const postModel = modelPool(nl).peek(forwardModelConfig({ ...settings, placement: 'post' }));
+  assert.equal(demo.forward(nl, settings).view, pre);
+  assert.equal(postModel.extend(1), settings.depth + 1);
+  assert.equal(demo.forward(nl, { ...settings, placement: 'post' }).view, post);
+  // Four more views: the first two are made anew, with the same numbers.
+  for (const depth of [3, 4, 5, 6]) demo.forward(nl, { ...settings, depth });
+  const again = demo.forward(nl, settings).view;
+  assert.notEqual(again, pre);
+  assert.deepEqual(again, pre);
+  // The kept views hold copies, not the run's whole buffer.
+  assert.equal(pre.probes['residual.in'].l2.buffer.byteLength, settings.depth * 4);
+  demo.dispose();
 });
 
 test('forward views at any depth equal a model of that depth', () => {
@@ -83,14 +137,20 @@ test('forward views at any depth equal a model of that depth', () => {
   demo.dispose();
 });
 
-test('idle extension runs the model on to its last layer; deeper views then equal fresh models', () => {
+test('idle extension runs the model on to its last layer; deeper views then equal fresh models', async () => {
   const demo = controller();
   assert.equal(demo.extend(8), false, 'no forward view yet, nothing to extend');
   demo.forward(nl, settings);
+  assert.equal(demo.extend(8), true);
+  // The gradient views' backward passes leave the kept run alone.
+  demo.input();
+  const rendered = demo.rendered();
+  demo.gradients(nl, { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 });
+  await rendered;
   let more = 0;
   while (demo.extend(8)) more += 1;
-  // 24 -> 32 -> 40 -> 48 -> 56 -> 64: true four times, false at 64.
-  assert.equal(more, 4);
+  // 32 -> 40 -> 48 -> 56 -> 64: true three times, false at 64.
+  assert.equal(more, 3);
   assert.equal(demo.extend(8), false);
   for (const depth of [40, 64, 13]) {
     const view = demo.forward(nl, { ...settings, depth }).view;
@@ -100,6 +160,14 @@ test('idle extension runs the model on to its last layer; deeper views then equa
     assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
     assert.deepEqual(view.next.probs, Array.from(run.next.probs));
   }
+  // A new prompt runs on again; until another instance's forward pass takes
+  // the kept run: then nothing is left to extend.
+  demo.forward(nl, { ...settings, prompt: 'A new prompt' });
+  assert.equal(demo.extend(8), true);
+  const other = nl.createModel(modelConfig({ ...settings, depth: 3 }));
+  other.forward('x');
+  other.delete();
+  assert.equal(demo.extend(8), false);
   demo.dispose();
 });
 
@@ -214,7 +282,7 @@ test('the gain sample is fixed and computed from the model\'s gains', () => {
   const gains = demo.gains(nl, settings);
   assert.equal(gains.values.length, 48);
   assert.deepEqual(new Set(gains.features).size, 48);
-  const all = demo.modelFor(nl, forwardModelConfig(settings)).gains(0, 'inputNorm');
+  const all = modelPool(nl).peek(forwardModelConfig(settings)).gains(0, 'inputNorm');
   gains.features.forEach((feature, i) => assert.equal(gains.values[i], all[feature]));
   assert.equal(gains.amplified, gains.values.filter((g) => g > 1).length);
   assert.equal(gains.min, Math.min(...gains.values));

@@ -282,6 +282,51 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('the first n layers of a 64-layer model are the n-layer model, backward as forward, bit for bit', () => {
+      const shape = { hidden: 256, heads: 4, seed: 3 };
+      for (const placement of ['pre', 'post']) {
+        const deep = nl.createModel({ ...shape, placement, layers: 64 });
+        try {
+          for (const n of [1, 6, 48, 64]) {
+            const fresh = nl.createModel({ ...shape, placement, layers: n });
+            const expected = { grads: fresh.gradients(PROMPT_16), run: fresh.forward(PROMPT_16) };
+            fresh.delete();
+            assert.deepEqual(deep.gradients(PROMPT_16, { layers: n }), expected.grads, `${placement}, gradients, ${n} layers`);
+            assert.deepEqual(deep.forward(PROMPT_16, { layers: n }), expected.run, `${placement}, forward, ${n} layers`);
+          }
+        } finally {
+          deep.delete();
+        }
+      }
+    });
+
+    test('a prompt typed on, edited or cut reuses the kept run and equals a fresh model\'s, bit for bit', () => {
+      const shape = { layers: 12, hidden: 256, heads: 4 };
+      for (const placement of ['pre', 'post']) {
+        const typing = nl.createModel({ ...shape, placement });
+        try {
+          const prompts = [PROMPT_16, `${PROMPT_16}!`, `${PROMPT_16}!?`, `X${PROMPT_16.slice(1)}!?`, PROMPT_16.slice(0, 5), LONG_PROMPTS[1]];
+          for (const [i, prompt] of prompts.entries()) {
+            const layers = [12, 12, 5, 12, 9, 12][i];
+            const fresh = nl.createModel({ ...shape, placement, layers });
+            const expected = fresh.forward(prompt);
+            fresh.delete();
+            assert.deepEqual(typing.forward(prompt, { layers }), expected, `${placement}: '${prompt}', ${layers} layers`);
+          }
+          // extend() runs the kept prompt deeper, up to L; another model's
+          // forward pass takes the kept run over.
+          assert.equal(typing.extend(100), 12);
+          assert.equal(typing.extend(1), 12);
+          const other = nl.createModel({ ...shape, placement, layers: 2 });
+          other.forward('x');
+          other.delete();
+          assert.equal(typing.extend(1), 0);
+        } finally {
+          typing.delete();
+        }
+      }
+    });
+
     test('gradients of a sensible size: a likelier prompt has a smaller loss and pull', () => {
       // The model's own greedy continuation (ASCII tokens only, so that it
       // is text) against a random-looking string of the same length.

@@ -200,9 +200,12 @@ export function gainView(gains, view) {
 }
 
 // The forward views' data: per-layer averages over the prompt's tokens.
+// Its arrays are copies, not views of the run's one buffer, which also holds
+// every token's statistics: a kept view holds only what it shows.
 export function forwardView(run, config, prompt) {
   const L = run.layers
-  const probes = Object.fromEntries(run.probeNames.map((name) => [name, run.probes[name].mean]))
+  const copy = (stats) => Object.fromEntries(Object.entries(stats).map(([stat, values]) => [stat, values.slice()]))
+  const probes = Object.fromEntries(run.probeNames.map((name) => [name, copy(run.probes[name].mean)]))
   const T = run.tokens.length
   // The entropy a uniform attention row would have, averaged over the query
   // tokens: token t sees t + 1 tokens, so at most log(t + 1) nats.
@@ -223,8 +226,8 @@ export function forwardView(run, config, prompt) {
     // norm's input): L + 1 points.
     residualL2: [...probes['residual.in'].l2, run.final['finalNorm.in'].mean.l2],
     final: Object.fromEntries(Object.entries(run.final).map(([name, value]) => [name, value.mean])),
-    attention: { maxProb: run.attention.meanMaxProb, entropy: run.attention.meanEntropy, uniformEntropy },
-    postNorm: run.postNorm && { factor: run.postNorm.meanRescale, product: run.postNorm.meanProduct },
+    attention: { maxProb: run.attention.meanMaxProb.slice(), entropy: run.attention.meanEntropy.slice(), uniformEntropy },
+    postNorm: run.postNorm && { factor: run.postNorm.meanRescale.slice(), product: run.postNorm.meanProduct.slice() },
     next: { tokens: Array.from(run.next.tokens), probs: Array.from(run.next.probs) },
   }
 }

@@ -8,20 +8,26 @@
 // something new to show.
 //
 // Everything here that is not URL state lives in one object, `runtime`
-// (below): the model instances, the last forward view and the last good one,
-// the gain sample, the gradient views' schedule and results, the idle
-// extension and the walk (with the prediction the reader is making).
+// (below): the model pool it uses, the last forward view and the last good
+// one, the gain sample, the gradient views' schedule and results, the idle
+// extension and the walk (with the prediction the reader is making). What a
+// model keeps between passes (the prompt's run) the wasm module keeps.
 //
-// Model instances. One per configuration in use: the forward views' (norm,
-// placement, eps) and the gradient views' pre- and post-norm stacks at their
-// own depth. The forward views' instance is DEPTH_MAX layers deep and runs the
-// first `depth` of them: layer l's weights depend on the seed and l alone, so
-// that is the depth-layer model, and the instance keeps the prompt's residual
-// stream, so a depth move computes only the layers not run yet for this
-// prompt (none going down). Every other instance but the `spare` most
-// recently used is deleted as soon as no view needs it: switching a setting
-// back reuses its instance, and wasm memory, which never shrinks, does not
-// pile up.
+// Model instances. Every instance is DEPTH_MAX layers deep: layer l's
+// weights depend on the seed and l alone, so the first `depth` layers of one
+// are the depth-layer model, for forward and backward passes alike, and
+// instances differ only in (norm, placement, eps). The wasm module keeps the
+// last forward pass's run, for the instance that ran it: a depth move of the
+// forward views computes only the layers not run yet for this prompt (none
+// going down), a keystroke only the rows after the unchanged prefix.
+// In idle time it runs the prompt on to DEPTH_MAX (model.extend), so a jump
+// finds its layers run.
+//
+// The instances live in one pool per normlab instance (modelPool), shared by
+// every controller on it: the page's, or all the custom elements' of a page.
+// The pool keeps the MODEL_POOL_SIZE most recently used and deletes the
+// rest: wasm memory, which never shrinks, holds as much for the embed demo
+// as for the page.
 import { autorunSteps, createAutorun, drawnAt } from './autorun.js'
 import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js'
 import {
@@ -33,12 +39,16 @@ import {
 } from './predictions.js'
 import { seededSample } from './seeded-vector.js'
 
-// Model instances kept beyond the ones in use, so that switching a norm,
-// placement or eps setting back skips drawing its weights again. One: each
-// spare can hold tens of MB of wasm memory (a 64-layer model with its kept
-// residual stream for a 64-token prompt). Depth needs none (one model serves
-// every depth), nor do revisited gradient settings (their results are kept).
-export const SPARE_MODELS = 1
+// Instances a pool keeps: the forward views' and the gradient views' other
+// placement (the gradient pair's one placement is the forward views'
+// instance), and one spare, so that switching a setting back skips drawing
+// its weights again. Each holds its parameters alone (4.4 MB at DEPTH_MAX
+// layers); what a run needs besides is scratch the module's models share.
+export const MODEL_POOL_SIZE = 3
+// Forward views kept, by configuration and prompt: toggling a setting back
+// (placement, norm, a depth) repaints a kept view without a forward pass (the
+// module keeps one run, the last one's). A view holds per-layer means only.
+const FORWARD_VIEWS_KEPT = 4
 // Gradient results kept: a few dozen small arrays.
 const GRADIENT_CACHE_SIZE = 32
 // Layers the forward views' model runs per idle slot (about 3 ms each).
@@ -48,7 +58,8 @@ export function modelConfig({ norm, placement, depth, eps }) {
   return { ...MODEL_SHAPE, norm, placement, layers: depth, eps }
 }
 
-// The instance the forward views run at any depth (see above).
+// The instance that runs the settings' norm, placement and eps at any depth
+// (see above).
 export function forwardModelConfig(settings) {
   return modelConfig({ ...settings, depth: DEPTH_MAX })
 }
@@ -64,23 +75,63 @@ export function walkStepMs(win) {
   return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : AUTORUN_STEP_MS
 }
 
+const pools = new WeakMap()
+
+// The model pool of normlab instance nl: { models (key -> instance, least to
+// most recently used), take(config), peek(config), join(), leave() }. take
+// returns the instance for config, made if missing, and deletes the least
+// recently used beyond MODEL_POOL_SIZE; peek returns it only if it exists.
+// A controller joins the pool when it first takes from it and leaves it when
+// disposed; the last to leave deletes every instance.
+export function modelPool(nl) {
+  let pool = pools.get(nl)
+  if (pool) return pool
+  const models = new Map()
+  let users = 0
+  pool = {
+    models,
+    take(config) {
+      const key = configKey(config)
+      let model = models.get(key)
+      if (model) models.delete(key)
+      else model = nl.createModel(config)
+      models.set(key, model)
+      for (const [old, instance] of models) {
+        if (models.size <= MODEL_POOL_SIZE) break
+        instance.delete()
+        models.delete(old)
+      }
+      return model
+    },
+    peek: (config) => models.get(configKey(config)) ?? null,
+    join() {
+      users += 1
+    },
+    leave() {
+      users -= 1
+      if (users > 0) return
+      for (const model of models.values()) model.delete()
+      models.clear()
+    },
+  }
+  pools.set(nl, pool)
+  return pool
+}
+
 // win: the window (timers, idle callbacks, performance); render(): repaint
 // soon; timing: record User Timing measures (tests/bench/page-perf.mjs);
 // walk: the walk's hooks { startsOff, manual, depth(), onStep(step),
 // onEnd(), store, asks(), settings() } (createDemoWalk below).
-export function createDemoController({ win, render, timing = false, spare = SPARE_MODELS, walk = null }) {
+export function createDemoController({ win, render, timing = false, walk = null }) {
   const runtime = {
-    nl: null,
-    // Instances by configuration, least to most recently used.
-    models: new Map(),
-    // The configurations the views last asked for.
-    inUse: { forward: null, gradients: [] },
-    // The forward views: the last computed view and its key, and the last
-    // good view, kept (and marked stale) while the prompt has a problem.
-    forward: { key: null, view: null, lastGood: null },
-    // The forward views' model's kept run: the prompt and how deep it ran
-    // (the idle extension continues it).
-    ran: { model: null, prompt: null, layers: 0 },
+    // The model pool this controller joined (modelPool), once it ran a pass.
+    pool: null,
+    // The forward views: the last computed view and its key, the last good
+    // view, kept (and marked stale) while the prompt has a problem, the
+    // configuration of the instance that ran it (the idle extension goes on
+    // with it), and the last FORWARD_VIEWS_KEPT views by key, least to most
+    // recently shown.
+    forward: { key: null, view: null, lastGood: null, instance: null, views: new Map() },
     gainView: null,
     // Backward passes wait for the input to settle (GRADIENT_SETTLE_MS), then
     // run one stack per task; results are kept for the last few settings.
@@ -96,30 +147,16 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
     if (timing) win.performance.measure(name, { start, end: win.performance.now() })
   }
 
-  function modelFor(nl, config) {
-    const key = configKey(config)
-    let model = runtime.models.get(key)
-    if (model) runtime.models.delete(key)
-    else model = nl.createModel(config)
-    runtime.models.set(key, model)
-    return model
-  }
-
-  // Deletes every instance not in use but the `spares` most recently used.
-  function release(spares = spare) {
-    const { forward, gradients } = runtime.inUse
-    const wanted = new Set([forward, ...gradients].filter(Boolean).map(configKey))
-    let spared = 0
-    for (const [key, model] of [...runtime.models].reverse()) {
-      if (wanted.has(key)) continue
-      if (spared < spares) {
-        spared += 1
-        continue
-      }
-      if (runtime.ran.model === model) runtime.ran = { model: null, prompt: null, layers: 0 }
-      model.delete()
-      runtime.models.delete(key)
+  // The pool of nl, joined (an element switched to another backend leaves
+  // the old instance's pool).
+  function poolOf(nl) {
+    const pool = modelPool(nl)
+    if (runtime.pool !== pool) {
+      runtime.pool?.leave()
+      runtime.pool = pool
+      pool.join()
     }
+    return pool
   }
 
   // ---- forward views
@@ -127,7 +164,6 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
   // The forward views' data for the settings ({ prompt, norm, placement,
   // depth, eps }): { prompt, tokens, error, view }.
   function forward(nl, settings) {
-    runtime.inUse.forward = forwardModelConfig(settings)
     const { prompt } = settings
     const tokens = promptTokenCount(prompt)
     const problem = promptProblem(prompt)
@@ -136,18 +172,31 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
     const config = modelConfig(settings)
     const key = `${configKey(config)}|${prompt}`
     if (state.key !== key) {
-      try {
-        const model = modelFor(nl, forwardModelConfig(settings))
-        const run = model.forward(prompt, { topK: 5, layers: settings.depth })
-        runtime.ran = { model, prompt, layers: settings.depth }
-        state.key = key
-        state.view = forwardView(run, config, prompt)
-      } catch (error) {
-        release()
-        return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: state.lastGood }
+      const instance = forwardModelConfig(settings)
+      let view = state.views.get(key)
+      if (view) {
+        state.views.delete(key)
+        // Its instance, if the pool still has it, is in use again.
+        const pool = poolOf(nl)
+        if (pool.peek(instance)) pool.take(instance)
+      } else {
+        try {
+          let start = win.performance.now()
+          const run = poolOf(nl).take(instance).forward(prompt, { topK: 5, layers: settings.depth })
+          measure('normlab:forward:run', start)
+          start = win.performance.now()
+          view = forwardView(run, config, prompt)
+          measure('normlab:forward:view', start)
+        } catch (error) {
+          return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: state.lastGood }
+        }
       }
+      state.views.set(key, view)
+      if (state.views.size > FORWARD_VIEWS_KEPT) state.views.delete(state.views.keys().next().value)
+      state.key = key
+      state.view = view
+      state.instance = instance
     }
-    release()
     state.lastGood = state.view
     return { prompt, tokens, error: null, view: state.view }
   }
@@ -157,7 +206,7 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
   // once, from the forward views' model.
   function gains(nl, settings) {
     if (runtime.gainView) return runtime.gainView
-    const model = runtime.models.get(configKey(forwardModelConfig(settings)))
+    const model = runtime.pool?.peek(forwardModelConfig(settings))
     if (!model) return null
     const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which)
     const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED)
@@ -180,18 +229,17 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
 
   // Runs `step` more layers of the forward views' model for the prompt of its
   // last forward view, up to DEPTH_MAX, in the model only (the views are not
-  // touched). Returns true while layers remain.
+  // touched). Returns true while layers remain; false too once another
+  // instance ran a forward pass since (the model then holds no kept run).
   function extend(step) {
-    const ran = runtime.ran
-    if (!ran.model || ran.layers >= DEPTH_MAX) return false
-    const layers = Math.min(DEPTH_MAX, ran.layers + step)
+    const model = runtime.forward.instance && runtime.pool?.peek(runtime.forward.instance)
+    if (!model) return false
     try {
-      ran.model.forward(ran.prompt, { topK: 1, layers })
+      const depth = model.extend(step)
+      return depth > 0 && depth < DEPTH_MAX
     } catch {
       return false
     }
-    ran.layers = layers
-    return layers < DEPTH_MAX
   }
 
   // After a paint, in idle time, and after the gradient views (whose 100 ms
@@ -227,12 +275,14 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
     if (problem) return { error: problem }
     try {
       const config = modelConfig(settings)
-      const model = modelFor(nl, config)
-      const view = gradientView(model.gradients(settings.prompt), settings.placement)
+      const model = poolOf(nl).take(forwardModelConfig(settings))
+      const view = gradientView(model.gradients(settings.prompt, { layers: settings.depth }), settings.placement)
       if (settings.placement === 'pre') {
         const shown = runtime.forward.view
         const same = shown !== null && shown.prompt === settings.prompt && configKey(shown.config) === configKey(config)
-        view.scaling = normScaling(same ? shown : forwardView(model.forward(settings.prompt, { topK: 1 }), config, settings.prompt))
+        view.scaling = normScaling(same
+          ? shown
+          : forwardView(model.forward(settings.prompt, { topK: 1, layers: settings.depth }), config, settings.prompt))
       }
       return view
     } catch (error) {
@@ -246,8 +296,6 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
   // slider is never held up by them; render() is called when they are done.
   function gradients(nl, settings) {
     const g = runtime.gradients
-    runtime.inUse.gradients = [modelConfig({ ...settings, placement: 'pre' }), modelConfig({ ...settings, placement: 'post' })]
-    release()
     const key = JSON.stringify(settings)
     if (key === g.key) return { busy: g.busy, result: g.result }
     g.key = key
@@ -317,14 +365,12 @@ export function createDemoController({ win, render, timing = false, spare = SPAR
         g.key = null
       }
     },
-    // Test access to the instances (an instance per configuration).
-    modelFor: (nl, config) => modelFor(nl, config),
     dispose() {
       win.clearTimeout(runtime.gradients.timer)
       if (runtime.extension.handle !== null) cancelIdle(runtime.extension.handle)
       demoWalk?.pause()
-      runtime.inUse = { forward: null, gradients: [] }
-      release(0)
+      runtime.pool?.leave()
+      runtime.pool = null
     },
   }
 }

@@ -42,8 +42,9 @@ function part(parent, titleKey, ...captionKeys) {
 }
 
 // The model-based views: each element has its own demo controller (the
-// page's: demo-controller.js), which holds only the model instances the
-// element shows. model.set is env.set for the widget's inputs: it tells the
+// page's: demo-controller.js), with its own views and schedule; the model
+// instances are one pool per wasm instance, shared by every element on the
+// page. model.set is env.set for the widget's inputs: it tells the
 // controller an input happened.
 function modelHelpers(env, walk = null) {
   const win = env.window
