@@ -41,7 +41,7 @@ const textLoader = { loader: { '.txt': 'text' } };
 // round trip anyway: hiding fetch from the module makes it decode directly.
 const backendDefine = { fetch: 'undefined' };
 // Backends are generated code, already minified by Emscripten: keep them
-// small. The wrapper stays readable for anyone studying the page.
+// small.
 const backendCommon = { ...common, minify: true };
 
 async function main() {
@@ -80,12 +80,18 @@ async function main() {
     external: BACKENDS.map(({ file }) => `./${file}.mjs`),
     outfile: join(distDir, 'normlab.mjs'),
   });
+  // The classic script is what the page downloads: minified, to keep the
+  // page within its download budget, with a source map beside it (fetched
+  // only by a browser's developer tools) that shows wasm/*.js as written.
+  // normlab.mjs, for bundlers and Node, stays as written.
   await esbuild.build({
     ...common,
     ...textLoader,
     entryPoints: [join(here, 'entry.classic.js')],
     format: 'iife',
     globalName: 'normlab',
+    minify: true,
+    sourcemap: 'external',
     outfile: join(distDir, 'normlab.js'),
   });
   await copyFile(join(here, 'normlab.d.ts'), join(distDir, 'normlab.d.ts'));
