@@ -63,7 +63,14 @@ export async function watchProblems(page) {
     if (m.type() === 'error' || /content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  // The browser's own fetch of the page's icon is cancelled (net::ERR_ABORTED)
+  // when a test reloads or closes the page before it arrives: not the page's
+  // doing. Any other failed request is.
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText;
+    if (error === 'net::ERR_ABORTED' && new URL(r.url()).pathname.endsWith('/favicon.svg')) return;
+    problems.push(`request failed: ${r.url()} ${error}`);
+  });
   await page.addInitScript(() => {
     window.cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
