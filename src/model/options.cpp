@@ -6,19 +6,11 @@
 #include <cstddef>
 #include <iterator>
 
+#include "model/number_checks.h"
+
 namespace normlab::model {
 
 namespace {
-
-bool is_integer_in(double v, double lo, double hi) {
-  return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi;
-}
-
-bool is_power_of_two_in(double v, int lo, int hi) {
-  if (!is_integer_in(v, lo, hi)) return false;
-  const int n = static_cast<int>(v);
-  return (n & (n - 1)) == 0;
-}
 
 template <std::size_t N>
 bool is_one_of(const std::string& s, const char* const (&names)[N]) {

@@ -8,23 +8,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/number_checks.h"
 #include "train/layout.h"
 
 namespace normlab::train {
 
-namespace {
-
-bool is_integer_in(double v, double lo, double hi) {
-  return std::isfinite(v) && v == std::floor(v) && v >= lo && v <= hi;
-}
-
-bool is_power_of_two_in(double v, int lo, int hi) {
-  if (!is_integer_in(v, lo, hi)) return false;
-  const int n = static_cast<int>(v);
-  return (n & (n - 1)) == 0;
-}
-
-}  // namespace
+using model::is_integer_in;
+using model::is_power_of_two_in;
 
 int min_text_bytes(int seq) { return 10 * (seq + 1); }
 

@@ -5,7 +5,7 @@ export default {
     title: 'RMSNorm 可视化',
     langName: '简体中文',
     skip: '跳到正文',
-    description: 'RMSNorm 对隐藏向量做了什么，以及为什么 pre-norm 让深层 Transformer 仍可训练；所有数字由 WebAssembly 内核实时计算：一次走过 24 层模型的演示、动手小部件和三道测验题。',
+    description: '看 RMSNorm 怎样改变一个 token 的隐藏向量，再看 pre-norm 凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加三道测验。',
   },
   toolbar: {
     label: '页面设置',
