@@ -6,11 +6,11 @@
 //               and the step and matmul inside wasm without the JS API
 //               (normlab_bench_train built for wasm, when given)
 //   tfjs        @tensorflow/tfjs-backend-wasm 4.22 (SIMD, one thread), the
-//               same model (peers/tfjs-trainer.mjs) in two formulations
-// measured in interleaved rounds (ours, tfjs plain, tfjs transposed, ours
-// scalar, again), so a slow spell on this shared machine hits all of them.
-// FLOPs per step are counted for both (train/options.h: flops_per_step; the
-// peer's own count) and their ratio printed. Targets (issue 13) are printed,
+//               same model (peers/tfjs-trainer.mjs) in three formulations
+// measured in interleaved rounds (ours, each tfjs formulation, ours scalar,
+// again), so a slow spell on this shared machine hits all of them. FLOPs per
+// step are counted for each (train/options.h: flops_per_step; the peer's own
+// count per formulation) and their ratios printed. Targets (issue 13) are printed,
 // never asserted.
 //
 //   node tests/bench/train-bench.mjs [--dist dist/normlab.mjs] [--native build/bench-train.json]
@@ -122,7 +122,7 @@ async function main() {
     for (const i of ours) i.trainer.delete();
     for (const p of peers) p.trainer.dispose();
     const flops = flopsPerStep(config);
-    const tfFlops = tfjsFlopsPerStep(config);
+    const tfFlops = Object.fromEntries(FORMULATIONS.map((f) => [f, tfjsFlopsPerStep(config, f)]));
     const nativeStep = native?.steps.find((s) => s.layers === layers) ?? null;
     const wasmStep = inWasm.simd?.steps.find((s) => s.layers === layers) ?? null;
     const bestTf = Math.min(...FORMULATIONS.map((f) => ms[`tfjs-${f}`]));
@@ -138,11 +138,14 @@ async function main() {
     row('normlab, wasm SIMD128 (C++ loop in wasm)', (r) => r.wasmCppMs),
     row('normlab, native (-O3 -march=native)', (r) => r.nativeMs),
     row('normlab, wasm scalar (JS API)', (r) => r.ms['ours-scalar']),
-    ...FORMULATIONS.map((f) => row(`tfjs-backend-wasm, ${f}`, (r) => r.ms[`tfjs-${f}`], (r) => r.tfFlops)),
+    ...FORMULATIONS.map((f) => row(`tfjs-backend-wasm, ${f}`, (r) => r.ms[`tfjs-${f}`], (r) => r.tfFlops[f])),
     { label: 'best tfjs / normlab SIMD128', cells: results.map((r) => `${(r.bestTf / r.ms['ours-simd']).toFixed(1)}x`) },
-    { label: 'GFLOP per step: normlab / tfjs (ratio)', cells: results.map((r) => `${(r.flops / 1e9).toFixed(3)} / ${(r.tfFlops / 1e9).toFixed(3)} (${(r.tfFlops / r.flops).toFixed(2)})`) },
+    ...FORMULATIONS.map((f) => ({
+      label: `GFLOP per step: normlab / tfjs ${f} (ratio)`,
+      cells: results.map((r) => `${(r.flops / 1e9).toFixed(3)} / ${(r.tfFlops[f] / 1e9).toFixed(3)} (${(r.tfFlops[f] / r.flops).toFixed(2)})`),
+    })),
   ];
-  console.log(textTable('Trainer, ms per step (forward + backward + Adam), D 32, H 4, T 64, B 8, post-norm', headers, rows, 48, 24));
+  console.log(textTable('Trainer, ms per step (forward + backward + Adam), D 32, H 4, T 64, B 8, post-norm', headers, rows, 54, 24));
   console.log('samples per cell:', results.map((r) => `L ${r.layers} ${JSON.stringify(r.samples)}`).join('; '));
 
   const matmul = (json, label) =>
@@ -157,7 +160,13 @@ async function main() {
   check(demo.ms['ours-simd'] <= 40, `<= 40 ms per step at L 24 in wasm SIMD128: ${demo.ms['ours-simd'].toFixed(1)} ms`);
   check(demo.bestTf / demo.ms['ours-simd'] >= 5, `>= 5x faster than the best tfjs formulation: ${(demo.bestTf / demo.ms['ours-simd']).toFixed(1)}x`);
   for (const r of results) {
-    check(Math.abs(r.tfFlops / r.flops - 1) <= 0.1, `L ${r.layers}: tfjs FLOPs within 10% of ours: ratio ${(r.tfFlops / r.flops).toFixed(3)} (its masked attention computes the full T x T)`);
+    const near = FORMULATIONS.filter((f) => Math.abs(r.tfFlops[f] / r.flops - 1) <= 0.1);
+    const ratios = FORMULATIONS.map((f) => `${f} ${(r.tfFlops[f] / r.flops).toFixed(3)}`).join(', ');
+    check(near.length > 0, `L ${r.layers}: a tfjs formulation within 10% of our FLOPs (${near.join(', ') || 'none'}; ratios ${ratios})`);
+    if (near.length > 0) {
+      const best = Math.min(...near.map((f) => r.ms[`tfjs-${f}`]));
+      check(best / r.ms['ours-simd'] >= 5, `L ${r.layers}: >= 5x faster than the best of those: ${(best / r.ms['ours-simd']).toFixed(1)}x`);
+    }
   }
 
   const loadEnd = os.loadavg();

@@ -3,14 +3,22 @@
 // positions, H heads, MLP 4 D with tanh-approximated GELU, tied embeddings,
 // no biases, RMSNorm with gain, post- or pre-norm), trained by tf.train.adam
 // (0.9, 0.999, 1e-8) on the mean cross-entropy of a batch, as a tfjs user
-// writes it. Two formulations:
+// writes it. Three formulations:
 //
-//   plain       every product a tf.matMul (its gradients use matMul's
-//               transpose flags)
-//   transposed  each linear layer a tf.customGrad whose gradients are
-//               plain 2-D products against explicit tf.transpose()s, so
-//               every weight product takes the backend's XNNPACK
-//               fully-connected path
+//   plain          every product a tf.matMul (its gradients use matMul's
+//                  transpose flags); causal attention as the full T x T
+//                  product with a mask (-1e9 above the diagonal), as tfjs
+//                  users write it, which computes about twice the
+//                  attention FLOPs of ours
+//   transposed     the same, but each linear layer a tf.customGrad whose
+//                  gradients are plain 2-D products against explicit
+//                  tf.transpose()s, so every weight product takes the
+//                  backend's XNNPACK fully-connected path
+//   causal-blocks  transposed, with the queries in 4 blocks of T/4 rows,
+//                  each block's scores taken only against the keys up to
+//                  its last row: 5/8 of the full T x T products, so its
+//                  FLOPs are within 7% of ours (which compute the causal
+//                  half, T (T + 1) / 2 per head)
 //
 // Practicalities of tfjs 4.22 under Node: tfjs-core registers no gradients
 // until @tensorflow/tfjs-layers is imported; the wasm backend has no
@@ -18,16 +26,17 @@
 // customGrad whose backward is a one-hot matmul) and no Erf (GELU is the tanh
 // approximation, in both models); Q, K and V are separate weights, each
 // reshaped and transposed at rank 4 (a rank-5 transpose of a packed QKV is
-// very slow there). Causal attention is the full T x T product with a mask
-// (-1e9 above the diagonal), so tfjs computes about twice the attention
-// FLOPs of ours: flops() counts what it executes.
+// very slow there). tfjsFlopsPerStep() counts what each formulation
+// executes.
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-layers';
 import * as tfw from '@tensorflow/tfjs-backend-wasm';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export const FORMULATIONS = ['plain', 'transposed'];
+export const FORMULATIONS = ['plain', 'transposed', 'causal-blocks'];
+// Query blocks of the causal-blocks formulation.
+const CAUSAL_BLOCKS = 4;
 
 export async function loadTfjsWasm() {
   const require = createRequire(import.meta.url);
@@ -40,12 +49,16 @@ export async function loadTfjsWasm() {
   return { version: `${tfw.version_wasm}${simd ? '' : ' (no SIMD!)'}`, threads: tfw.getThreadsCount() };
 }
 
-// FLOPs tfjs executes per step (2 M N K per product; forward + the two
-// gradient products of each): the linear layers and head as ours, full T x T
-// attention, and the one-hot product of the embedding's gradient.
-export function tfjsFlopsPerStep({ layers, hidden: D, heads: H, seq: T, batch: B }) {
+// FLOPs tfjs executes per step in a formulation (2 M N K per product;
+// forward + the two gradient products of each): the linear layers and head
+// as ours, the attention's score and value products (full T x T, or the
+// causal blocks' T^2 (n + 1) / 2n for n blocks), and the one-hot product of
+// the embedding's gradient.
+export function tfjsFlopsPerStep({ layers, hidden: D, heads: H, seq: T, batch: B }, formulation) {
   const V = 256, F = 4 * D, dh = D / H;
-  const layer = 2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * (2 * H * dh * T * T);
+  const n = CAUSAL_BLOCKS;
+  const keyRows = formulation === 'causal-blocks' ? (T * T * (n + 1)) / (2 * n) : T * T;
+  const layer = 2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * (2 * H * dh * keyRows);
   const forward = layers * layer + 2 * T * V * D;
   return B * 3 * forward + 2 * B * T * V * D;
 }
@@ -56,6 +69,7 @@ export function tfjsFlopsPerStep({ layers, hidden: D, heads: H, seq: T, batch: B
 export function createTfjsTrainer(config, formulation, seed = 1) {
   if (!FORMULATIONS.includes(formulation)) throw new Error(`unknown formulation ${formulation}`);
   const { layers: L, hidden: D, heads: H, seq: T, batch: B, lr, placement } = config;
+  if (T % CAUSAL_BLOCKS !== 0) throw new Error(`seq ${T} is not a multiple of ${CAUSAL_BLOCKS} query blocks`);
   const V = 256, F = 4 * D, dh = D / H, R = B * T, eps = 1e-6;
   let s = seed;
   const variable = (make) => {
@@ -112,12 +126,32 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
     tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))));
   const heads = (x) => tf.transpose(tf.reshape(x, [B, T, H, dh]), [0, 2, 1, 3]); // (B, H, T, dh)
 
+  // softmax(q k^T / sqrt(dh) + mask) v for q (B, H, rows, dh) and k, v
+  // (B, H, keys, dh); mask (rows, keys).
+  const causal = (q, k, v, m) => tf.matMul(tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), m)), v);
+  // The same in query blocks: block b (rows b Tb .. (b + 1) Tb - 1) against
+  // keys 0 .. (b + 1) Tb - 1 only, with that corner of the mask.
+  const Tb = T / CAUSAL_BLOCKS;
+  const blockMasks = Array.from({ length: CAUSAL_BLOCKS }, (_, b) => tf.slice(mask, [b * Tb, 0], [Tb, (b + 1) * Tb]));
+  const causalBlocks = (q, k, v) =>
+    tf.concat(
+      blockMasks.map((m, b) => {
+        const keys = (b + 1) * Tb;
+        return causal(
+          tf.slice(q, [0, 0, b * Tb, 0], [B, H, Tb, dh]),
+          tf.slice(k, [0, 0, 0, 0], [B, H, keys, dh]),
+          tf.slice(v, [0, 0, 0, 0], [B, H, keys, dh]),
+          m,
+        );
+      }),
+      2,
+    );
+
   function attention(x, l) {
     const q = heads(linear(x, l.wq));
     const k = heads(linear(x, l.wk));
     const v = heads(linear(x, l.wv));
-    const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), mask);
-    const y = tf.matMul(tf.softmax(scores), v); // (B, H, T, dh)
+    const y = formulation === 'causal-blocks' ? causalBlocks(q, k, v) : causal(q, k, v, mask); // (B, H, T, dh)
     return linear(tf.reshape(tf.transpose(y, [0, 2, 1, 3]), [R, D]), l.wo);
   }
   const mlp = (x, l) => linear(gelu(linear(x, l.fc)), l.proj);
@@ -151,7 +185,7 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
     dispose() {
       optimizer.dispose();
       for (const v of variables) v.dispose();
-      for (const t of [tokens, targets, positions, mask]) t.dispose();
+      for (const t of [tokens, targets, positions, mask, ...blockMasks]) t.dispose();
     },
   };
 }
