@@ -48,27 +48,10 @@ void gemm_ref(float* out, const float* a, const float* b, int M, int N, int K,
   }
 }
 
-// Tiles of W x W floats: W rows loaded as batches, transposed in registers
-// (xsimd::transpose), stored as W columns; the rest, columns past the last
-// whole tile and rows past the last whole tile, one float at a time.
 void transpose(float* out, const float* inp, int rows, int cols, int ld_inp) {
-  using batch = xsimd::batch<float, train_arch>;
-  constexpr int W = static_cast<int>(batch::size);
-  const int rows_w = rows - rows % W, cols_w = cols - cols % W;
-  auto at = [](int r, int c, int ld) { return static_cast<std::ptrdiff_t>(r) * ld + c; };
-  for (int r0 = 0; r0 < rows_w; r0 += W) {
-    for (int c0 = 0; c0 < cols_w; c0 += W) {
-      batch tile[W];
-      for (int i = 0; i < W; ++i) tile[i] = batch::load_unaligned(inp + at(r0 + i, c0, ld_inp));
-      xsimd::transpose(tile, tile + W);
-      for (int i = 0; i < W; ++i) tile[i].store_unaligned(out + at(c0 + i, r0, rows));
-    }
-    for (int r = r0; r < r0 + W; ++r) {
-      for (int c = cols_w; c < cols; ++c) out[at(c, r, rows)] = inp[at(r, c, ld_inp)];
-    }
-  }
-  for (int r = rows_w; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) out[at(c, r, rows)] = inp[at(r, c, ld_inp)];
+  for (int r = 0; r < rows; ++r) {
+    const float* x_r = inp + static_cast<std::ptrdiff_t>(r) * ld_inp;  // x_r: (cols)
+    for (int c = 0; c < cols; ++c) out[static_cast<std::ptrdiff_t>(c) * rows + r] = x_r[c];
   }
 }
 

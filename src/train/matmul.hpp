@@ -149,20 +149,23 @@ void gemm_rows(float* out, const float* a, const float* b, int i0, int N,
   const int n_end = causal == Causal::out_lower ? std::min(N, (last_row + W) / W * W) : N;
   float* out_i = out + static_cast<std::ptrdiff_t>(i0) * ld_out;  // out(i0, .)
   const float* a_i = a + static_cast<std::ptrdiff_t>(i0) * a_rs;  // A(i0, .)
-  if (a_cs == 1 || n_end <= GemmShape<Arch>::kBatches * W) {
-    gemm_row_blocks<Arch, MR>(out_i, a_i, b, k_begin, k_end, n_end, ld_out, a_rs, a_cs, ldb, accumulate);
-    return;
-  }
-  alignas(16) float panel[kPanelDepth * MR];  // (kPanelDepth, MR)
+  // One call site of gemm_row_blocks for both ways (each inlined copy is
+  // code the page downloads).
+  const bool packed = a_cs != 1 && n_end > GemmShape<Arch>::kBatches * W;
+  alignas(16) float panel[kPanelDepth * MR];  // (kPanelDepth, MR), when packed
   int k0 = k_begin;
   do {  // at least once: an empty k range still writes its zeros
-    const int k1 = std::min(k_end, k0 + kPanelDepth);
-    for (int k = k0; k < k1; ++k) {
-      const float* a_k = a_i + static_cast<std::ptrdiff_t>(k) * a_cs;  // A(i0, k)
-      for (int r = 0; r < MR; ++r) panel[(k - k0) * MR + r] = a_k[static_cast<std::ptrdiff_t>(r) * a_rs];
+    const int k1 = packed ? std::min(k_end, k0 + kPanelDepth) : k_end;
+    if (packed) {
+      for (int k = k0; k < k1; ++k) {
+        const float* a_k = a_i + static_cast<std::ptrdiff_t>(k) * a_cs;  // A(i0, k)
+        for (int r = 0; r < MR; ++r) panel[(k - k0) * MR + r] = a_k[static_cast<std::ptrdiff_t>(r) * a_rs];
+      }
     }
-    gemm_row_blocks<Arch, MR>(out_i, panel, b + static_cast<std::ptrdiff_t>(k0) * ldb, 0, k1 - k0, n_end, ld_out,
-                              1, MR, ldb, accumulate || k0 > k_begin);
+    // The panel holds k0 .. k1 - 1 as its k = 0 .. k1 - k0 - 1.
+    gemm_row_blocks<Arch, MR>(out_i, packed ? panel : a_i, packed ? b + static_cast<std::ptrdiff_t>(k0) * ldb : b,
+                              packed ? 0 : k0, packed ? k1 - k0 : k1, n_end, ld_out, packed ? 1 : a_rs,
+                              packed ? MR : a_cs, ldb, accumulate || k0 > k_begin);
     k0 = k1;
   } while (k0 < k_end);
 }

@@ -154,7 +154,7 @@ TEST_CASE("gemm: a transposed A (copied into panels) gives the bits of the same 
   }
 }
 
-TEST_CASE("transpose copies every entry, in whole tiles and in the edges", "[train][matmul]") {
+TEST_CASE("transpose copies every entry, with padded input rows, on odd shapes", "[train][matmul]") {
   Rng rng(15);
   for (int rows : {1, 3, 4, 8, 9, 17, 64}) {
     for (int cols : {1, 5, 8, 12, 16, 33}) {
