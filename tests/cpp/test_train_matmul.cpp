@@ -120,6 +120,59 @@ TEST_CASE("gemm: a sum over k split into accumulating calls is bit-identical to 
   CHECK(whole == by_row);
 }
 
+TEST_CASE("gemm: a transposed A (copied into panels) gives the bits of the same A stored by rows", "[train][matmul]") {
+  // With a_cs != 1 and more than one block of columns, gemm copies each
+  // block's rows of A into panels of 256 values of k (matmul.hpp); with
+  // a_cs = 1 it reads A in place. Both must be the same float chains. K spans
+  // three panels; every causal mode (the triangular ones on a square A).
+  Rng rng(14);
+  const int N = 37, K = 2 * 256 + 37;
+  const Causal modes[] = {Causal::none, Causal::out_lower, Causal::a_lower, Causal::a_upper};
+  for (Causal causal : modes) {
+    for (int M : {1, 6, K}) {
+      if ((causal == Causal::a_lower || causal == Causal::a_upper) && M != K) continue;
+      for (int accumulate = 0; accumulate < 2; ++accumulate) {
+        std::vector<float> rows = rng.uniform_vec(static_cast<std::size_t>(M) * K, -1, 1);  // (M, K)
+        for (int i = 0; i < M; ++i) {
+          for (int k = 0; k < K; ++k) {
+            if (causal == Causal::a_lower ? k > i : causal == Causal::a_upper && k < i) rows[i * K + k] = 0.0f;
+          }
+        }
+        std::vector<float> cols(static_cast<std::size_t>(K) * M);  // (K, M): A^T stored by rows
+        for (int i = 0; i < M; ++i) {
+          for (int k = 0; k < K; ++k) cols[k * M + i] = rows[i * K + k];
+        }
+        const std::vector<float> b = rng.uniform_vec(static_cast<std::size_t>(K) * N, -1, 1);
+        const std::vector<float> old = rng.uniform_vec(static_cast<std::size_t>(M) * N, -1, 1);
+        std::vector<float> by_rows = old, by_cols = old;
+        train::gemm(by_rows.data(), rows.data(), b.data(), M, N, K, N, K, 1, N, accumulate, causal);
+        train::gemm(by_cols.data(), cols.data(), b.data(), M, N, K, N, 1, M, N, accumulate, causal);
+        INFO("M " << M << " causal " << static_cast<int>(causal) << " accumulate " << accumulate);
+        CHECK(by_rows == by_cols);
+      }
+    }
+  }
+}
+
+TEST_CASE("transpose copies every entry, with padded input rows, on odd shapes", "[train][matmul]") {
+  Rng rng(15);
+  for (int rows : {1, 3, 4, 8, 9, 17, 64}) {
+    for (int cols : {1, 5, 8, 12, 16, 33}) {
+      const int ld = cols + 3;
+      const std::vector<float> inp = rng.uniform_vec(static_cast<std::size_t>(rows) * ld, -1, 1);
+      std::vector<float> out(static_cast<std::size_t>(rows) * cols + 1, 7.0f);
+      train::transpose(out.data(), inp.data(), rows, cols, ld);
+      int wrong = 0;
+      for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) wrong += out[c * rows + r] != inp[r * ld + c];
+      }
+      INFO("rows " << rows << " cols " << cols);
+      CHECK(wrong == 0);
+      CHECK(out.back() == 7.0f);  // nothing written past (cols, rows)
+    }
+  }
+}
+
 TEST_CASE("linear layer: forward and backward against plain loops", "[train][matmul]") {
   // y = x W^T; dx = dy W; dW += dy^T x.  x: (R, C), W: (OC, C), dy: (R, OC)
   Rng rng(13);
