@@ -5,7 +5,7 @@
 // and gradient ratio, and every cell of the two data tables, equal to what
 // a trainer with the same options returns in the same page; post-norm's
 // first-layer gradient collapsing while pre-norm's stays level; the reading
-// chosen from those numbers. Then axe on the lab, light and dark, 375 and
+// chosen from those numbers; each model's sample. Then axe on the lab, light and dark, 375 and
 // 1280 px.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { describe, test } from 'node:test';
 
 import { decimals, fixed, significant } from '../../web/src/format.js';
 import { finalLoss, gradientRatios, labConclusions } from '../../web/src/lab/conclusions.js';
-import { LAB_DEFAULTS, LAB_RUNS, runOptions } from '../../web/src/lab/runs.js';
+import { DEFAULT_SAMPLE_PROMPT, LAB_DEFAULTS, LAB_RUNS, LAB_SAMPLE, runOptions } from '../../web/src/lab/runs.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
@@ -65,7 +65,7 @@ const waitPhase = (page, phase, timeout = RUN_TIMEOUT_MS) => page.waitForFunctio
 // with the options the lab uses, stepped in one call.
 async function trainerNumbers(page, steps) {
   const options = LAB_RUNS.map((id) => runOptions(id, LAB_DEFAULTS, steps));
-  const runs = await page.evaluate(async (list) => {
+  const runs = await page.evaluate(async ([list, prompt, sample]) => {
     const nl = await window.normlab.loadNormlab();
     const out = [];
     for (const o of list) {
@@ -74,11 +74,12 @@ async function trainerNumbers(page, steps) {
       out.push({
         loss: Array.from(r.loss), gradFirst: Array.from(r.gradFirst), gradLast: Array.from(r.gradLast),
         heldout: trainer.evaluate(), entropy: trainer.unigramEntropy, diverged: r.diverged,
+        sample: trainer.generate(prompt, sample.bytes, { temperature: sample.temperature, seed: sample.seed }),
       });
       trainer.delete();
     }
     return out;
-  }, options);
+  }, [options, DEFAULT_SAMPLE_PROMPT, LAB_SAMPLE]);
   return runs.map((run, i) => ({ id: LAB_RUNS[i], status: run.diverged ? 'diverged' : 'done', ...run }));
 }
 
@@ -164,6 +165,11 @@ for (const lang of ['en', 'zh-CN']) {
           for (const value of [finalLoss(run), run.heldout, run.entropy]) {
             assert.ok(said[1].includes(decimals(value, 2)), `${run.id}: "${said[1]}" states ${decimals(value, 2)}`);
           }
+        }
+        // Each model's sample: the same prompt, then what generate() wrote.
+        for (const run of runs) {
+          const shown = await page.locator(`${lab} .lab-sample[data-run="${run.id}"]`).textContent();
+          assert.equal(shown, DEFAULT_SAMPLE_PROMPT + run.sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·'), run.id);
         }
         const collapsed = reading.find(([key]) => key === 'ratioCollapsed');
         assert.ok(collapsed[1].includes(significant(post.at(-1), 2)), collapsed[1]);

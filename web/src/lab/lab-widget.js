@@ -18,8 +18,8 @@ import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptio
 import { gradientRatios, labConclusions } from './conclusions.js'
 import { createLabRunner } from './runner.js'
 import {
-  LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_MIN_TEXT_BYTES, LAB_RUNS, LAB_SEED_MAX, LAB_SHAPE, LAB_STEPS, LAB_WARMUP_MAX,
-  labSteps, runOptions, utf8Bytes,
+  LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_MIN_TEXT_BYTES, LAB_RUNS, LAB_SAMPLE, LAB_SEED_MAX, LAB_SHAPE, LAB_STEPS,
+  LAB_WARMUP_MAX, labSteps, runOptions, samplePrompt, utf8Bytes,
 } from './runs.js'
 import { labText } from './text.js'
 
@@ -114,7 +114,10 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   }
   start.addEventListener('click', () => {
     if (!view.nl || !canStart()) return
-    runner.start(view.nl, settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })), steps)
+    const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE
+    runner.start(view.nl, settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })), steps, {
+      prompt: samplePrompt(settings), bytes, temperature, seed: sampleSeed, defaultText: settings.text === null,
+    })
   })
   pause.addEventListener('click', () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()))
   reset.addEventListener('click', () => runner.reset())
@@ -128,13 +131,19 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   const ratioLine = el('p', { className: 'lab-line-note' })
   ratio.figure.append(ratioLine, ratio.tableBox)
 
+  const samples = el('section', { className: 'lab-samples' })
+  const samplesTitle = el('h4')
+  const samplesIntro = el('p')
+  const samplesList = el('dl')
+  samples.append(samplesTitle, samplesIntro, samplesList)
+
   const reading = el('div', { className: 'reading lab-reading' })
   const readingTitle = el('h4')
   const readingText = el('div', { className: 'reading-text' })
   reading.append(readingTitle, readingText)
   const note = el('p', { className: 'widget-note' })
 
-  root.replaceChildren(intro, settingsBox, predict, buttons, hint, status, readouts, loss.figure, ratio.figure, reading, note)
+  root.replaceChildren(intro, settingsBox, predict, buttons, hint, status, readouts, loss.figure, ratio.figure, samples, reading, note)
   root.classList.add('lab')
 
   function chartFigure(name, height) {
@@ -260,6 +269,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
 
     paintProgress()
     paintCharts()
+    paintSamples()
     paintReading(record)
     setText(note, steps === LAB_STEPS ? '' : t('testSpeed', { steps: integer(steps), full: integer(LAB_STEPS) }))
     setHidden(note, steps === LAB_STEPS)
@@ -388,6 +398,27 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     })
   }
 
+  function paintSamples() {
+    const { t } = text
+    const state = runner.state
+    const sampled = state.runs.filter((run) => run.sample !== null)
+    setText(samplesTitle, t('samplesTitle'))
+    const { prompt, bytes, temperature } = state.sample ?? { ...LAB_SAMPLE, prompt: samplePrompt(settings) }
+    setText(samplesIntro, sampled.length ? t('samplesIntro', { prompt, bytes: integer(bytes), temperature: decimals(temperature, 2) }) : t('samplesPending'))
+    const signature = `${text.lang}|${sampled.map((run) => run.id).join(',')}`
+    if (samplesList.dataset.signature === signature) return
+    samplesList.dataset.signature = signature
+    samplesList.replaceChildren(...sampled.flatMap((run) => {
+      // The prompt in bold, then what the model wrote.
+      const dd = el('dd', { className: 'lab-sample' })
+      dd.append(el('strong', { textContent: prompt }), visibleSample(run.sample))
+      // The committed text is Chinese; the reader's own may be any language.
+      if (state.sample.defaultText) dd.lang = 'zh-CN'
+      dd.dataset.run = run.id
+      return [el('dt', { textContent: t(RUN_LABEL[run.id]) }), dd]
+    }))
+  }
+
   function paintReading(record) {
     const { t } = text
     const state = runner.state
@@ -451,6 +482,12 @@ function choiceBoxes(container, name, type, ids) {
     inputs[id] = input
   }
   return inputs
+}
+
+// Control bytes other than line breaks as a middle dot, so a sample's
+// length on screen matches what the model wrote.
+function visibleSample(sample) {
+  return sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·')
 }
 
 // A whole number typed in [lo, hi], else the previous value.

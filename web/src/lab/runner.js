@@ -4,7 +4,8 @@
 // zero-delay timeout) calls trainer.advance() with a budget of a few
 // milliseconds, so no task holds the page up and the other widgets repaint
 // between slices. A run's held-out loss is measured the same way
-// (evaluateFor), then its trainer is deleted, giving its wasm instance back.
+// (evaluateFor), a short sample is generated in a slice of its own, then its
+// trainer is deleted, giving its wasm instance back.
 // Training pauses while the tab is hidden and resumes when it shows again.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
@@ -63,6 +64,7 @@ export function createLabRunner({ win, doc, onChange }) {
     const start = timing ? win.performance.now() : 0
     if (run.status === 'training') train(run, budget)
     else if (run.status === 'evaluating') evaluate(run, budget)
+    else if (run.status === 'sampling') sample(run)
     if (timing) win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: budget })
     onChange()
     schedule()
@@ -111,6 +113,13 @@ export function createLabRunner({ win, doc, onChange }) {
     const result = trainer.evaluateFor(budget)
     if (!result.done) return
     run.heldout = result.loss
+    run.status = 'sampling'
+  }
+
+  // The same prompt, length, temperature and seed for every run.
+  function sample(run) {
+    const { prompt, bytes, temperature, seed } = state.sample
+    run.sample = trainer.generate(prompt, bytes, { temperature, seed })
     run.status = 'done'
     release()
     next()
@@ -149,14 +158,15 @@ export function createLabRunner({ win, doc, onChange }) {
   return {
     state,
 
-    // runs: [{ id, options }] in training order; steps: steps per run.
-    start(nl, runs, steps) {
+    // runs: [{ id, options }] in training order; steps: steps per run;
+    // sample: { prompt, bytes, temperature, seed } for trainer.generate().
+    start(nl, runs, steps, sample) {
       this.reset()
       Object.assign(state, {
-        nl, steps, phase: 'running', current: 0, rate: null,
+        nl, steps, sample, phase: 'running', current: 0, rate: null,
         runs: runs.map(({ id, options }) => ({
           id, options, status: 'waiting', loss: [], gradFirst: [], gradLast: [],
-          entropy: NaN, heldout: NaN, divergedAt: null, error: null,
+          entropy: NaN, heldout: NaN, divergedAt: null, error: null, sample: null,
         })),
       })
       onChange()

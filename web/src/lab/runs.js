@@ -14,6 +14,15 @@ export const LAB_SEED_MAX = 4294967295
 // The trainer holds back the text's last tenth and needs ten sequences.
 export const LAB_MIN_TEXT_BYTES = 10 * (LAB_SHAPE.seq + 1)
 
+// What every trained model writes: the same prompt (on the committed text
+// "归一化", normalization, a word it uses often; on the reader's own text,
+// its first three characters), length, temperature and sampling seed.
+export const LAB_SAMPLE = Object.freeze({ bytes: 48, temperature: 0.8, seed: 1, promptChars: 3 })
+export const DEFAULT_SAMPLE_PROMPT = '归一化'
+export function samplePrompt(settings) {
+  return settings.text === null ? DEFAULT_SAMPLE_PROMPT : [...settings.text.trim()].slice(0, LAB_SAMPLE.promptChars).join('')
+}
+
 // text: null for the committed default text, else the reader's own.
 export const LAB_DEFAULTS = Object.freeze({
   layers: 24, lr: 3e-3, warmup: 100, norm: 'rmsnorm', runs: Object.freeze([...LAB_RUNS]), seed: 1, text: null,
