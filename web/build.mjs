@@ -22,6 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
+import { sweepTable } from './src/lab/sweep.js';
+
 const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
 // its package.json, so read them from node_modules directly.
@@ -87,6 +89,8 @@ const lab = await esbuild.build({
   logLevel: 'warning',
   define: {
     NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
+    // The committed sweep without its curves: the trainability map's data.
+    NORMLAB_TRAIN_SWEEP: JSON.stringify(sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8')))),
   },
 });
 await esbuild.build({

@@ -15,10 +15,12 @@ import { describe, test } from 'node:test';
 import { decimals, fixed, significant } from '../../web/src/format.js';
 import { finalLoss, gradientRatios, labConclusions } from '../../web/src/lab/conclusions.js';
 import { DEFAULT_SAMPLE_PROMPT, LAB_DEFAULTS, LAB_RUNS, LAB_SAMPLE, runOptions } from '../../web/src/lab/runs.js';
+import { cellKey, sweepReading, sweepTable } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
+const sweep = sweepTable(JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8')));
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // Steps per run at test speed: enough for post-norm's first-layer gradient
@@ -63,8 +65,9 @@ const waitPhase = (page, phase, timeout = RUN_TIMEOUT_MS) => page.waitForFunctio
 
 // The trainer's own numbers for each run, from a trainer made in the page
 // with the options the lab uses, stepped in one call.
-async function trainerNumbers(page, steps) {
-  const options = LAB_RUNS.map((id) => runOptions(id, LAB_DEFAULTS, steps));
+async function trainerNumbers(page, steps, settings = LAB_DEFAULTS) {
+  const ids = settings.runs;
+  const options = ids.map((id) => runOptions(id, settings, steps));
   const runs = await page.evaluate(async ([list, prompt, sample]) => {
     const nl = await window.normlab.loadNormlab();
     const out = [];
@@ -80,7 +83,7 @@ async function trainerNumbers(page, steps) {
     }
     return out;
   }, [options, DEFAULT_SAMPLE_PROMPT, LAB_SAMPLE]);
-  return runs.map((run, i) => ({ id: LAB_RUNS[i], status: run.diverged ? 'diverged' : 'done', ...run }));
+  return runs.map((run, i) => ({ id: ids[i], status: run.diverged ? 'diverged' : 'done', ...run }));
 }
 
 const seriesValues = (page, chart, id) => page.locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
@@ -173,6 +176,27 @@ for (const lang of ['en', 'zh-CN']) {
         }
         const collapsed = reading.find(([key]) => key === 'ratioCollapsed');
         assert.ok(collapsed[1].includes(significant(post.at(-1), 2)), collapsed[1]);
+
+        // The trainability map: every cell of the sweep, and what it says at
+        // the lab's depth and learning rate; a cell re-run here, its numbers
+        // beside the committed ones.
+        assert.equal(await page.locator(`${lab} .lab-map-cell`).count(), 3 * 4 * 4);
+        for (const [key, entries] of Object.entries(sweep.cells)) {
+          const marks = entries.map((e) => ({ learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' })[e.verdict]).join('');
+          assert.equal(await page.locator(`${lab} [data-cell="${key}"] .lab-map-marks`).textContent(), marks, key);
+        }
+        assert.deepEqual(await page.locator(`${lab} .lab-map-reading [data-reading]`).evaluateAll((ps) => ps.map((p) => p.dataset.reading)),
+          sweepReading(sweep, LAB_DEFAULTS).map((s) => s.key));
+        await page.locator(`${lab} [data-cell="${cellKey('post', 6, 3e-3)}"]`).click();
+        await waitPhase(page, 'done');
+        await settle(page);
+        const [cell] = await trainerNumbers(page, STEPS, { ...LAB_DEFAULTS, layers: 6, runs: ['post'], warmup: sweep.warmup });
+        const committed = sweep.cells[cellKey('post', 6, 3e-3)][0];
+        const result = await page.locator(`${lab} .lab-map-result`).textContent();
+        for (const value of [finalLoss(cell), cell.heldout, committed.final, committed.heldout]) {
+          assert.ok(result.includes(decimals(value, 2)), `"${result}" states ${decimals(value, 2)}`);
+        }
+        assert.deepEqual(await seriesValues(page, 'loss', 'post'), cell.loss);
         assert.deepEqual(problems, []);
       } finally {
         await close();

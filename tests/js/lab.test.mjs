@@ -11,7 +11,10 @@ import { createMemoryLearnerStore } from '../../web/src/learner.js';
 import { readPredictions, writePrediction } from '../../web/src/predictions.js';
 import { LEARNED_BELOW, RATIO_COLLAPSED, STALLED_WITHIN, finalLoss, gradientRatios, labConclusions, runOutcome } from '../../web/src/lab/conclusions.js';
 import { LAB_DEFAULTS, LAB_RUNS, LAB_STEPS, labSteps, runOptions } from '../../web/src/lab/runs.js';
+import { cellKey, cellSummary, sweepReading, sweepTable, sweepVerdict } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES, labText } from '../../web/src/lab/text.js';
+
+const sweep = JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
 
 const placeholders = (text) => [...text.matchAll(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g)].map((m) => m[1]).sort();
 
@@ -22,8 +25,8 @@ test('the lab says the same things in both languages, and every key it uses exis
     assert.ok(typeof text === 'string' && text.trim() && zh[key].trim(), key);
     assert.deepEqual(placeholders(zh[key]), placeholders(text), `placeholders of ${key}`);
   }
-  const source = ['lab-widget.js', 'conclusions.js'].map((f) => readFileSync(new URL(`../../web/src/lab/${f}`, import.meta.url), 'utf8')).join('\n');
-  const used = new Set([...source.matchAll(/\bt\('([a-zA-Z]+)'/g), ...source.matchAll(/key: '([a-zA-Z]+)'/g), ...source.matchAll(/(?:[{,]\s*|\? |: )'(run[A-Z][a-zA-Z]+|ratio[A-Z][a-zA-Z]+|warmup[A-Z][a-zA-Z]+|guess[A-Z][a-zA-Z]+)'/g)].map((m) => m[1]));
+  const source = ['lab-widget.js', 'conclusions.js', 'sweep.js'].map((f) => readFileSync(new URL(`../../web/src/lab/${f}`, import.meta.url), 'utf8')).join('\n');
+  const used = new Set([...source.matchAll(/\bt\('([a-zA-Z]+)'/g), ...source.matchAll(/key: '([a-zA-Z]+)'/g), ...source.matchAll(/(?:[{,]\s*|\? |: )'(run[A-Z][a-zA-Z]+|ratio[A-Z][a-zA-Z]+|warmup[A-Z][a-zA-Z]+|guess[A-Z][a-zA-Z]+|sweep[A-Z][a-zA-Z]+)'/g)].map((m) => m[1]));
   assert.ok(used.size > 40, `only ${used.size} keys found`);
   for (const key of used) assert.ok(key in en, `en lacks ${key}`);
   assert.equal(labText('zh-CN').t('stepOf', { step: 3, steps: 30 }), '第 3 步，共 30 步');
@@ -116,4 +119,54 @@ test('a short run: nothing learned yet, a warmup longer than the run, a diverged
   assert.deepEqual(sentences[4].params, { guessed: [], learned: [] });
   // Without a guess (skipped), no comparison.
   assert.equal(labConclusions(runs, { settings: { warmup: 100, lr: 1e-2 }, steps: 30, guess: null }).at(-1).key, 'warmupLonger');
+});
+
+test('the map\'s table holds every cell of the committed sweep, measured or not, without the curves', () => {
+  const table = sweepTable(sweep);
+  assert.deepEqual(table.grid, { layers: [6, 12, 24, 48], lr: [1e-3, 3e-3, 5e-3, 1e-2], seeds: [1, 2, 3] });
+  assert.equal(table.steps, 400);
+  assert.equal(table.warmup, 100);
+  assert.equal(table.entropy, sweep.text.unigram_entropy);
+  assert.equal(Object.keys(table.cells).length, 4 * 4 * 3);
+  const entries = Object.values(table.cells).flat();
+  assert.equal(entries.length, 144);
+  assert.equal(entries.filter((e) => e.verdict === 'not run').length, sweep.not_run.length);
+  assert.equal(entries.filter((e) => e.verdict !== 'not run').length, sweep.runs.length);
+  for (const cell of Object.values(table.cells)) assert.deepEqual(cell.map((e) => e.seed), [1, 2, 3]);
+  // One row as committed.
+  const row = sweep.runs.find((r) => r.layers === 24 && r.lr === 3e-3 && r.variant === 'post' && r.seed === 1);
+  assert.deepEqual(table.cells[cellKey('post', 24, 3e-3)][0], {
+    seed: 1, verdict: row.verdict, final: row.final_train_loss, heldout: row.heldout, divergedAt: null, build: row.build,
+  });
+  assert.deepEqual(table.builds.map((b) => b.commit).sort(), [...new Set(sweep.runs.map((r) => r.build))].sort());
+  assert.ok(JSON.stringify(table).length < sweep.runs.length * 200, 'no curves');
+});
+
+test('a map cell: the seeds\' marks, the median held-out loss, the verdict most seeds reached', () => {
+  const e = (seed, verdict, heldout) => ({ seed, verdict, heldout });
+  assert.deepEqual(cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4.5), e(3, 'learned', 2)]),
+    { verdicts: ['learned', 'stalled', 'learned'], median: 3, verdict: 'learned', counts: { diverged: 0, stalled: 1, learned: 2 } });
+  assert.equal(cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4)]).median, 3.5);
+  assert.equal(cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4)]).verdict, 'stalled', 'a tie goes to the worse verdict');
+  assert.deepEqual(cellSummary([{ seed: 1, verdict: 'not run' }]), {
+    verdicts: ['not run'], median: null, verdict: 'not run', counts: { diverged: 0, stalled: 0, learned: 0 },
+  });
+  assert.equal(sweepVerdict(false, 3.95, 4.25), 'learned');
+  assert.equal(sweepVerdict(false, 3.96, 4.25), 'stalled');
+  assert.equal(sweepVerdict(true, 2, 4.25), 'diverged');
+});
+
+test('what the committed sweep says at 24 layers and lr 3e-3: post-norm stalls past 6 layers; tuned, it ends lower', () => {
+  const sentences = sweepReading(sweepTable(sweep), { layers: 24, lr: 3e-3 });
+  assert.deepEqual(sentences.map((s) => [s.key, s.params.run, s.params.learnedAt, s.params.failedAt]), [
+    ['sweepDepths', 'pre', [6, 12, 24], [48]],
+    ['sweepDepths', 'post', [6], [24, 48]],
+    ['sweepDepthsAll', 'warmup', [6, 24], []],
+    ['sweepTunedPostLower', undefined, undefined, undefined],
+  ]);
+  const tuned = sentences[3].params;
+  const heldout = (variant, lr) => sweep.runs.filter((r) => r.layers === 24 && r.lr === lr && r.variant === variant).map((r) => r.heldout).sort((a, b) => a - b)[1];
+  assert.deepEqual(tuned, { layers: 24, post: heldout('post', 1e-3), postLr: 1e-3, pre: heldout('pre', 1e-3), preLr: 1e-3, preCount: 4, postCount: 1, total: 4 });
+  // A depth and learning rate outside the grid: nothing to say.
+  assert.deepEqual(sweepReading(sweepTable(sweep), { layers: 7, lr: 2e-3 }), []);
 });

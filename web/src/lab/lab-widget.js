@@ -15,8 +15,9 @@ import { decimals, fixed, integer, significant } from '../format.js'
 import { readPredictions, recordState, writePrediction } from '../predictions.js'
 import { createDataTable } from '../widgets/data-table.js'
 import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js'
-import { gradientRatios, labConclusions } from './conclusions.js'
+import { finalLoss, gradientRatios, labConclusions } from './conclusions.js'
 import { createLabRunner } from './runner.js'
+import { cellKey, cellSummary, sweepReading, sweepVerdict } from './sweep.js'
 import {
   LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_MIN_TEXT_BYTES, LAB_RUNS, LAB_SAMPLE, LAB_SEED_MAX, LAB_SHAPE, LAB_STEPS,
   LAB_WARMUP_MAX, labSteps, runOptions, samplePrompt, utf8Bytes,
@@ -25,6 +26,10 @@ import { labText } from './text.js'
 
 // The committed training text's size, from web/build.mjs.
 const DEFAULT_TEXT_BYTES = NORMLAB_TRAINING_TEXT_BYTES
+// The committed sweep as sweep.js's sweepTable() gives it, from web/build.mjs.
+const SWEEP = NORMLAB_TRAIN_SWEEP
+const MARK = { learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' }
+const VERDICT_KEY = { learned: 'verdictLearned', stalled: 'verdictStalled', diverged: 'verdictDiverged', 'not run': 'verdictNotRun' }
 // ln 256: the loss of an even guess over the 256 byte values.
 const UNIFORM = Math.log(256)
 // While a run trains, the charts repaint at most this often.
@@ -113,12 +118,24 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     readouts.append(values[name].wrap)
   }
   start.addEventListener('click', () => {
+    mapCell = null
+    startRuns()
+  })
+  function startRuns() {
     if (!view.nl || !canStart()) return
     const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE
     runner.start(view.nl, settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })), steps, {
       prompt: samplePrompt(settings), bytes, temperature, seed: sampleSeed, defaultText: settings.text === null,
     })
-  })
+  }
+
+  // A map cell's seed-1 run, with the sweep's settings, trained here.
+  function runCell(id, layers, lr) {
+    if (!view.nl || !canStart()) return
+    Object.assign(settings, { layers, lr, runs: [id], warmup: SWEEP.warmup, norm: 'rmsnorm', seed: 1, text: null })
+    mapCell = { id, layers, lr }
+    startRuns()
+  }
   pause.addEventListener('click', () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()))
   reset.addEventListener('click', () => runner.reset())
 
@@ -137,13 +154,54 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   const samplesList = el('dl')
   samples.append(samplesTitle, samplesIntro, samplesList)
 
+  // The trainability map: one table per run kind, depth by learning rate.
+  const map = el('section', { className: 'lab-map' })
+  const mapTitle = el('h4')
+  const mapIntro = el('p')
+  const mapLegend = el('p', { className: 'lab-line-note' })
+  const mapTables = el('div', { className: 'lab-map-tables' })
+  const mapResult = el('p', { className: 'lab-map-result', role: 'status' })
+  const mapBuilds = el('p', { className: 'lab-line-note' })
+  const mapReading = el('div', { className: 'lab-map-reading' })
+  map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapBuilds, mapReading)
+  const mapButtons = []
+  for (const id of LAB_RUNS) {
+    const scroller = el('div', { className: 'table-scroll lab-map-scroll' })
+    const table = el('table', { className: 'lab-map-table' })
+    const caption = table.createCaption()
+    caption.dataset.run = id
+    const head = table.createTHead().insertRow()
+    head.append(el('th', { scope: 'col', className: 'lab-map-corner' }), ...SWEEP.grid.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })))
+    const body = table.createTBody()
+    for (const layers of SWEEP.grid.layers) {
+      const tr = body.insertRow()
+      tr.append(el('th', { scope: 'row', textContent: String(layers) }))
+      for (const lr of SWEEP.grid.lr) {
+        const entries = SWEEP.cells[cellKey(id, layers, lr)] ?? SWEEP.grid.seeds.map((seed) => ({ seed, verdict: 'not run' }))
+        const summary = cellSummary(entries)
+        const button = el('button', { type: 'button', className: `lab-map-cell is-${summary.verdict.replace(' ', '-')}` })
+        button.dataset.cell = cellKey(id, layers, lr)
+        button.append(el('span', { className: 'lab-map-loss', textContent: summary.median === null ? '' : fixed(summary.median, 2) }),
+          el('span', { className: 'lab-map-marks', textContent: summary.verdicts.map((v) => MARK[v]).join('') }))
+        button.addEventListener('click', () => runCell(id, layers, lr))
+        mapButtons.push({ button, id, layers, lr, entries })
+        const td = tr.insertCell()
+        td.append(button)
+      }
+    }
+    scroller.append(table)
+    mapTables.append(scroller)
+  }
+  // The cell whose seed-1 run the lab trains or trained last, if any.
+  let mapCell = null
+
   const reading = el('div', { className: 'reading lab-reading' })
   const readingTitle = el('h4')
   const readingText = el('div', { className: 'reading-text' })
   reading.append(readingTitle, readingText)
   const note = el('p', { className: 'widget-note' })
 
-  root.replaceChildren(intro, settingsBox, predict, buttons, hint, status, readouts, loss.figure, ratio.figure, samples, reading, note)
+  root.replaceChildren(intro, settingsBox, predict, buttons, hint, status, readouts, loss.figure, ratio.figure, samples, reading, map, note)
   root.classList.add('lab')
 
   function chartFigure(name, height) {
@@ -271,6 +329,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     paintCharts()
     paintSamples()
     paintReading(record)
+    paintMap()
     setText(note, steps === LAB_STEPS ? '' : t('testSpeed', { steps: integer(steps), full: integer(LAB_STEPS) }))
     setHidden(note, steps === LAB_STEPS)
   }
@@ -419,6 +478,53 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     }))
   }
 
+  function paintMap() {
+    const { t } = text
+    setText(mapTitle, t('mapTitle'))
+    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }))
+    setText(mapLegend, t('mapLegend'))
+    for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]))
+    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'))
+    const open = Boolean(view.nl) && canStart()
+    for (const { button, id, layers, lr, entries } of mapButtons) {
+      setDisabled(button, !open)
+      const seeds = entries.map((e) => (e.verdict === 'not run' || !Number.isFinite(e.heldout)
+        ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
+        : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) })))
+      setAttr(button, 'aria-label', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
+      button.classList.toggle('is-chosen', mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr)
+    }
+    // What the sweep says at the chosen depth and learning rate.
+    const sweepSignature = `${text.lang}|${settings.layers}|${settings.lr}`
+    if (mapReading.dataset.signature !== sweepSignature) {
+      mapReading.dataset.signature = sweepSignature
+      mapReading.replaceChildren(...sweepReading(SWEEP, settings).map(({ key, params }) => {
+        const p = el('p', { textContent: t(key, formatParams(params)) })
+        p.dataset.reading = key
+        return p
+      }))
+    }
+    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ')
+    setText(mapBuilds, t('mapBuilds', { builds }))
+    const state = runner.state
+    const run = state.runs[0]
+    const done = mapCell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged')
+    setHidden(mapResult, !done)
+    if (!done) return setText(mapResult, '')
+    const final = finalLoss(run)
+    const live = {
+      backend: view.nl.backend, steps: integer(state.steps), final: decimals(final, 2), heldout: decimals(run.heldout, 2),
+      verdict: t(VERDICT_KEY[sweepVerdict(run.status === 'diverged', final, run.entropy)]),
+    }
+    const committed = (SWEEP.cells[cellKey(mapCell.id, mapCell.layers, mapCell.lr)] ?? []).find((e) => e.seed === 1 && e.verdict !== 'not run')
+    setText(mapResult, committed
+      ? t('mapCompare', {
+        ...live, sweepSteps: integer(SWEEP.steps), sweepFinal: decimals(committed.final, 2),
+        sweepHeldout: decimals(committed.heldout, 2), sweepVerdict: t(VERDICT_KEY[committed.verdict]),
+      })
+      : t('mapCompareNew', live))
+  }
+
   function paintReading(record) {
     const { t } = text
     const state = runner.state
@@ -446,6 +552,9 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     for (const [name, value] of Object.entries(params)) {
       if (name === 'run') out.run = t(RUN_LABEL[value])
       else if (name === 'guessed' || name === 'learned') out[name] = runList(value)
+      else if (name === 'learnedAt' || name === 'failedAt') out[name] = text.list(value.map(String))
+      else if (name === 'preCount' || name === 'postCount' || name === 'total' || name === 'layers') out[name] = integer(value)
+      else if (name === 'postLr' || name === 'preLr') out[name] = decimals(value, 4)
       else if (name === 'ratio' || name === 'low' || name === 'high') out[name] = significant(value, 2)
       else if (name === 'step' || name === 'lowStep' || name === 'steps' || name === 'warmup' || name === 'window') out[name] = integer(value)
       else if (name === 'lr') out.lr = decimals(value, 4)
