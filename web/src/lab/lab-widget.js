@@ -166,7 +166,10 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapBuilds, mapReading)
   const mapButtons = []
   for (const id of LAB_RUNS) {
-    const scroller = el('div', { className: 'table-scroll lab-map-scroll' })
+    // On a narrow screen a table scrolls in its own region, which the
+    // keyboard reaches as the data tables' do.
+    const scroller = el('div', { className: 'table-scroll lab-map-scroll', tabIndex: 0, role: 'region' })
+    scroller.dataset.run = id
     const table = el('table', { className: 'lab-map-table' })
     const caption = table.createCaption()
     caption.dataset.run = id
@@ -484,6 +487,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }))
     setText(mapLegend, t('mapLegend'))
     for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]))
+    for (const scroller of mapTables.querySelectorAll('.lab-map-scroll')) setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]))
     for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'))
     const open = Boolean(view.nl) && canStart()
     for (const { button, id, layers, lr, entries } of mapButtons) {
@@ -491,7 +495,9 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       const seeds = entries.map((e) => (e.verdict === 'not run' || !Number.isFinite(e.heldout)
         ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
         : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) })))
-      setAttr(button, 'aria-label', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
+      // The visible text (the loss and the marks) names the button, with
+      // the table's caption and headers around it; the title spells it out.
+      setAttr(button, 'title', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
       button.classList.toggle('is-chosen', mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr)
     }
     // What the sweep says at the chosen depth and learning rate.
