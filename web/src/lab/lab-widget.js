@@ -483,35 +483,12 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
 
   function paintMap() {
     const { t } = text
-    setText(mapTitle, t('mapTitle'))
-    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }))
-    setText(mapLegend, t('mapLegend'))
-    for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]))
-    for (const scroller of mapTables.querySelectorAll('.lab-map-scroll')) setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]))
-    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'))
     const open = Boolean(view.nl) && canStart()
-    for (const { button, id, layers, lr, entries } of mapButtons) {
+    for (const { button, id, layers, lr } of mapButtons) {
       setDisabled(button, !open)
-      const seeds = entries.map((e) => (e.verdict === 'not run' || !Number.isFinite(e.heldout)
-        ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
-        : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) })))
-      // The visible text (the loss and the marks) names the button, with
-      // the table's caption and headers around it; the title spells it out.
-      setAttr(button, 'title', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
       button.classList.toggle('is-chosen', mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr)
     }
-    // What the sweep says at the chosen depth and learning rate.
-    const sweepSignature = `${text.lang}|${settings.layers}|${settings.lr}`
-    if (mapReading.dataset.signature !== sweepSignature) {
-      mapReading.dataset.signature = sweepSignature
-      mapReading.replaceChildren(...sweepReading(SWEEP, settings).map(({ key, params }) => {
-        const p = el('p', { textContent: t(key, formatParams(params)) })
-        p.dataset.reading = key
-        return p
-      }))
-    }
-    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ')
-    setText(mapBuilds, t('mapBuilds', { builds }))
+    paintMapText()
     const state = runner.state
     const run = state.runs[0]
     const done = mapCell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged')
@@ -529,6 +506,38 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
         sweepHeldout: decimals(committed.heldout, 2), sweepVerdict: t(VERDICT_KEY[committed.verdict]),
       })
       : t('mapCompareNew', live))
+  }
+
+  // The map's text: its titles (48 cells' descriptions) and the sweep's
+  // reading, rewritten only when the language or the settings they quote
+  // changed, not on every repaint while a run trains.
+  function paintMapText() {
+    const { t } = text
+    const signature = `${text.lang}|${settings.layers}|${settings.lr}`
+    if (map.dataset.signature === signature) return
+    map.dataset.signature = signature
+    setText(mapTitle, t('mapTitle'))
+    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }))
+    setText(mapLegend, t('mapLegend'))
+    for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]))
+    for (const scroller of mapTables.querySelectorAll('.lab-map-scroll')) setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]))
+    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'))
+    for (const { button, id, layers, lr, entries } of mapButtons) {
+      const seeds = entries.map((e) => (e.verdict === 'not run' || !Number.isFinite(e.heldout)
+        ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
+        : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) })))
+      // The visible text (the loss and the marks) names the button, with
+      // the table's caption and headers around it; the title spells it out.
+      setAttr(button, 'title', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
+    }
+    // What the sweep says at the chosen depth and learning rate.
+    mapReading.replaceChildren(...sweepReading(SWEEP, settings).map(({ key, params }) => {
+      const p = el('p', { textContent: t(key, formatParams(params)) })
+      p.dataset.reading = key
+      return p
+    }))
+    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ')
+    setText(mapBuilds, t('mapBuilds', { builds }))
   }
 
   function paintReading(record) {

@@ -12,7 +12,7 @@
 // values, exact as doubles): loss, gradFirst and gradLast per step.
 
 // A slice never asks for more than this, nor less than SLICE_MIN_MS.
-const SLICE_MAX_MS = 12
+const SLICE_MAX_MS = 8
 const SLICE_MIN_MS = 3
 // Without requestIdleCallback (or when it timed out) a slice gets this.
 const SLICE_DEFAULT_MS = 8

@@ -14,7 +14,9 @@ export function labText(lang) {
     if (typeof text !== 'string') throw new Error(`missing lab string "${key}" for ${lang}`)
     return text.replace(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole))
   }
-  // A list of names as the language writes one: "a, b and c", "a、b和c".
-  const list = (items) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(items)
+  // A list of names as the language writes one: "a, b and c", "a、b和c"
+  // (one formatter per language context: they are slow to make).
+  let listFormat = null
+  const list = (items) => (listFormat ??= new Intl.ListFormat(lang, { type: 'conjunction' })).format(items)
   return { lang, t, list }
 }
