@@ -280,6 +280,8 @@ cmd_bench() {
   deps_browser
   say "the page's interaction budget (headless Chromium)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
+  say "the training lab against the page's sliders (headless Chromium)"
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/lab-perf.mjs"
 }
 
 # Each fuzzer starts from its saved corpus and writes what it finds to

@@ -7,6 +7,11 @@
 //                                script, because Chromium runs no ES module
 //                                from file://
 //   style.css                    web/style.css with its imports
+//   lab.js, lab.css              the training lab (web/lab.js, web/lab.css):
+//                                a classic script and its stylesheet that
+//                                the page injects when the lab's section
+//                                nears the viewport, so they are outside
+//                                the first download and its budget
 //   THIRD_PARTY_NOTICES.txt      licences of every package bundled above
 //
 // It then reports dist/'s size and what a SIMD-capable browser downloads to
@@ -16,6 +21,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
+
+import { sweepTable } from './src/lab/sweep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
@@ -64,6 +71,35 @@ const script = await esbuild.build({
       shape: packageVersion('d3-shape'),
     }),
   },
+});
+
+// The training lab: the same classic-script form as main.js. Its copies of
+// the chart code and d3 cost it bytes, not the page's first download.
+const lab = await esbuild.build({
+  entryPoints: [join(here, 'lab.js')],
+  outfile: join(distDir, 'lab.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  charset: 'utf8',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: {
+    NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
+    // The committed sweep without its curves: the trainability map's data.
+    NORMLAB_TRAIN_SWEEP: JSON.stringify(sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8')))),
+  },
+});
+await esbuild.build({
+  entryPoints: [join(here, 'lab.css')],
+  outfile: join(distDir, 'lab.css'),
+  bundle: true,
+  minify: true,
+  charset: 'utf8',
+  logLevel: 'warning',
 });
 
 await esbuild.build({
@@ -129,13 +165,13 @@ function shadowCss(css) {
 }
 
 for (const file of COPIED) await copyFile(join(here, file), join(distDir, file));
-await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile));
+await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile, lab.metafile));
 
 // Every package under node_modules that ended up in the bundle, with its
 // licence text.
-async function thirdPartyNotices(metafile) {
+async function thirdPartyNotices(...metafiles) {
   const packages = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((m) => Object.keys(m.inputs))) {
     const match = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
     if (match) packages.add(match[1]);
   }
@@ -147,18 +183,19 @@ async function thirdPartyNotices(metafile) {
     const text = licenceFile ? await readFile(join(dir, licenceFile), 'utf8') : `License: ${meta.license}`;
     sections.push(`${name} ${meta.version} (${meta.license})\n${'='.repeat(60)}\n${text.trim()}\n`);
   }
-  return `normlab's page (main.js) bundles the following packages.\n\n${sections.join('\n')}`;
+  return `normlab's page (main.js, lab.js) bundles the following packages.\n\n${sections.join('\n')}`;
 }
 
 const size = (file) => statSync(join(distDir, file)).size;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const all = readdirSync(distDir).filter((f) => statSync(join(distDir, f)).isFile());
-for (const file of ['index.html', 'style.css', 'main.js', 'THIRD_PARTY_NOTICES.txt']) {
+for (const file of ['index.html', 'style.css', 'main.js', 'lab.js', 'lab.css', 'THIRD_PARTY_NOTICES.txt']) {
   console.log(`${file.padEnd(24)} ${kib(size(file)).padStart(10)}`);
 }
 const download = SIMD_DOWNLOAD.reduce((sum, f) => sum + size(f), 0);
 console.log(`dist/ total              ${kib(all.reduce((sum, f) => sum + size(f), 0)).padStart(10)}`);
 console.log(`SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')})`);
+console.log(`training lab, on demand  ${kib(size('lab.js') + size('lab.css')).padStart(10)}  (lab.js, lab.css)`);
 if (download > DOWNLOAD_BUDGET_BYTES) {
   console.error(`the page's download is ${download} bytes, over the ${DOWNLOAD_BUDGET_BYTES}-byte budget`);
   process.exit(1);

@@ -68,7 +68,8 @@ test('only the store sections the page keeps are written; unreadable text starts
 // The largest values each part of the state accepts: every quiz question
 // with its explanation open, predictions with the longest numbers their
 // ranges print as and a settings key at its 64-character limit, all
-// challenges, the exercise and the walk; every view setting away from its
+// challenges, the exercise and the walk; the training lab's guess naming
+// all three runs; every view setting away from its
 // default with its longest value.
 function worstLearner(keyChar) {
   const quiz = { q1: { f: 'a', r: 0, c: 'c', w: 1 }, q2: { f: 'a', r: 0, c: 'b', w: 1 }, q3: { f: 'a', r: 0, c: 'b', w: 1 } };
@@ -76,7 +77,7 @@ function worstLearner(keyChar) {
   const longest = 999.9999999999999; // 17 significant digits in [1, 1000]
   const small = 1.2345678901234567e-6; // printed as 0.0000012345678901234567
   assert.equal(String(small).length, 24);
-  const predictions = { d: { r: longest, n: longest, k: keyChar.repeat(64) }, s: { g: small, q: 1 }, p: { g: small } };
+  const predictions = { d: { r: longest, n: longest, k: keyChar.repeat(64) }, s: { g: small, q: 1 }, p: { g: small }, l: { g: ['pre', 'post', 'warmup'] } };
   const store = createMemoryLearnerStore();
   store.write('predictions', predictions);
   assert.deepEqual(readPredictions(store), predictions);

@@ -19,6 +19,7 @@ import { estimateReadingMinutes, proseKeys } from './reading-time.js'
 import { searchFromParams } from './resume-data.js'
 import { searchFromState, stateFromSearch } from './state.js'
 import { textContext } from './text-context.js'
+import { createLabLoader } from './lab/loader.js'
 import { createCalculator } from './widgets/calculator.js'
 import { createChallenges } from './widgets/challenges.js'
 import { el, setOptions } from './widgets/dom.js'
@@ -210,6 +211,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   })
   const attention = createAttentionWidget(widget('attention'))
   const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) })
+  // The training lab comes in its own script when its section nears the view.
+  const lab = createLabLoader({ win, doc, root: widget('training-lab'), store: learner })
   const computeCalculator = createCalculatorModel()
   const computeChallenges = createChallengeModel()
   const computePlayground = createPlaygroundModel()
@@ -301,6 +304,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       guarded('playground', () => playground.update(nl && { ...computePlayground(nl, state.stretch, state.eps), question: question('p') }, ctx))
     }
     const view = paintModelViews(nl, ctx)
+    guarded('training lab', () => lab.update({ lang: state.lang, nl }))
     paintLessons(nl, view, ctx)
 
     if (languageChanged) {

@@ -6,10 +6,14 @@
 //   s  the softmax widget: the top probability at SOFTMAX_QUESTION_L2, { g },
 //      with q: 1 when it was asked with the scores growing with L2's square
 //   p  the playground: the output's L2 at PLAYGROUND_QUESTION_STRETCH, { g }
+//   l  the training lab: which runs of its contrast will learn, { g }, g a
+//      list of LAB_RUNS ids (empty: none will)
 // or { s: 1 } when the student skipped that question. Nothing derived is
 // kept: the measured values are computed again whenever they are shown.
 export const SECTION = 'predictions'
-export const QUESTIONS = ['d', 's', 'p']
+export const QUESTIONS = ['d', 's', 'p', 'l']
+// The training lab's runs, in the order it trains them.
+export const LAB_RUNS = ['pre', 'post', 'warmup']
 
 // The softmax widget asks for the top probability at this magnitude, the
 // playground for the output's length at this stretch.
@@ -37,6 +41,7 @@ const CHECKS = {
     && finiteIn(v.n, CURVE_GUESS_MIN, CURVE_GUESS_MAX) && typeof v.k === 'string' && v.k.length <= 64),
   s: (v) => isSkip(v) || (onlyKeys(v, ['g', 'q']) && finiteIn(v.g, 0, 1) && (v.q === undefined || v.q === 1)),
   p: (v) => isSkip(v) || (onlyKeys(v, ['g']) && finiteIn(v.g, 0, LENGTH_GUESS_MAX)),
+  l: (v) => isSkip(v) || (onlyKeys(v, ['g']) && Array.isArray(v.g) && v.g.every((id, i) => LAB_RUNS.includes(id) && v.g.indexOf(id) === i)),
 }
 
 // The section as stored; a record that fails its check reads as absent.

@@ -501,7 +501,7 @@ export default {
     readingPostLevel: 'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, so the sums they read are about as long as their outputs, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s parameter gradients come out about level across depth: the last layer gets {postRatio}× the first layer’s.',
     readingPostOther: 'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s last layer gets {postRatio}× the first layer’s parameter gradient.',
     readingInit: 'All of this is a snapshot taken at initialization, before a single training step. It shows how the norms scale the backward signal in this untrained model, and that in both layouts every layer receives a gradient. It cannot show whether a deep stack trains, because that depends on how the gradients change as the weights do. The chapter’s claim is about training: in post-norm the rescalings on the stream compound as training moves the weights, and without a learning-rate warm-up the first layers’ gradients collapse early on, while pre-norm’s identity path keeps them flowing. Xiong et al. (2020) saw the same in their experiments: post-norm needed the warm-up to train well, pre-norm did well without it.',
-    trainingRun: 'Watching that happen takes a training run: the two stacks trained side by side, with their gradients measured after every step.',
+    trainingRun: 'Watching that happen takes a training run: the training lab below trains the stacks one after another and measures their gradients after every step.',
     readingLossAbove: 'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, is above ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. To do worse than an even guess, a model has to give the true next byte less than an even share of its probability, and an untrained model does because it is confidently wrong: for the byte after the prompt, pre-norm’s top guess alone takes {topPre} of the probability, {topShare} times an even share. On average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm, where an even guess gives 1 in {vocabulary}.',
     readingLossOther: 'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, compares with ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. Nothing here is trained, so how near either comes to it is the luck of the random weights: on average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm.',
     readingNoNorm: 'With no norm, pre-norm and post-norm are the same network, so the two curves coincide. Choose RMSNorm or LayerNorm above to compare the layouts.',
@@ -549,6 +549,9 @@ export default {
       skipped: 'You skipped the question; the slider is yours.',
       reveal: 'At {stretch}× the input’s L2 is {input} and the output’s is {output}; your guess of {guess} was {verdict}.',
     },
+  },
+  lab: {
+    title: 'Train it yourself: the training lab',
   },
   takeaways: {
     title: 'Engineering takeaways',

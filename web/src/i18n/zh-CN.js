@@ -499,7 +499,7 @@ export default {
     readingPostLevel: 'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：最后一层是第一层的 {postRatio} 倍。',
     readingPostOther: 'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 最后一层参数的梯度是第一层的 {postRatio} 倍。',
     readingInit: '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积；不做学习率预热，靠前几层的梯度很快就会塌缩。pre-norm 的恒等路径则让梯度一直畅通。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
-    trainingRun: '要亲眼看到这一过程，得做一次训练：把两个堆叠并排训练，每一步之后都测一次梯度。',
+    trainingRun: '要亲眼看到这一过程，得做一次训练：下面的训练实验室依次训练这几种堆叠，每一步之后都测一次梯度。',
     readingLossAbove: '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节 token 上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，pre-norm 排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
     readingLossOther: '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，可与 ln {vocabulary} = {uniform} nats 比较，那是在 {vocabulary} 个字节 token 上平均猜测的得分。这里什么都没训练，离它多近全凭随机权重的运气。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一。',
     readingNoNorm: '没有归一化时，pre-norm 和 post-norm 是同一个网络，两条曲线重合。在上面选择 RMSNorm 或 LayerNorm，就能比较两种结构。',
@@ -547,6 +547,9 @@ export default {
       skipped: '你跳过了这道题，滑块可以随便拖。',
       reveal: '拉伸 {stretch} 倍时，输入的 L2 是 {input}，输出的 L2 是 {output}。你猜的是 {guess}，{verdict}。',
     },
+  },
+  lab: {
+    title: '亲手训练：训练实验室',
   },
   takeaways: {
     title: '工程要点',
