@@ -246,11 +246,12 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     }
     return {
       // Paints now when the view is near the screen (or must, `now`), else
-      // keeps `paint` for later.
-      paint(name, paint, now) {
+      // keeps `paint` for later; inputs: what the view shows (nothing is
+      // kept when they are those it shows).
+      paint(name, inputs, paint, now) {
         const node = widget(name)
         if (observer && !views.has(node)) {
-          views.set(node, { near: true, pending: null })
+          views.set(node, { near: true, pending: null, shown: [] })
           // The observer watches the view's section: the browser skips the
           // rendering of a section off screen (content-visibility), and with
           // it the intersections of what is inside.
@@ -260,11 +261,18 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
         }
         const view = views.get(node)
         if (!view || view.near || now) {
-          if (view) view.pending = null
+          if (view) Object.assign(view, { pending: null, shown: inputs })
           guarded(name, paint)
           return
         }
-        view.pending = paint
+        if (inputs.every((input, i) => input === view.shown[i])) {
+          view.pending = null
+          return
+        }
+        view.pending = () => {
+          view.shown = inputs
+          paint()
+        }
         idle ??= request(paintPending)
       },
     }
@@ -416,7 +424,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     guarded('auto-run', () => autorunWidget.update({ ...walk, depth: state.depth, reducedMotion, view }, ctx))
     guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale, walk }, ctx))
     guarded('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
-    offScreen.paint('attention', () => attention.update({ view, layer }, ctx), runtime.paintedLang !== state.lang)
+    offScreen.paint('attention', [view, layer, state.lang], () => attention.update({ view, layer }, ctx), runtime.paintedLang !== state.lang)
     guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, ...gradients }, ctx))
     if (timing && gradients.result && runtime.paintedGradients !== gradients.result) {
       win.performance.measure('normlab:gradient-views', { start: demo.runtime.gradients.inputAt, end: win.performance.now() })
