@@ -120,6 +120,10 @@ function frameParts(measures) {
       if (values?.length) row(`      forward ${part}`, values, FRAME_MS);
     }
   }
+  // Views off screen are painted after the frame, in idle time (app.js).
+  for (const name of Object.keys(measures).filter((n) => n.startsWith('normlab:offscreen:'))) {
+    row(`  after the frame: ${name.slice('normlab:offscreen:'.length)} (off screen)`, measures[name], FRAME_MS);
+  }
 }
 
 // A drag: `steps` input events one frame apart, then wait for the gradient

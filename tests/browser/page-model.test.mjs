@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { decimals, significant } from '../../web/src/format.js';
+import { decimals, fixed, significant } from '../../web/src/format.js';
 import en from '../../web/src/i18n/en.js';
 import { fill } from '../../web/src/i18n/index.js';
 import zhCN from '../../web/src/i18n/zh-CN.js';
@@ -40,6 +40,16 @@ async function setLayer(page, layer) {
 // Rows of a widget's data table as arrays of cell texts.
 async function tableRows(page, widget) {
   return page.locator(`[data-widget="${widget}"] tbody tr`).evaluateAll((rows) => rows.map((tr) => [...tr.cells].map((c) => c.textContent)));
+}
+
+// The attention view is painted when it comes near the screen (or in idle
+// time after a change): a test brings it into view before reading it, as a
+// reader scrolls to it.
+async function showAttention(page) {
+  await page.locator('[data-widget="attention"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-widget="attention"] tbody tr', { state: 'attached' });
+  await settle(page);
+  await settle(page);
 }
 
 const nearSqrtD = (value, what) => assert.ok(Math.abs(value - 32) < 3.2, `${what} is ${value}, not near 32`);
@@ -148,6 +158,7 @@ describe('the layer chart', () => {
     await settle(page);
     assert.equal(await page.textContent('#model-depth + output'), '8 layers');
     assert.equal((await tableRows(page, 'layer-chart')).length, 9);
+    await showAttention(page);
     assert.equal((await tableRows(page, 'attention')).length, 8);
     assert.equal(await page.getAttribute('#layer-select', 'max'), '7');
     assert.equal(await page.inputValue('#layer-select'), '7');
@@ -252,7 +263,10 @@ describe('the model\'s other views', () => {
   }));
 
   test('attention stays spread out in pre-norm and saturates without a norm', () => withPage('', async (page) => {
-    const deepMax = async () => Number((await tableRows(page, 'attention')).at(-1)[1]);
+    const deepMax = async () => {
+      await showAttention(page);
+      return Number((await tableRows(page, 'attention')).at(-1)[1]);
+    };
     const pre = await deepMax();
     assert.ok(pre < 0.5, `pre-norm's deepest layer averages ${pre}`);
     await page.selectOption('#model-norm', 'none');
@@ -260,6 +274,44 @@ describe('the model\'s other views', () => {
     const none = await deepMax();
     assert.ok(none > 0.9, `without a norm the deepest layer averages ${none}`);
     assert.match(await page.textContent('[data-widget="attention"] .chart-summary'), /layers average 0\.9 or more/);
+  }));
+
+  test('the attention view, off screen when the prompt changes, shows the new prompt\'s figures as it scrolls in', () => withPage('?layer=0', async (page) => {
+    await showAttention(page);
+    const before = await tableRows(page, 'attention');
+    // The page learns that the view left the screen a frame after the scroll.
+    await page.locator('#model-prompt').scrollIntoViewIfNeeded();
+    await settle(page);
+    await page.fill('#model-prompt', 'Norms keep it steady');
+    await settle(page);
+    await page.waitForSelector('.token-chip:nth-child(21)', { state: 'attached' });
+    assert.equal(await page.locator('.token-chip').count(), 20);
+    const below = await page.evaluate(() => document.querySelector('[data-widget="attention"]').getBoundingClientRect().top / innerHeight);
+    assert.ok(below > 1.5, `the attention view is ${below} screens down, within the distance it is painted at`);
+    await settle(page);
+    assert.deepEqual(await tableRows(page, 'attention'), before, 'the view off screen waits');
+
+    await showAttention(page);
+    const expected = await page.evaluate(async () => {
+      const nl = await window.normlab.loadNormlab();
+      const model = nl.createModel({ layers: 24, norm: 'rmsnorm', placement: 'pre' });
+      try {
+        const run = model.forward('Norms keep it steady', { topK: 1 });
+        return { maxProb: Array.from(run.attention.meanMaxProb), entropy: Array.from(run.attention.meanEntropy) };
+      } finally {
+        model.delete();
+      }
+    });
+    const rows = expected.maxProb.map((p, l) => [String(l), fixed(p, 3), significant(expected.entropy[l])]);
+    assert.deepEqual(await tableRows(page, 'attention'), rows);
+    assert.notDeepEqual(rows, before);
+    assert.equal(await page.getAttribute('[data-widget="attention"] .series-attention-max', 'data-values'), expected.maxProb.join(','));
+  }, {
+    // Only scrolling brings the view up to date here: the page is never
+    // given idle time.
+    initScript: () => {
+      window.requestIdleCallback = () => 0;
+    },
   }));
 
   // The reading's sentences, filled with numbers computed here from fresh

@@ -210,12 +210,76 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     },
   })
   const attention = createAttentionWidget(widget('attention'))
+  const offScreen = createOffScreenViews()
   const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) })
   // The training lab comes in its own script when its section nears the view.
   const lab = createLabLoader({ win, doc, root: widget('training-lab'), store: learner })
   const computeCalculator = createCalculatorModel()
   const computeChallenges = createChallengeModel()
   const computePlayground = createPlaygroundModel()
+
+  // Views far from the screen are not painted in the frame of an input that
+  // changed them (a keystroke, a depth step, a walk step): each keeps its
+  // newest data and is painted when it comes near the screen, or in the
+  // page's next idle time, whichever is first, so it is right when it
+  // scrolls in and a moment after any change. A language change paints it
+  // at once. Without IntersectionObserver every view paints in the frame.
+  function createOffScreenViews() {
+    const views = new Map()
+    const sections = new Map()
+    const observer = 'IntersectionObserver' in win && new win.IntersectionObserver((entries) => {
+      let arrived = false
+      for (const entry of entries) {
+        const view = sections.get(entry.target)
+        view.near = entry.isIntersecting
+        if (view.near && view.pending) arrived = true
+      }
+      if (arrived) render()
+    }, { rootMargin: '50% 0px' })
+    let idle = null
+    const request = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn, { timeout: 250 }) : (fn) => win.setTimeout(fn, 50)
+    function paintPending() {
+      idle = null
+      for (const [node, view] of views) {
+        if (!view.pending) continue
+        const paint = view.pending
+        view.pending = null
+        guarded(node.dataset.widget, paint, 'offscreen')
+      }
+    }
+    return {
+      // Paints now when the view is near the screen (or must, `now`), else
+      // keeps `paint` for later; inputs: what the view shows (nothing is
+      // kept when they are those it shows).
+      paint(name, inputs, paint, now) {
+        const node = widget(name)
+        if (observer && !views.has(node)) {
+          views.set(node, { near: true, pending: null, shown: [] })
+          // The observer watches the view's section: the browser skips the
+          // rendering of a section off screen (content-visibility), and with
+          // it the intersections of what is inside.
+          const section = node.closest('.demo-part') ?? node
+          sections.set(section, views.get(node))
+          observer.observe(section)
+        }
+        const view = views.get(node)
+        if (!view || view.near || now) {
+          if (view) Object.assign(view, { pending: null, shown: inputs })
+          guarded(name, paint)
+          return
+        }
+        if (inputs.every((input, i) => input === view.shown[i])) {
+          view.pending = null
+          return
+        }
+        view.pending = () => {
+          view.shown = inputs
+          paint()
+        }
+        idle ??= request(paintPending)
+      },
+    }
+  }
 
   // The walk starts the first time the chart comes into view, once the model
   // can fill it.
@@ -364,7 +428,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     guarded('auto-run', () => autorunWidget.update({ ...walk, depth: state.depth, reducedMotion, view }, ctx))
     guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale, walk }, ctx))
     guarded('layer breakdown', () => breakdown.update({ view, layer, depth: state.depth }, ctx))
-    guarded('attention', () => attention.update({ view, layer }, ctx))
+    offScreen.paint('attention', [view, layer, state.lang], () => attention.update({ view, layer }, ctx), runtime.paintedLang !== state.lang)
     guarded('gradient flow', () => gradientFlow.update({ depth: state.gradDepth, ...gradients }, ctx))
     if (timing && gradients.result && runtime.paintedGradients !== gradients.result) {
       win.performance.measure('normlab:gradient-views', { start: demo.runtime.gradients.inputAt, end: win.performance.now() })
@@ -401,14 +465,16 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
   // One failing view must not take the others down; the error still
   // reaches the console, where the browser tests look for it.
-  function guarded(name, fn) {
+  // kind: 'view' in render()'s pass, 'offscreen' for an off-screen view
+  // painted later (its timing measure's name).
+  function guarded(name, fn, kind = 'view') {
     const start = timing ? win.performance.now() : 0
     try {
       fn()
     } catch (error) {
       console.error(`normlab: the ${name} view failed:`, error)
     }
-    if (timing) win.performance.measure(`normlab:view:${name}`, { start, end: win.performance.now() })
+    if (timing) win.performance.measure(`normlab:${kind}:${name}`, { start, end: win.performance.now() })
   }
 
   function paintNotices(ctx) {

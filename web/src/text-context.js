@@ -6,8 +6,20 @@ import { mathNode } from './math.js'
 import { richNodes } from './rich-text.js'
 import { createTerm } from './widgets/glossary.js'
 
+// A string without parameters reads the same on every paint: made once.
+const unfilled = new Map()
+
 export function textContext(lang) {
-  const t = (key, params) => plain(lookup(lang, key), params)
+  const t = (key, params) => {
+    if (params) return plain(lookup(lang, key), params)
+    const id = `${lang}|${key}`
+    let text = unfilled.get(id)
+    if (text === undefined) {
+      text = plain(lookup(lang, key))
+      unfilled.set(id, text)
+    }
+    return text
+  }
   const makers = {
     term: (key, text) => createTerm(key, text, lookup(lang, `glossary.${key}.def`)),
     math: (tex) => mathNode(tex),

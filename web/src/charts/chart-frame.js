@@ -9,9 +9,13 @@ export function createChartFrame(container, { height, label }) {
   let draw = null
   let width = 0
 
+  let sized = 0
   const redraw = () => {
     if (!draw || width === 0) return
-    svg.attr('width', width).attr('viewBox', `0 0 ${width} ${height}`)
+    if (sized !== width) {
+      svg.attr('width', width).attr('viewBox', `0 0 ${width} ${height}`)
+      sized = width
+    }
     draw(svg, width, height)
   }
 
@@ -29,8 +33,11 @@ export function createChartFrame(container, { height, label }) {
     // draw(svg, width, height) paints the whole chart from the latest data.
     render(nextDraw, ariaLabel = label) {
       draw = nextDraw
-      svg.attr('aria-label', ariaLabel)
-      title.text(ariaLabel)
+      // Unchanged text is not written again (a write replaces the text node).
+      if (svg.attr('aria-label') !== (ariaLabel ?? null)) {
+        svg.attr('aria-label', ariaLabel)
+        title.text(ariaLabel)
+      }
       redraw()
     },
   }

@@ -131,6 +131,37 @@ export function drawLineChart(svg, width, height, data) {
   const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top])
   const plotTop = MARGIN.top
   const plotBottom = height - MARGIN.bottom
+  const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }
+
+  // The axes, rules and series are redrawn only when what they show
+  // changed: a Layer selector step moves the marker alone, and rewriting
+  // the rest (d3 sets every attribute and text again) would cost the
+  // browser a style, layout and paint pass over the whole chart.
+  const frame = JSON.stringify([width, height, data.x, data.y, data.band ?? null, data.rules ?? [], data.series, Boolean(data.legend)])
+  if (svg.node().__lineChartFrame !== frame) {
+    drawFrame(svg, width, height, data, { MARGIN, x, y, plot })
+    svg.node().__lineChartFrame = frame
+  }
+
+  const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
+    const g = enter.append('g').attr('class', 'marker')
+    g.append('line')
+    return g
+  })
+  marker.select('line').attr('x1', (m) => x(m.x)).attr('x2', (m) => x(m.x)).attr('y1', plotTop).attr('y2', plotBottom)
+  marker.selectAll('circle').data((m) => m.points.map((p) => ({ ...p, x: m.x })), (p) => p.id).join('circle')
+    .attr('class', (p) => `marker-dot marker-${p.id}`)
+    .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
+
+  drawGuesses(svg, x, y, data.guesses ?? [])
+  drawHover(svg, x, plot, data.hover)
+}
+
+// The chart's frame: the shaded band, the axes and their titles, the rules
+// and the series.
+function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
+  const plotTop = plot.top
+  const plotBottom = plot.bottom
 
   const band = svg.selectAll('g.band').data(data.band ? [data.band] : []).join((enter) => {
     const g = enter.append('g').attr('class', 'band')
@@ -162,7 +193,6 @@ export function drawLineChart(svg, width, height, data) {
   svg.selectAll('text.axis-title-y').data([data.y.label]).join('text').attr('class', 'axis-title axis-title-y')
     .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text((d) => d)
 
-  const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }
   const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : []
   svg.selectAll('g.rule').data(data.rules ?? [], (r) => r.id).join((enter) => {
     const g = enter.append('g')
@@ -198,19 +228,6 @@ export function drawLineChart(svg, width, height, data) {
       .attr('class', 'series-dot').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', function radius() {
         return select(this.parentNode).datum().dots ? 2.5 : 4
       }))
-
-  const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
-    const g = enter.append('g').attr('class', 'marker')
-    g.append('line')
-    return g
-  })
-  marker.select('line').attr('x1', (m) => x(m.x)).attr('x2', (m) => x(m.x)).attr('y1', plotTop).attr('y2', plotBottom)
-  marker.selectAll('circle').data((m) => m.points.map((p) => ({ ...p, x: m.x })), (p) => p.id).join('circle')
-    .attr('class', (p) => `marker-dot marker-${p.id}`)
-    .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
-
-  drawGuesses(svg, x, y, data.guesses ?? [])
-  drawHover(svg, x, plot, data.hover)
 }
 
 // The reader's guesses: a hollow marker with a short label, and for a

@@ -7,7 +7,7 @@ import { createChartFrame } from '../charts/chart-frame.js'
 import { ZONE_DRIFT_FROM, ZONE_SATURATED_FROM } from '../constants.js'
 import { fixed, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
-import { el, setText } from './dom.js'
+import { el, setHidden, setText } from './dom.js'
 
 export function createAttentionWidget(root) {
   const pending = el('p', { className: 'slot-pending' })
@@ -33,9 +33,9 @@ export function createAttentionWidget(root) {
   return {
     // data: { view: forward view | null, layer }
     update({ view, layer }, { t, lang }) {
-      pending.hidden = Boolean(view)
+      setHidden(pending, Boolean(view))
       setText(pending, t('model.pending'))
-      charts.hidden = !view
+      setHidden(charts, !view)
       if (!view) return
       if (painted && painted.view === view && painted.layer === layer && painted.lang === lang) return
       painted = { view, layer, lang }

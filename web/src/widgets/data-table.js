@@ -1,5 +1,7 @@
 // The text alternative every chart carries: a plain table of the numbers the
 // chart draws, inside a disclosure so it does not crowd the figure.
+import { setAttr, setText } from './dom.js'
+
 export function createDataTable(container) {
   const details = document.createElement('details')
   details.className = 'data-table'
@@ -20,15 +22,31 @@ export function createDataTable(container) {
   return {
     // columns: header strings; rows: arrays of cell strings (first cell is
     // the row header).
+    // Only what changed is written: a table's numbers often stay when its
+    // chart's marker moves, and rebuilt rows would be styled and laid out
+    // again.
     update({ summaryText, captionText, columns, rows }) {
-      summary.textContent = summaryText
-      caption.textContent = captionText
-      scroller.setAttribute('aria-label', captionText)
-      scroller.setAttribute('role', 'region')
-      head.replaceChildren(row(columns, 'th', 'col'))
-      body.replaceChildren(...rows.map((cells) => row(cells, 'td', null)))
+      setText(summary, summaryText)
+      setText(caption, captionText)
+      setAttr(scroller, 'aria-label', captionText)
+      setAttr(scroller, 'role', 'region')
+      fill(head, [columns], 'th', 'col')
+      fill(body, rows, 'td', null)
     },
   }
+}
+
+// Makes section's rows read `rows`: rows of the same length keep their
+// cells and change only differing text; others are rebuilt.
+function fill(section, rows, tag, scope) {
+  const trs = section.rows
+  for (let r = trs.length - 1; r >= rows.length; r--) trs[r].remove()
+  rows.forEach((cells, r) => {
+    const tr = trs[r]
+    if (!tr) section.append(row(cells, tag, scope))
+    else if (tr.cells.length !== cells.length) tr.replaceWith(row(cells, tag, scope))
+    else cells.forEach((text, i) => setText(tr.cells[i], text))
+  })
 }
 
 function row(cells, tag, scope) {

@@ -8,7 +8,7 @@
 // open is the student's own state (the learner store's 'exercise' section).
 import { EXERCISE_LAYERS } from '../constants.js'
 import { decimals, significant } from '../format.js'
-import { el, setAttr, setText } from './dom.js'
+import { el, setAttr, setDisabled, setHidden, setText } from './dom.js'
 import { boxLabel } from './layer-breakdown.js'
 
 const ANSWER_ID = 'exercise-answer'
@@ -40,7 +40,7 @@ export function createExercise(root, on) {
     // facts: exerciseFacts(view) | null; open: the learner store says so
     update({ facts, open }, { t }) {
       const [first, second] = EXERCISE_LAYERS
-      pending.hidden = Boolean(facts)
+      setHidden(pending, Boolean(facts))
       setText(pending, t('model.pending'))
       const kind = !facts ? 'pre' : facts.norm === 'none' ? 'none' : facts.placement
       const reachable = Boolean(facts) && facts.layers.length === EXERCISE_LAYERS.length
@@ -55,14 +55,14 @@ export function createExercise(root, on) {
       root.dataset.kind = kind
       setText(task, t(reachable || !facts ? `exercise.task.${kind}` : 'exercise.task.shallow', names))
       setText(question, reachable || !facts ? t(`exercise.question.${kind}`, names) : '')
-      question.hidden = !(reachable || !facts)
+      setHidden(question, !(reachable || !facts))
       setText(think, t('exercise.think'))
 
-      reveal.disabled = !reachable
+      setDisabled(reveal, !reachable)
       const shown = open && reachable
       setText(reveal, t(shown ? 'exercise.hide' : 'exercise.show'))
       setAttr(reveal, 'aria-expanded', String(shown))
-      answer.hidden = !shown
+      setHidden(answer, !shown)
       if (!shown) return
       const [a, b] = facts.layers
       const figure = (layer) => ({

@@ -6,7 +6,7 @@ import { drawBaselineBars } from '../charts/gain-bars.js'
 import { createChartFrame } from '../charts/chart-frame.js'
 import { decimals, fixed, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
-import { el, readout, setText } from './dom.js'
+import { el, readout, setHidden, setText } from './dom.js'
 
 export function createGainWidget(root) {
   const source = el('p', { className: 'widget-note' })
@@ -39,11 +39,11 @@ export function createGainWidget(root) {
     //   min, max, rmsAll, outputL2 }; outputL2: this norm's output L2 per
     //   token in the demo panel's forward pass, null without a norm
     update(data, { lang, t, rich }) {
-      pending.hidden = Boolean(data)
+      setHidden(pending, Boolean(data))
       setText(pending, t('model.pending'))
-      figure.hidden = !data
-      readouts.hidden = !data
-      length.hidden = !data
+      setHidden(figure, !data)
+      setHidden(readouts, !data)
+      setHidden(length, !data)
       rich(note, 'gain.synthetic')
       if (!data) return
       // The output's length: about sqrt(d) times the gains' RMS, beside the

@@ -13,7 +13,7 @@ import { createLegend } from '../charts/legend.js'
 import { GRAD_DEPTH_MAX, GRAD_DEPTH_MIN } from '../constants.js'
 import { decimals, significant } from '../format.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, readout, setAttr, setText } from './dom.js'
+import { el, labelledControl, readout, setAttr, setHidden, setText } from './dom.js'
 
 // Last-layer and first-layer parameter gradients within this factor of each
 // other read as "about level".
@@ -75,12 +75,12 @@ export function createGradientFlow(root, on) {
       setText(note, t('gradient.note'))
       setText(status, busy ? t('gradient.updating') : result ? '' : t('model.pending'))
       setAttr(body, 'aria-busy', String(busy))
-      root.dataset.busy = String(busy)
+      if (root.dataset.busy !== String(busy)) root.dataset.busy = String(busy)
       const problem = result?.error ?? null
-      error.hidden = !problem
+      setHidden(error, !problem)
       setText(error, problem ? t(`model.${problem.code}`, problem.params) : '')
       const good = result && !result.error ? result : painted?.result ?? null
-      body.hidden = !good
+      setHidden(body, !good)
       if (!good) return
       if (painted && painted.result === good && painted.lang === lang) return
       painted = { result: good, lang }
@@ -102,7 +102,7 @@ export function createGradientFlow(root, on) {
     setText(values['pre-ratio'].value, `${numbers.preRatio}×`)
     setText(values['post-ratio'].value, `${numbers.postRatio}×`)
     setText(values.loss.value, t('gradient.lossValue', numbers))
-    for (const name of ['stream', 'factor']) values[name].wrap.hidden = !scaling
+    for (const name of ['stream', 'factor']) setHidden(values[name].wrap, !scaling)
     if (scaling) {
       setText(values.stream.label, t('gradient.stream', numbers))
       setText(values.factor.label, t('gradient.factor', numbers))
@@ -139,7 +139,7 @@ export function createGradientFlow(root, on) {
       legend: true,
     }), t('gradient.residualTitle'))
 
-    figures.factor.figure.hidden = !scaling
+    setHidden(figures.factor.figure, !scaling)
     if (scaling) {
       // Norm n of layer l sits at l + n / 2 on the layer axis.
       const at = (values) => values.map((v, i) => [Math.floor(i / 2) + (i % 2) / 2, v])

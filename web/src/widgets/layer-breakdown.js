@@ -11,7 +11,7 @@
 import { EXERCISE_LAYERS } from '../constants.js'
 import { significant } from '../format.js'
 import { NORM_INPUTS, stdRmsGap } from '../model-facts.js'
-import { el, labelledControl, setAttr, setText } from './dom.js'
+import { el, labelledControl, setAttr, setDisabled, setHidden, setText } from './dom.js'
 
 // Boxes in the order the data flows through one layer, per placement.
 // key: the box's name in the page (data-box) and its label's key.
@@ -105,9 +105,9 @@ export function createLayerBreakdown(root, on) {
       }))
       jumpButtons.forEach((button, i) => {
         setText(button, t('breakdown.goTo', { layer: EXERCISE_LAYERS[i] }))
-        button.disabled = EXERCISE_LAYERS[i] >= depth
+        setDisabled(button, EXERCISE_LAYERS[i] >= depth)
       })
-      pending.hidden = Boolean(view)
+      setHidden(pending, Boolean(view))
       setText(pending, t('model.pending'))
       if (!view) return
       const signature = `${lang}|${layer}`
@@ -115,7 +115,7 @@ export function createLayerBreakdown(root, on) {
       painted = { view, signature }
 
       const kind = view.config.norm === 'none' ? 'none' : view.config.placement
-      noNorm.hidden = kind !== 'none'
+      setHidden(noNorm, kind !== 'none')
       setText(noNorm, t('breakdown.noNorm'))
       setText(caption, t('breakdown.caption', { layer, tokens: view.tokens }))
       const flow = FLOW[kind]
@@ -128,7 +128,7 @@ export function createLayerBreakdown(root, on) {
         setText(node.querySelector('.stat-title'), boxLabel(t, kind, box.key, norm))
         setText(node.querySelector('.stat-what'), t(`breakdown.what.${kind}.${box.key}`))
         const stats = view.probes[box.probe]
-        for (const stat of STATS) node.querySelector(`[data-stat="${stat}"] dt`).textContent = t(`breakdown.${stat}`)
+        for (const stat of STATS) setText(node.querySelector(`[data-stat="${stat}"] dt`), t(`breakdown.${stat}`))
         setText(node.querySelector('[data-stat="l2"] dd'), significant(stats.l2[layer]))
         setText(node.querySelector('[data-stat="mean"] dd'), significant(stats.mean[layer]))
         setText(node.querySelector('[data-stat="varStd"] dd'), `${significant(stats.variance[layer])} / ${significant(stats.std[layer])}`)
@@ -145,12 +145,15 @@ export function createLayerBreakdown(root, on) {
 // why with the input norm's figures: RMS² = mean² + std², so a mean near 0
 // leaves nothing for LayerNorm's centring to remove.
 function paintPointer(pointer, grid, view, layer, label, t) {
-  pointer.hidden = !view
-  for (const node of grid.querySelectorAll('.has-mean-pointer')) node.classList.remove('has-mean-pointer')
-  if (!view) return
-  for (const { box, probe } of NORM_INPUTS) {
-    if (stdRmsGap(view, probe, layer).gap < GAP_SMALL) grid.querySelector(`[data-box="${box}"]`)?.classList.add('has-mean-pointer')
+  setHidden(pointer, !view)
+  // Classes change only where the pointing does (a class write restyles
+  // the box even when it is the same).
+  const pointed = new Set(view ? NORM_INPUTS.filter(({ probe }) => stdRmsGap(view, probe, layer).gap < GAP_SMALL).map(({ box }) => box) : [])
+  for (const node of grid.querySelectorAll('[data-box]')) {
+    const on = pointed.has(node.dataset.box)
+    if (node.classList.contains('has-mean-pointer') !== on) node.classList.toggle('has-mean-pointer', on)
   }
+  if (!view) return
   const g = stdRmsGap(view, NORM_INPUTS[0].probe, layer)
   pointer.dataset.gap = String(g.gap)
   setText(pointer, t(g.gap < GAP_SMALL ? 'meanPointer.near' : 'meanPointer.far', {

@@ -14,7 +14,7 @@ import { decimals, significant } from '../format.js'
 import { CURVE_GUESS_MAX, CURVE_GUESS_MIN } from '../predictions.js'
 import { CHART_SCALES } from '../state.js'
 import { createDataTable } from './data-table.js'
-import { el, labelledControl, setOptions, setText } from './dom.js'
+import { el, labelledControl, setHidden, setOptions, setText } from './dom.js'
 
 const SCALE_TEXT = { log: 'layerChart.scaleLog', linear: 'layerChart.scaleLinear' }
 
@@ -116,9 +116,9 @@ export function createLayerChart(root, on) {
       const { t, lang } = context
       setText(scaleLabel, t('layerChart.scale'))
       setOptions(scaleSelect, CHART_SCALES.map((s) => [s, t(SCALE_TEXT[s])]), data.scale)
-      pending.hidden = Boolean(data.view)
+      setHidden(pending, Boolean(data.view))
       setText(pending, t('model.pending'))
-      figure.hidden = !data.view
+      setHidden(figure, !data.view)
       context.rich(note, 'layerChart.note')
       if (!data.view) return
       const walk = data.walk ?? null

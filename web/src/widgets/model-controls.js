@@ -4,7 +4,7 @@
 // good result.
 import { DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, MAX_PROMPT_TOKENS, NORM_KINDS, PLACEMENTS } from '../constants.js'
 import { powerOfTen } from '../format.js'
-import { el, labelledControl, setAttr, setOptions, setText } from './dom.js'
+import { el, labelledControl, setAttr, setDisabled, setHidden, setOptions, setText } from './dom.js'
 
 const NORM_TEXT = { rmsnorm: 'model.normRmsnorm', layernorm: 'model.normLayernorm', none: 'model.normNone' }
 const PLACEMENT_TEXT = { pre: 'model.placementPre', post: 'model.placementPost' }
@@ -47,7 +47,7 @@ export function createModelControls(root, on) {
     update({ settings, isDefaultPrompt, forward }, { t }) {
       setText(promptLabel, t('model.prompt'))
       setText(reset, t('model.promptReset'))
-      reset.disabled = isDefaultPrompt
+      setDisabled(reset, isDefaultPrompt)
       setText(normLabel, t('model.norm'))
       setText(placementLabel, t('model.placement'))
       setText(depthLabel, t('model.depth'))
@@ -66,10 +66,10 @@ export function createModelControls(root, on) {
       const count = forward?.tokens ?? 0
       setText(hint, t('model.promptHint', { count, max: MAX_PROMPT_TOKENS }))
       setAttr(promptInput, 'aria-invalid', String(Boolean(problem)))
-      error.hidden = !problem
+      setHidden(error, !problem)
       setText(error, problem ? t(`model.${problem.code}`, problem.params) : '')
       const view = forward?.view ?? null
-      stale.hidden = !(problem && view)
+      setHidden(stale, !(problem && view))
       setText(stale, view ? t('model.stale', { prompt: view.prompt }) : '')
       paintTokens(tokens, view, t)
     },
@@ -86,6 +86,13 @@ function paintTokens(container, view, t) {
     container.replaceChildren()
     return
   }
-  const label = el('span', { className: 'token-chips-label', textContent: t('model.tokens', { count: view.tokens }) })
-  container.replaceChildren(label, ...view.tokenLabels.map((text) => el('span', { className: 'token-chip', textContent: text })))
+  // A keystroke usually changes one chip: the others keep their nodes.
+  const label = container.querySelector('.token-chips-label') ?? container.appendChild(el('span', { className: 'token-chips-label' }))
+  setText(label, t('model.tokens', { count: view.tokens }))
+  const chips = container.getElementsByClassName('token-chip')
+  while (chips.length > view.tokenLabels.length) chips[chips.length - 1].remove()
+  view.tokenLabels.forEach((text, i) => {
+    if (chips[i]) setText(chips[i], text)
+    else container.append(el('span', { className: 'token-chip', textContent: text }))
+  })
 }
