@@ -1,7 +1,9 @@
 // Build the page into dist/, next to the normlab bundles (build.sh runs this
 // after wasm/bundle.mjs):  node web/build.mjs DIST_DIR
 //
-//   index.html, favicon.svg      copied
+//   index.html                   without its comments and indentation (outside
+//                                <pre>), which are for its readers, not browsers
+//   favicon.svg                  copied
 //   main.js                      the page: web/main.js and everything it
 //                                imports (KaTeX, d3 modules), one classic
 //                                script, because Chromium runs no ES module
@@ -28,7 +30,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
 // its package.json, so read them from node_modules directly.
 const packageDir = (name) => join(here, '..', 'node_modules', name);
-const COPIED = ['index.html', 'favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js', 'CHANGELOG.md'];
+const COPIED = ['favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js', 'CHANGELOG.md'];
 // The files a browser with WebAssembly SIMD fetches for the page; the scalar
 // backend (normlab_scalar.js) is only fetched where SIMD is missing.
 const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
@@ -165,6 +167,16 @@ function shadowCss(css) {
 }
 
 for (const file of COPIED) await copyFile(join(here, file), join(distDir, file));
+await writeFile(join(distDir, 'index.html'), compactHtml(await readFile(join(here, 'index.html'), 'utf8')));
+
+// The page's HTML as a browser needs it: comments and each line's leading
+// whitespace dropped, except inside <pre>, where whitespace is content.
+function compactHtml(html) {
+  return html
+    .split(/(<pre[\s>][\s\S]*?<\/pre>)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/<!--[\s\S]*?-->\n?/g, '').replace(/^[ \t]+/gm, '')))
+    .join('');
+}
 await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile, lab.metafile));
 
 // Every package under node_modules that ended up in the bundle, with its
