@@ -6,6 +6,7 @@
 #   ./build.sh serve   build, then serve dist/ on http://127.0.0.1:8000
 #   ./build.sh test    build, then run every test (native, wasm, Node, Chromium)
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
+#   ./build.sh format  rewrite the C++ (clang-format) and the JavaScript (prettier) in the house style
 #   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60), then
 #                      the calculator parser's property tests with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip, and the
@@ -51,6 +52,10 @@ APT_BROWSER=(chromium fontconfig "${APT_FONTS[@]}")
 APT_CHECK=(clang libclang-rt-dev)
 # The zips of `dist` and the SCORM packages, which the tests unpack.
 APT_ZIP=(zip unzip)
+# The C++ formatter (Debian 12's is clang-format 14; .clang-format is its
+# configuration). The JavaScript formatter, prettier, is an npm devDependency
+# configured in package.json.
+APT_FORMAT=(clang-format)
 
 apt_install() {
   local missing=() p
@@ -195,7 +200,7 @@ font_config() {
 
 deps_build() { apt_install "${APT_BUILD[@]}"; ensure_node; fetch_xsimd; stage_catch2; npm_ci "$ROOT"; }
 deps_browser() { apt_install "${APT_BROWSER[@]}"; font_config; }
-deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}" "${APT_ZIP[@]}"; }
+deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}" "${APT_ZIP[@]}" "${APT_FORMAT[@]}"; }
 
 # ---------------------------------------------------------------- build
 cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
@@ -240,9 +245,40 @@ fuzz_replay() {
 }
 
 # ---------------------------------------------------------------- commands
+# ---------------------------------------------------------------- format
+# One style per language: .clang-format for the C++ in src/, wasm/ and tests/,
+# package.json's "prettier" for every .js, .mjs, .cjs and .ts file git does
+# not ignore. `check` reports the files that differ; `write` rewrites them.
+cpp_sources() {
+  (cd "$ROOT" && find src wasm tests -name node_modules -prune -o -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.hpp' \) -print | sort)
+}
+
+format_sources() {
+  local mode=$1 files
+  mapfile -t files < <(cpp_sources)
+  if [ "$mode" = write ]; then
+    (cd "$ROOT" && clang-format -i "${files[@]}" && node_modules/.bin/prettier --write --log-level warn '**/*.{js,mjs,cjs,ts}')
+  else
+    local ok=0 out
+    out=$(cd "$ROOT" && clang-format --dry-run --Werror "${files[@]}" 2>&1) || ok=1
+    [ -z "$out" ] || grep -oE '^[^: ]+:[0-9]+:[0-9]+: error' <<<"$out" | cut -d: -f1 | sort -u | sed 's/^/[normlab]   not clang-formatted: /'
+    (cd "$ROOT" && node_modules/.bin/prettier --check --log-level warn '**/*.{js,mjs,cjs,ts}') || ok=1
+    [ $ok -eq 0 ] || say "  ./build.sh format rewrites them in the house style"
+    return $ok
+  fi
+}
+
+cmd_format() {
+  deps_build; apt_install "${APT_FORMAT[@]}"
+  format_sources write
+  say "formatted: $(cpp_sources | wc -l) C++ files (clang-format $(clang-format --version | grep -oE '[0-9]+\.[0-9.]+' | head -n 1)), JavaScript (prettier $("$ROOT"/node_modules/.bin/prettier --version))"
+}
+
 cmd_test() {
   deps_all; build
   local failed=0
+  say "formatting: clang-format (.clang-format) and prettier (package.json)"
+  format_sources check || failed=1
   say "Catch2, native"
   "$BUILD/native/normlab_tests" || failed=1
   say "Catch2, native: the trainer's thesis ([.thesis], 3 seeds x 4 runs of 400 steps; minutes)"
@@ -510,10 +546,11 @@ case "${1:-}" in
   serve) cmd_serve ;;
   test) cmd_test ;;
   bench) cmd_bench ;;
+  format) cmd_format ;;
   fuzz) cmd_fuzz ;;
   dist) cmd_dist ;;
   soak) cmd_soak ;;
   sweep) cmd_sweep ;;
   fresh-check) cmd_fresh_check ;;
-  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
