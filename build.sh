@@ -247,8 +247,10 @@ fuzz_replay() {
 # ---------------------------------------------------------------- commands
 # ---------------------------------------------------------------- format
 # One style per language: .clang-format for the C++ in src/, wasm/ and tests/,
-# package.json's "prettier" for every .js, .mjs, .cjs and .ts file git does
-# not ignore. `check` reports the files that differ; `write` rewrites them.
+# package.json's "prettier" for every .js, .mjs, .cjs and .ts file in wasm/,
+# web/ and tests/ (not in node_modules). `check` reports the files that
+# differ; `write` rewrites them.
+JS_SOURCES=('wasm/**/*.{js,mjs,cjs,ts}' 'web/**/*.{js,mjs,cjs,ts}' 'tests/**/*.{js,mjs,cjs,ts}')
 cpp_sources() {
   (cd "$ROOT" && find src wasm tests -name node_modules -prune -o -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.hpp' \) -print | sort)
 }
@@ -257,12 +259,12 @@ format_sources() {
   local mode=$1 files
   mapfile -t files < <(cpp_sources)
   if [ "$mode" = write ]; then
-    (cd "$ROOT" && clang-format -i "${files[@]}" && node_modules/.bin/prettier --write --log-level warn '**/*.{js,mjs,cjs,ts}')
+    (cd "$ROOT" && clang-format -i "${files[@]}" && node_modules/.bin/prettier --write --log-level warn "${JS_SOURCES[@]}")
   else
     local ok=0 out
     out=$(cd "$ROOT" && clang-format --dry-run --Werror "${files[@]}" 2>&1) || ok=1
     [ -z "$out" ] || grep -oE '^[^: ]+:[0-9]+:[0-9]+: error' <<<"$out" | cut -d: -f1 | sort -u | sed 's/^/[normlab]   not clang-formatted: /'
-    (cd "$ROOT" && node_modules/.bin/prettier --check --log-level warn '**/*.{js,mjs,cjs,ts}') || ok=1
+    (cd "$ROOT" && node_modules/.bin/prettier --check --log-level warn "${JS_SOURCES[@]}") || ok=1
     [ $ok -eq 0 ] || say "  ./build.sh format rewrites them in the house style"
     return $ok
   fi
