@@ -160,15 +160,15 @@ constexpr int kNeedInput = 1, kNeedOutput = 2;
 // The Workspace's buffers, in layout order: X(enumerator, name in JS, shape,
 // the resize() flag it is provided under, or 0 for always). All float32;
 // stats holds T RowStats records, S floats each.
-#define NORMLAB_WORKSPACE_BUFFERS(X)          \
-  X(kInput, "input", "T D", kNeedInput)       \
-  X(kGain, "gain", "D", 0)                    \
-  X(kBias, "bias", "D", 0)                    \
-  X(kOutput, "output", "T D", kNeedOutput)    \
-  X(kMean, "mean", "T", 0)                    \
-  X(kRstd, "rstd", "T", 0)                    \
-  X(kEntropy, "entropy", "T", 0)              \
-  X(kMaxProb, "maxProb", "T", 0)              \
+#define NORMLAB_WORKSPACE_BUFFERS(X)       \
+  X(kInput, "input", "T D", kNeedInput)    \
+  X(kGain, "gain", "D", 0)                 \
+  X(kBias, "bias", "D", 0)                 \
+  X(kOutput, "output", "T D", kNeedOutput) \
+  X(kMean, "mean", "T", 0)                 \
+  X(kRstd, "rstd", "T", 0)                 \
+  X(kEntropy, "entropy", "T", 0)           \
+  X(kMaxProb, "maxProb", "T", 0)           \
   X(kStats, "stats", "T S", 0)
 
 #define NORMLAB_BUFFER_ENUMERATOR(id, name, shape, need) id,
@@ -755,19 +755,25 @@ EMSCRIPTEN_KEEPALIVE int nl_ws_resize(uintptr_t w, int T, int D, int need) {
 }
 EMSCRIPTEN_KEEPALIVE const uint32_t* nl_ws_layout(uintptr_t w) { return ws(w)->layout(); }
 // Addresses: out, inp (T, D); gain, bias (D) or 0 for none.
-EMSCRIPTEN_KEEPALIVE void nl_ws_rmsnorm(uintptr_t w, float* out, const float* inp, const float* gain, float eps) {
+EMSCRIPTEN_KEEPALIVE void nl_ws_rmsnorm(uintptr_t w, float* out, const float* inp,
+                                        const float* gain, float eps) {
   ws(w)->rmsnorm(out, inp, gain, eps);
 }
-EMSCRIPTEN_KEEPALIVE void nl_ws_layernorm(uintptr_t w, float* out, const float* inp, const float* gain,
-                                          const float* bias, float eps) {
+EMSCRIPTEN_KEEPALIVE void nl_ws_layernorm(uintptr_t w, float* out, const float* inp,
+                                          const float* gain, const float* bias, float eps) {
   ws(w)->layernorm(out, inp, gain, bias, eps);
 }
-EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float* out, const float* inp, float temperature) {
+EMSCRIPTEN_KEEPALIVE void nl_ws_softmax(uintptr_t w, float* out, const float* inp,
+                                        float temperature) {
   ws(w)->softmax(out, inp, temperature);
 }
 EMSCRIPTEN_KEEPALIVE void nl_ws_row_stats(uintptr_t w, const float* inp) { ws(w)->row_stats(inp); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w, const float* inp) { ws(w)->distribution_stats(inp); }
-EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w, float* out, const float* inp) { ws(w)->copy_rows(out, inp); }
+EMSCRIPTEN_KEEPALIVE void nl_ws_distribution_stats(uintptr_t w, const float* inp) {
+  ws(w)->distribution_stats(inp);
+}
+EMSCRIPTEN_KEEPALIVE void nl_ws_copy_rows(uintptr_t w, float* out, const float* inp) {
+  ws(w)->copy_rows(out, inp);
+}
 // Test support: Workspace::fill_identity.
 EMSCRIPTEN_KEEPALIVE void nl_ws_fill_identity_for_tests(uintptr_t w) { ws(w)->fill_identity(); }
 
@@ -801,9 +807,7 @@ EMSCRIPTEN_BINDINGS(normlab) {
       .field("liveAllocations", &MemoryInfo::live_allocations);
   function("memoryInfo", &memory_info);
 
-  class_<Workspace>("Workspace")
-      .constructor<>()
-      .function("handle", &Workspace::handle);
+  class_<Workspace>("Workspace").constructor<>().function("handle", &Workspace::handle);
 
   // ---- synthetic model
   // JS fills every field (eps NaN = the norm's default).

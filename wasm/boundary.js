@@ -124,7 +124,8 @@ function compileEntry(result, entry, axes, dimIndex) {
   });
   const lead = keys.filter((key) => typeof key === 'object').map((key) => key.axis);
   lead.forEach((axis, k) => {
-    if (entry.shape[k] !== axis || axes[axis] === undefined) throw problem(`has {${axis}} where its shape has ${entry.shape[k]}`);
+    if (entry.shape[k] !== axis || axes[axis] === undefined)
+      throw problem(`has {${axis}} where its shape has ${entry.shape[k]}`);
   });
   for (const symbol of entry.shape) {
     if (!dimIndex.has(symbol) && axes[symbol] === undefined) throw problem(`has an unknown dimension ${symbol}`);
@@ -181,7 +182,12 @@ function workspaceSlots(workspace) {
     slot[buffer.name] = k;
     need[buffer.name] = buffer.need;
   });
-  return Object.freeze({ dims: workspace.dims, buffers: workspace.buffers, slot: Object.freeze(slot), need: Object.freeze(need) });
+  return Object.freeze({
+    dims: workspace.dims,
+    buffers: workspace.buffers,
+    slot: Object.freeze(slot),
+    need: Object.freeze(need),
+  });
 }
 
 // ---------------------------------------------------------------- problems

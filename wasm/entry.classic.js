@@ -12,16 +12,19 @@ const loading = new Map();
 
 function loadBackendScript(name, file) {
   if (!loading.has(name)) {
-    loading.set(name, new Promise((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = new URL(file, baseUrl).href;
-      script.onload = () => resolve(globalThis.normlabBackends[name]);
-      script.onerror = () => {
-        loading.delete(name);
-        reject(new Error(`could not load the ${name} backend from ${script.src}`));
-      };
-      document.head.append(script);
-    }));
+    loading.set(
+      name,
+      new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = new URL(file, baseUrl).href;
+        script.onload = () => resolve(globalThis.normlabBackends[name]);
+        script.onerror = () => {
+          loading.delete(name);
+          reject(new Error(`could not load the ${name} backend from ${script.src}`));
+        };
+        document.head.append(script);
+      }),
+    );
   }
   return loading.get(name);
 }

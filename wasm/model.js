@@ -222,7 +222,7 @@ function checkObject(options, name) {
 //   a byte of no valid character: two hex digits ('E4')
 export function tokenLabels(bytes) {
   const labels = new Array(bytes.length);
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
     if (b < 0x80) {
       labels[i++] = asciiLabel(b);
@@ -257,7 +257,9 @@ const hex = (b) => b.toString(16).toUpperCase().padStart(2, '0');
 // above U+10FFFF).
 function utf8SequenceLength(bytes, i) {
   const b = bytes[i];
-  let n, lo = 0x80, hi = 0xbf;
+  let n,
+    lo = 0x80,
+    hi = 0xbf;
   if (b >= 0xc2 && b <= 0xdf) n = 2;
   else if (b >= 0xe0 && b <= 0xef) {
     n = 3;

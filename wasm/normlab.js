@@ -262,9 +262,19 @@ function createApi(module, backend, createModule) {
   let shapeRows = -1;
   let shapeDim = -1;
   let shapeNeed = 0;
-  let inpPtr = 0, gainPtr = 0, biasPtr = 0, outPtr = 0;
-  let inp = 0, gainAt = 0, biasAt = 0, outAt = 0, meanAt = 0, rstdAt = 0;
-  let entropyAt = 0, maxProbAt = 0, statsAt = 0;
+  let inpPtr = 0,
+    gainPtr = 0,
+    biasPtr = 0,
+    outPtr = 0;
+  let inp = 0,
+    gainAt = 0,
+    biasAt = 0,
+    outAt = 0,
+    meanAt = 0,
+    rstdAt = 0;
+  let entropyAt = 0,
+    maxProbAt = 0,
+    statsAt = 0;
 
   // Shape the workspace for rows x dim with the (T, D) buffers `need` asks
   // for; may grow memory (heapView() after it).

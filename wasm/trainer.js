@@ -53,7 +53,19 @@ const OPTION_DEFAULTS = {
   batch: 8,
 };
 const OPTION_NAMES = [
-  'layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'lr', 'warmup', 'steps', 'seed', 'seq', 'batch', 'text',
+  'layers',
+  'hidden',
+  'heads',
+  'norm',
+  'placement',
+  'eps',
+  'lr',
+  'warmup',
+  'steps',
+  'seed',
+  'seq',
+  'batch',
+  'text',
 ];
 const STRING_OPTIONS = new Set(['norm', 'placement', 'text']);
 const MAX_STEPS_PER_CALL = 100000;

@@ -92,7 +92,9 @@ const lab = await esbuild.build({
   define: {
     NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
     // The committed sweep without its curves: the trainability map's data.
-    NORMLAB_TRAIN_SWEEP: JSON.stringify(sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8')))),
+    NORMLAB_TRAIN_SWEEP: JSON.stringify(
+      sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'))),
+    ),
   },
 });
 await esbuild.build({

@@ -5,9 +5,9 @@
 // by a bundler. The elements link normlab-embed.css from beside this module;
 // where a bundler has merged the module into a script that cannot say where
 // it is (an IIFE bundle), from beside the page.
-import { loadNormlab } from '../wasm/entry.esm.js'
-import { defineElements } from './src/embed/elements.js'
+import { loadNormlab } from '../wasm/entry.esm.js';
+import { defineElements } from './src/embed/elements.js';
 
-const base = import.meta.url || document.baseURI
+const base = import.meta.url || document.baseURI;
 
-defineElements({ loadNormlab, stylesheetUrl: new URL('normlab-embed.css', base).href })
+defineElements({ loadNormlab, stylesheetUrl: new URL('normlab-embed.css', base).href });

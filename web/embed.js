@@ -3,9 +3,9 @@
 // wasm loader as dist/normlab.js, which adds normlab_simd.js (or
 // normlab_scalar.js) from the folder this script was loaded from, so a course
 // page anywhere can include it by its URL. The stylesheet comes from there too.
-import { loadNormlab } from '../wasm/entry.classic.js'
-import { defineElements } from './src/embed/elements.js'
+import { loadNormlab } from '../wasm/entry.classic.js';
+import { defineElements } from './src/embed/elements.js';
 
-const scriptUrl = document.currentScript?.src || document.baseURI
+const scriptUrl = document.currentScript?.src || document.baseURI;
 
-defineElements({ loadNormlab, stylesheetUrl: new URL('normlab-embed.css', scriptUrl).href })
+defineElements({ loadNormlab, stylesheetUrl: new URL('normlab-embed.css', scriptUrl).href });

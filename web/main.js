@@ -5,17 +5,17 @@
 // web/EMBEDDING.md); an unknown name shows the whole page with a note.
 // Launched by a course platform (a SCORM API in a parent or opener window),
 // the page reports to it and keeps the learner's state there (src/lms.js).
-import { startPage } from './src/app.js'
-import { frameWidget, startFrame } from './src/embed/frame.js'
-import { connectLms } from './src/lms.js'
+import { startPage } from './src/app.js';
+import { frameWidget, startFrame } from './src/embed/frame.js';
+import { connectLms } from './src/lms.js';
 
-const loadNormlab = globalThis.normlab?.loadNormlab
-const widget = frameWidget(location.search)
-if (widget?.name) startFrame({ name: widget.name, loadNormlab })
+const loadNormlab = globalThis.normlab?.loadNormlab;
+const widget = frameWidget(location.search);
+if (widget?.name) startFrame({ name: widget.name, loadNormlab });
 else {
   startPage({
     loadNormlab,
     lms: connectLms(window),
     extraNotices: widget?.rejected ? [{ key: 'notice.paramRejected', params: widget.rejected }] : [],
-  })
+  });
 }

@@ -22,9 +22,9 @@ void rope_tables(float* cos_a, float* sin_a, int positions, int dh) {
   }
 }
 
-void attention_forward(float* out, float* sum, AttentionCache* c,
-                       const float* inp, const float* residual, const float* w,
-                       const RopeTables& rope, int first, int T, int D, int H) {
+void attention_forward(float* out, float* sum, AttentionCache* c, const float* inp,
+                       const float* residual, const float* w, const RopeTables& rope, int first,
+                       int T, int D, int H) {
   const int dh = D / H;
   const int half = dh / 2;
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
@@ -60,8 +60,8 @@ void attention_forward(float* out, float* sum, AttentionCache* c,
     float* alpha = out + o;  // (4, H) scratch until out's row is written
     int s = 0;
     for (; s + 4 <= n_keys; s += 4) {
-      const float* k_s[4] = {c->k + s * D, c->k + (s + 1) * D,
-                             c->k + (s + 2) * D, c->k + (s + 3) * D};
+      const float* k_s[4] = {c->k + s * D, c->k + (s + 1) * D, c->k + (s + 2) * D,
+                             c->k + (s + 3) * D};
       segment_dots4(alpha, q_t, k_s, D, dh);
       for (int j = 0; j < 4; j++) {
         for (int h = 0; h < H; h++) {
@@ -80,8 +80,8 @@ void attention_forward(float* out, float* sum, AttentionCache* c,
     std::memset(y_t, 0, D * sizeof(float));
     s = 0;
     for (; s + 4 <= n_keys; s += 4) {
-      const float* v_s[4] = {c->v + s * D, c->v + (s + 1) * D,
-                             c->v + (s + 2) * D, c->v + (s + 3) * D};
+      const float* v_s[4] = {c->v + s * D, c->v + (s + 1) * D, c->v + (s + 2) * D,
+                             c->v + (s + 3) * D};
       for (int j = 0; j < 4; j++) {
         for (int h = 0; h < H; h++) alpha[j * H + h] = p_t[h * n_keys + s + j];
       }
@@ -111,9 +111,8 @@ void attention_forward(float* out, float* sum, AttentionCache* c,
 //     du = dq0 * query + dk0 * key + dv * value
 //   u = Hd(z) / sqrt(D), z = mix * x:
 //     dz = Hd(du) / sqrt(D);  d mix += dz * x;  dx = dz * mix
-void attention_backward(float* dinp, float* dw, const float* dout,
-                        const AttentionCache& c, const float* inp,
-                        const float* w, const RopeTables& rope,
+void attention_backward(float* dinp, float* dw, const float* dout, const AttentionCache& c,
+                        const float* inp, const float* w, const RopeTables& rope,
                         AttentionScratch* scratch, int T, int D, int H) {
   const int dh = D / H;
   const int half = dh / 2;
@@ -145,8 +144,7 @@ void attention_backward(float* dinp, float* dw, const float* dout,
       for (int h = 0; h < H; h++) alpha[h] = p_t[h * n_keys + s];
       segment_axpy(scratch->dv + s * D, alpha, dy_t, D, dh);
     }
-    softmax_backward(scratch->dlogits + causal_offset(t, H), dp_t, p_t, H,
-                     n_keys, 1.0f);
+    softmax_backward(scratch->dlogits + causal_offset(t, H), dp_t, p_t, H, n_keys, 1.0f);
   }
 
   std::memset(scratch->dq, 0, n * sizeof(float));

@@ -59,13 +59,13 @@ inline int causal_size(int T, int H) { return causal_offset(T, H); }
 // be differentiated) all tokens reuse row 0, which stays in L1.
 struct AttentionCache {
   int row_stride;  // D or 0, for u, q and y
-  float* u;       // (T, D) Hd(mix * x) / sqrt(D)
-  float* q;       // (T, D) rotated
-  float* k;       // (T, D) rotated
-  float* v;       // (T, D)
-  float* logits;  // packed (T, H, t + 1): scaled q.k of query t, key s <= t
-  float* p;       // packed (T, H, t + 1): softmax rows
-  float* y;       // (T, D) per-head weighted values, heads side by side
+  float* u;        // (T, D) Hd(mix * x) / sqrt(D)
+  float* q;        // (T, D) rotated
+  float* k;        // (T, D) rotated
+  float* v;        // (T, D)
+  float* logits;   // packed (T, H, t + 1): scaled q.k of query t, key s <= t
+  float* p;        // packed (T, H, t + 1): softmax rows
+  float* y;        // (T, D) per-head weighted values, heads side by side
 };
 
 // Scratch the backward needs besides the cache.
@@ -94,15 +94,14 @@ struct AttentionScratch {
 // a prompt that grows by one token costs one row and the earlier rows' keys
 // and values. first = 0 (every row) when the cache keeps per-token rows
 // (row_stride = D, for the backward).
-void attention_forward(float* out, float* sum, AttentionCache* cache,
-                       const float* inp, const float* residual, const float* w,
-                       const RopeTables& rope, int first, int T, int D, int H);
+void attention_forward(float* out, float* sum, AttentionCache* cache, const float* inp,
+                       const float* residual, const float* w, const RopeTables& rope, int first,
+                       int T, int D, int H);
 
 // dinp: (T, D) written; dw: (kLayerTensors, D) the attention rows
 // accumulated (+=); dout: (T, D); cache, inp, w: as in the forward.
-void attention_backward(float* dinp, float* dw, const float* dout,
-                        const AttentionCache& cache, const float* inp,
-                        const float* w, const RopeTables& rope,
+void attention_backward(float* dinp, float* dw, const float* dout, const AttentionCache& cache,
+                        const float* inp, const float* w, const RopeTables& rope,
                         AttentionScratch* scratch, int T, int D, int H);
 
 }  // namespace normlab::model

@@ -25,29 +25,29 @@ struct LayerCache {
   // (T, D) pre: x_in itself (not copied); post: x + A(x), held in
   // input_norm_sum.
   const float* input_norm_in;
-  float* input_norm_sum;       // (T, D) post-norm's x + A(x)
-  float* input_norm_normed;    // (T, D) N1 before its gain (LayerNorm only)
-  float* input_norm_out;       // (T, D) N1 after its gain (and bias)
-  float* input_norm_mean;      // (T) LayerNorm cache
-  float* input_norm_rstd;      // (T)
+  float* input_norm_sum;     // (T, D) post-norm's x + A(x)
+  float* input_norm_normed;  // (T, D) N1 before its gain (LayerNorm only)
+  float* input_norm_out;     // (T, D) N1 after its gain (and bias)
+  float* input_norm_mean;    // (T) LayerNorm cache
+  float* input_norm_rstd;    // (T)
   AttentionCache attention;
-  float* attention_out;        // (T, D) A(...)
-  float* post_attn_norm_in;    // (T, D) pre: h; post: h + F(h)
+  float* attention_out;          // (T, D) A(...)
+  float* post_attn_norm_in;      // (T, D) pre: h; post: h + F(h)
   float* post_attn_norm_normed;  // (T, D) N2 before its gain (LayerNorm only)
-  float* post_attn_norm_out;   // (T, D)
-  float* post_attn_norm_mean;  // (T)
-  float* post_attn_norm_rstd;  // (T)
+  float* post_attn_norm_out;     // (T, D)
+  float* post_attn_norm_mean;    // (T)
+  float* post_attn_norm_rstd;    // (T)
   MlpCache mlp;
-  float* mlp_out;              // (T, D) F(...)
+  float* mlp_out;  // (T, D) F(...)
 };
 
 // Scratch for the backward.
 struct LayerScratch {
   AttentionScratch attention;
-  float* mlp;      // (T, D) MLP backward scratch
-  float* d_a;      // (T, D)
-  float* d_b;      // (T, D)
-  float* d_c;      // (T, D)
+  float* mlp;  // (T, D) MLP backward scratch
+  float* d_a;  // (T, D)
+  float* d_b;  // (T, D)
+  float* d_c;  // (T, D)
 };
 
 // x_out: (T, D); cache: filled; x_in: (T, D) the layer's residual input;
@@ -60,15 +60,13 @@ struct LayerScratch {
 // needs the earlier rows' keys and values, recomputed from x_in: pre-norm
 // through N1 (written to input_norm_out for every row), post-norm straight
 // from x_in. first = 0 for a run the backward will use.
-void layer_forward(float* x_out, LayerCache* cache, const float* x_in,
-                   const float* w, const RopeTables& rope,
-                   const ModelConfig& config, int first, int T);
+void layer_forward(float* x_out, LayerCache* cache, const float* x_in, const float* w,
+                   const RopeTables& rope, const ModelConfig& config, int first, int T);
 
 // dx_in: (T, D) written (may not alias dx_out); dw: (kLayerTensors, D)
 // accumulated; dx_out: (T, D); cache: from layer_forward on the same x_in.
-void layer_backward(float* dx_in, float* dw, const float* dx_out,
-                    const LayerCache& cache, const float* x_in, const float* w,
-                    const RopeTables& rope, LayerScratch* scratch,
-                    const ModelConfig& config, int T);
+void layer_backward(float* dx_in, float* dw, const float* dx_out, const LayerCache& cache,
+                    const float* x_in, const float* w, const RopeTables& rope,
+                    LayerScratch* scratch, const ModelConfig& config, int T);
 
 }  // namespace normlab::model

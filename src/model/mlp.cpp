@@ -9,8 +9,8 @@
 namespace normlab::model {
 
 // Token by token, so each row's chain of passes stays in L1.
-void mlp_forward(float* out, float* sum, MlpCache* c, const float* inp,
-                 const float* residual, const float* w, int T, int D) {
+void mlp_forward(float* out, float* sum, MlpCache* c, const float* inp, const float* residual,
+                 const float* w, int T, int D) {
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
   const float* in_mix = w + kMlpInMix * D;
   const float* in_scale = w + kMlpInScale * D;
@@ -36,9 +36,8 @@ void mlp_forward(float* out, float* sum, MlpCache* c, const float* inp,
 //   z1 = Hd(in_mix * x)/sqrt(D):  e1 = Hd(dz1) / sqrt(D)
 //                                 d in_mix += e1 * x;        dx = e1 * in_mix
 // Sums over tokens t are implied for the parameter gradients.
-void mlp_backward(float* dinp, float* dw, const float* dout, const MlpCache& c,
-                  const float* inp, const float* w, float* scratch, int T,
-                  int D) {
+void mlp_backward(float* dinp, float* dw, const float* dout, const MlpCache& c, const float* inp,
+                  const float* w, float* scratch, int T, int D) {
   const float inv_sqrt_d = 1.0f / std::sqrt(static_cast<float>(D));
   const float* in_mix = w + kMlpInMix * D;
   const float* in_scale = w + kMlpInScale * D;

@@ -26,22 +26,21 @@ namespace normlab::model {
 // that will not be differentiated) all tokens reuse row 0, which stays in L1.
 struct MlpCache {
   int row_stride;  // D or 0
-  float* z1;  // (T, D)
-  float* m;   // (T, D) pre-activation
-  float* r;   // (T, D) silu(m)
-  float* z2;  // (T, D)
+  float* z1;       // (T, D)
+  float* m;        // (T, D) pre-activation
+  float* r;        // (T, D) silu(m)
+  float* z2;       // (T, D)
 };
 
 // out: (T, D); sum: (T, D) = residual + out, the residual addition that
 // always follows the sub-block, in the same pass; cache: filled; inp: (T, D);
 // residual: (T, D); w: (kLayerTensors, D) the layer's parameters.
-void mlp_forward(float* out, float* sum, MlpCache* cache, const float* inp,
-                 const float* residual, const float* w, int T, int D);
+void mlp_forward(float* out, float* sum, MlpCache* cache, const float* inp, const float* residual,
+                 const float* w, int T, int D);
 
 // dinp: (T, D) written; dw: (kLayerTensors, D) the MLP rows accumulated;
 // dout: (T, D); scratch: (T, D); cache, inp, w: as in the forward.
-void mlp_backward(float* dinp, float* dw, const float* dout,
-                  const MlpCache& cache, const float* inp, const float* w,
-                  float* scratch, int T, int D);
+void mlp_backward(float* dinp, float* dw, const float* dout, const MlpCache& cache,
+                  const float* inp, const float* w, float* scratch, int T, int D);
 
 }  // namespace normlab::model

@@ -54,9 +54,7 @@ class Carver {
   size_t used_ = 0;
 };
 
-float rms_of(const float* x, int n) {
-  return static_cast<float>(std::sqrt(sum_squares(x, n) / n));
-}
+float rms_of(const float* x, int n) { return static_cast<float>(std::sqrt(sum_squares(x, n) / n)); }
 
 // Statistics of rows x_t * k_t from those of x_t: every statistic scales by
 // k_t, the variance by k_t^2. out, in: (T); k: (T)
@@ -94,8 +92,8 @@ void token_means(float* mean, const float* stats, int probes, int T) {
 // (sum p_i = 1): one log per row instead of one per key. A row this does
 // not suit (a NaN, or logits that overflowed to inf) takes the kernel's
 // -sum p log p.
-void attention_row_stats(float* entropy, float* max_prob, const float* logits,
-                         const float* p, int rows, int n) {
+void attention_row_stats(float* entropy, float* max_prob, const float* logits, const float* p,
+                         int rows, int n) {
   for (int h = 0; h < rows; h++) {
     const float* z = logits + static_cast<size_t>(h) * n;
     const float* p_h = p + static_cast<size_t>(h) * n;
@@ -152,9 +150,9 @@ struct SharedParameters {
 std::vector<SharedParameters>& parameter_registry() {
   thread_local std::vector<SharedParameters> registry;
   auto& r = registry;
-  r.erase(std::remove_if(r.begin(), r.end(),
-                         [](const SharedParameters& e) { return e.set.expired(); }),
-          r.end());
+  r.erase(
+      std::remove_if(r.begin(), r.end(), [](const SharedParameters& e) { return e.set.expired(); }),
+      r.end());
   return r;
 }
 
@@ -163,8 +161,7 @@ std::vector<SharedParameters>& parameter_registry() {
 std::shared_ptr<ParameterSet> Model::shared_parameters(const ModelConfig& c) {
   std::vector<SharedParameters>& registry = parameter_registry();
   for (const SharedParameters& e : registry) {
-    if (e.seed == c.seed && e.layers == c.layers && e.hidden == c.hidden &&
-        e.heads == c.heads) {
+    if (e.seed == c.seed && e.layers == c.layers && e.hidden == c.hidden && e.heads == c.heads) {
       if (std::shared_ptr<ParameterSet> set = e.set.lock()) return set;
     }
   }
@@ -191,13 +188,11 @@ size_t Model::shared_scratch_floats() {
   const Scratch& s = scratch();
   const KeptRun& k = s.kept;
   const ForwardResult& f = s.forward;
-  return s.workspace.size() + s.checkpoints.size() + s.rescale_stats.size() +
-         s.gradients.size() + k.stream.size() + k.stats.size() +
-         k.attention_entropy.size() + k.attention_max_prob.size() +
-         k.norm_rescale.size() + k.norm_rescale_product.size() +
-         f.stats.capacity() + f.stats_mean.capacity() +
-         f.attention_entropy.capacity() + f.attention_max_prob.capacity() +
-         f.final_stats.capacity() + f.norm_rescale.capacity() +
+  return s.workspace.size() + s.checkpoints.size() + s.rescale_stats.size() + s.gradients.size() +
+         k.stream.size() + k.stats.size() + k.attention_entropy.size() +
+         k.attention_max_prob.size() + k.norm_rescale.size() + k.norm_rescale_product.size() +
+         f.stats.capacity() + f.stats_mean.capacity() + f.attention_entropy.capacity() +
+         f.attention_max_prob.capacity() + f.final_stats.capacity() + f.norm_rescale.capacity() +
          f.norm_rescale_product.capacity();
 }
 
@@ -207,9 +202,7 @@ void Model::set_checkpoint_rows_for_tests(int rows) {
 
 const ForwardResult& Model::forward_result() const { return scratch().forward; }
 
-const ParameterSet& Model::parameter_gradients() const {
-  return scratch().gradients;
-}
+const ParameterSet& Model::parameter_gradients() const { return scratch().gradients; }
 
 ParameterSet& Model::mutable_parameters() {
   forget_kept_run();
@@ -306,15 +299,13 @@ void Model::prepare(int T) {
 void Model::embed(float* x, const std::vector<int>& tokens, int first) const {
   const int D = config_.hidden;
   for (size_t t = first; t < tokens.size(); t++) {
-    std::memcpy(x + t * D, params_->embedding() + tokens[t] * D,
-                D * sizeof(float));
+    std::memcpy(x + t * D, params_->embedding() + tokens[t] * D, D * sizeof(float));
   }
 }
 
 void Model::final_norm(const float* x_L, int T) {
-  norm_forward(buffers_.final_out, buffers_.final_normed, buffers_.final_mean,
-               buffers_.final_rstd, x_L, params_->final_gain(),
-               params_->final_bias(), config_.norm, T, config_.hidden,
+  norm_forward(buffers_.final_out, buffers_.final_normed, buffers_.final_mean, buffers_.final_rstd,
+               x_L, params_->final_gain(), params_->final_bias(), config_.norm, T, config_.hidden,
                config_.eps);
 }
 
@@ -348,13 +339,11 @@ double Model::next_token_loss(const std::vector<int>& tokens) const {
   return total / (T - 1);
 }
 
-Problem Model::check_forward(const std::string& prompt_utf8, int top_k,
-                             int layers) const {
+Problem Model::check_forward(const std::string& prompt_utf8, int top_k, int layers) const {
   if (problem_) return problem_;
   if (Problem problem = check_prompt(prompt_utf8)) return problem;
   if (top_k < 1 || top_k > kVocab) {
-    return {ProblemCode::kOutOfRange, Field::kTopK,
-            "top_k must be an integer in 1..256"};
+    return {ProblemCode::kOutOfRange, Field::kTopK, "top_k must be an integer in 1..256"};
   }
   if (layers < 0 || layers > config_.layers) {
     return {ProblemCode::kOutOfRange, Field::kLayers,
@@ -363,8 +352,7 @@ Problem Model::check_forward(const std::string& prompt_utf8, int top_k,
   return {};
 }
 
-std::string Model::forward(const std::string& prompt_utf8, int top_k,
-                           int layers) {
+std::string Model::forward(const std::string& prompt_utf8, int top_k, int layers) {
   if (Problem problem = check_forward(prompt_utf8, top_k, layers)) {
     return problem.message;
   }
@@ -413,8 +401,7 @@ Model::KeptRun& Model::own_kept_run() {
 }
 
 float* Model::kept_stream(int l) const {
-  return scratch().kept.stream.data() +
-         static_cast<size_t>(l) * Tm * config_.hidden;
+  return scratch().kept.stream.data() + static_cast<size_t>(l) * Tm * config_.hidden;
 }
 
 // Which rows each layer computes: with P the tokens the new prompt shares
@@ -445,8 +432,7 @@ void Model::run_kept(const std::vector<int>& tokens, int L) {
     if (first == T) continue;
     const float* x = kept_stream(l);
     float* x_next = kept_stream(l + 1);
-    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
-                  first, T);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, first, T);
     record_layer_probes(l, x, x_next, first, T);
     if (post) record_norm_rescale(l, first, T);
   }
@@ -460,8 +446,7 @@ void Model::run_kept(const std::vector<int>& tokens, int L) {
 // residual.in; post-norm's residual.out is postAttentionNorm.out; without a
 // norm, normed = out = in. RMSNorm's normed row is its input row times one
 // number, rstd, so its statistics are the input's scaled (scaled_stats).
-void Model::record_layer_probes(int l, const float* x, const float* x_next,
-                                int first, int T) {
+void Model::record_layer_probes(int l, const float* x, const float* x_next, int first, int T) {
   KeptRun& k = scratch().kept;
   const int D = config_.hidden;
   const int H = config_.heads;
@@ -472,8 +457,8 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
   const bool post = config_.placement == Placement::post;
   // probe(l, p): rows 0..Tm-1 of layer l's probe p.
   auto probe = [&](int layer, int p) {
-    return reinterpret_cast<RowStats*>(
-        k.stats.data() + (static_cast<size_t>(layer) * kProbes + p) * Tm * kStats);
+    return reinterpret_cast<RowStats*>(k.stats.data() +
+                                       (static_cast<size_t>(layer) * kProbes + p) * Tm * kStats);
   };
   auto measure = [&](int p, const float* all_rows) {
     row_stats(probe(l, p) + first, all_rows + o, rows, D);
@@ -503,8 +488,7 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
     same_as(kInputNormNormed, probe(l, kInputNormIn));
     same_as(kInputNormOut, probe(l, kInputNormIn));
   } else {
-    normed(kInputNormNormed, kInputNormIn, c.input_norm_normed,
-           c.input_norm_rstd);
+    normed(kInputNormNormed, kInputNormIn, c.input_norm_normed, c.input_norm_rstd);
     measure(kInputNormOut, c.input_norm_out);
   }
   measure(kAttentionOut, c.attention_out);
@@ -513,8 +497,7 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next,
     same_as(kPostAttnNormNormed, probe(l, kPostAttnNormIn));
     same_as(kPostAttnNormOut, probe(l, kPostAttnNormIn));
   } else {
-    normed(kPostAttnNormNormed, kPostAttnNormIn, c.post_attn_norm_normed,
-           c.post_attn_norm_rstd);
+    normed(kPostAttnNormNormed, kPostAttnNormIn, c.post_attn_norm_normed, c.post_attn_norm_rstd);
     measure(kPostAttnNormOut, c.post_attn_norm_out);
   }
   measure(kMlpOut, c.mlp_out);
@@ -543,25 +526,20 @@ void Model::record_norm_rescale(int l, int first, int T) {
   const RowStats* in[2];
   for (int n = 0; n < 2; n++) {
     in[n] = reinterpret_cast<const RowStats*>(
-        k.stats.data() +
-        (static_cast<size_t>(l) * kProbes + norm_inputs[n]) * Tm * kStats);
+        k.stats.data() + (static_cast<size_t>(l) * kProbes + norm_inputs[n]) * Tm * kStats);
   }
-  norm_rescale(k.norm_rescale.data(), k.norm_rescale_product.data(), in, l,
-               first, T, Tm);
+  norm_rescale(k.norm_rescale.data(), k.norm_rescale_product.data(), in, l, first, T, Tm);
 }
 
-void Model::norm_rescale(float* rescale, float* product,
-                         const RowStats* const in[2], int l, int first, int T,
-                         int stride) const {
+void Model::norm_rescale(float* rescale, float* product, const RowStats* const in[2], int l,
+                         int first, int T, int stride) const {
   const int D = config_.hidden;
   const float sqrt_d = std::sqrt(static_cast<float>(D));
   const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
   for (int n = 0; n < 2; n++) {
     const float rms_g = rms_of(params_->tensor(l, gains[n]), D);
     for (int t = first; t < T; t++) {
-      const float size = config_.norm == NormKind::layernorm
-                             ? sqrt_d * in[n][t].std
-                             : in[n][t].l2;
+      const float size = config_.norm == NormKind::layernorm ? sqrt_d * in[n][t].std : in[n][t].l2;
       const size_t i = (static_cast<size_t>(l) * 2 + n) * stride + t;
       rescale[i] = sqrt_d * rms_g / size;
       const float before = (l == 0 && n == 0) ? 1.0f : product[i - stride];
@@ -593,8 +571,7 @@ void Model::fill_forward_result(int L, int T, int top_k) {
   for (int l = 0; l < L; l++) {
     float* stats_l = r.stats.data() + static_cast<size_t>(l) * kProbes * T * kStats;
     for (int p = 0; p < kProbes; p++) {
-      const float* from =
-          k.stats.data() + (static_cast<size_t>(l) * kProbes + p) * Tm * kStats;
+      const float* from = k.stats.data() + (static_cast<size_t>(l) * kProbes + p) * Tm * kStats;
       std::copy(from, from + T * kStats, stats_l + p * T * kStats);
     }
     token_means(r.stats_mean.data() + l * kProbes * kStats, stats_l, kProbes, T);
@@ -609,11 +586,9 @@ void Model::fill_forward_result(int L, int T, int top_k) {
   for (int l = 0; l < L; l++) {
     const size_t from = static_cast<size_t>(l) * Tm * H;
     const size_t to = static_cast<size_t>(l) * T * H;
-    std::copy(k.attention_entropy.begin() + from,
-              k.attention_entropy.begin() + from + T * H,
+    std::copy(k.attention_entropy.begin() + from, k.attention_entropy.begin() + from + T * H,
               r.attention_entropy.begin() + to);
-    std::copy(k.attention_max_prob.begin() + from,
-              k.attention_max_prob.begin() + from + T * H,
+    std::copy(k.attention_max_prob.begin() + from, k.attention_max_prob.begin() + from + T * H,
               r.attention_max_prob.begin() + to);
     r.attention_entropy_mean[l] = mean_of(r.attention_entropy.data() + to, T * H);
     r.attention_max_prob_mean[l] = mean_of(r.attention_max_prob.data() + to, T * H);
@@ -631,8 +606,7 @@ void Model::fill_forward_result(int L, int T, int top_k) {
     const size_t to = static_cast<size_t>(i) * T;
     std::copy(k.norm_rescale.begin() + from, k.norm_rescale.begin() + from + T,
               r.norm_rescale.begin() + to);
-    std::copy(k.norm_rescale_product.begin() + from,
-              k.norm_rescale_product.begin() + from + T,
+    std::copy(k.norm_rescale_product.begin() + from, k.norm_rescale_product.begin() + from + T,
               r.norm_rescale_product.begin() + to);
     r.norm_rescale_mean[i] = mean_of(r.norm_rescale.data() + to, T);
     r.norm_rescale_product_mean[i] = mean_of(r.norm_rescale_product.data() + to, T);
@@ -684,11 +658,9 @@ void Model::record_next_token(int T, int top_k) {
   std::array<int, kVocab> order;
   std::iota(order.begin(), order.end(), 0);
   const float* probs = buffers_.probs;
-  std::partial_sort(order.begin(), order.begin() + top_k, order.end(),
-                    [probs](int a, int b) {
-                      return probs[a] > probs[b] ||
-                             (probs[a] == probs[b] && a < b);
-                    });
+  std::partial_sort(order.begin(), order.begin() + top_k, order.end(), [probs](int a, int b) {
+    return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
+  });
   for (int k = 0; k < top_k; k++) {
     r.top_tokens[k] = order[k];
     r.top_probs[k] = probs[order[k]];
@@ -709,8 +681,7 @@ double Model::loss(const std::string& prompt_utf8) {
   float* x_next = buffers_.x_b;
   embed(x, tokens, 0);
   for (int l = 0; l < config_.layers; l++) {
-    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
-                  0, T);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, 0, T);
     std::swap(x, x_next);
   }
   final_norm(x, T);
@@ -723,8 +694,7 @@ Problem Model::check_gradients(const std::string& prompt_utf8, int layers) const
   if (Problem problem = check_prompt(prompt_utf8)) return problem;
   // One token per byte; the loss needs a next token.
   if (prompt_utf8.size() < 2) {
-    return {ProblemCode::kTooShort, Field::kPrompt,
-            "gradients need a prompt of at least 2 tokens"};
+    return {ProblemCode::kTooShort, Field::kPrompt, "gradients need a prompt of at least 2 tokens"};
   }
   if (layers < 0 || layers > config_.layers) {
     return {ProblemCode::kOutOfRange, Field::kLayers,
@@ -794,8 +764,8 @@ std::string Model::gradients(const std::string& prompt_utf8, int layers) {
       // With every input kept, forward_checkpointed left layer L-1's caches
       // in place.
       if (plan.every > 1 || l != L - 1) recompute_layer(l, x_l, T);
-      layer_backward(dx_prev, grads.layer(l), dx, buffers_.cache, x_l,
-                     params_->layer(l), rope_, &buffers_.scratch, config_, T);
+      layer_backward(dx_prev, grads.layer(l), dx, buffers_.cache, x_l, params_->layer(l), rope_,
+                     &buffers_.scratch, config_, T);
       std::swap(dx, dx_prev);
       record_residual_gradient_l2(l, dx, T);
       record_layer_gradient_l2(l);
@@ -813,8 +783,8 @@ std::string Model::gradients(const std::string& prompt_utf8, int layers) {
 float* Model::prepare_backward(const CheckpointPlan& plan, int T) {
   Scratch& s = scratch();
   const size_t D = config_.hidden;
-  grow(&s.checkpoints, std::max(static_cast<size_t>(s.checkpoint_rows),
-                                static_cast<size_t>(plan.slots) * T) * D);
+  grow(&s.checkpoints,
+       std::max(static_cast<size_t>(s.checkpoint_rows), static_cast<size_t>(plan.slots) * T) * D);
   grow(&s.rescale_stats, static_cast<size_t>(2) * Tm * kStats);
   if (s.gradients.layers() != config_.layers || s.gradients.hidden() != config_.hidden) {
     s.gradients = ParameterSet(config_.layers, config_.hidden);
@@ -846,8 +816,8 @@ void Model::reset_gradient_result(int layers, int T) {
   r.residual_grad_l2.resize(L + 1);
   r.residual_grad_l2_per_token.reserve((Lmax + 1) * Tm);
   r.residual_grad_l2_per_token.resize((L + 1) * T);
-  for (std::vector<float>* v : {&r.attention_grad_l2, &r.mlp_grad_l2,
-                                &r.norm_grad_l2, &r.layer_grad_l2}) {
+  for (std::vector<float>* v :
+       {&r.attention_grad_l2, &r.mlp_grad_l2, &r.norm_grad_l2, &r.layer_grad_l2}) {
     v->reserve(Lmax);
     v->resize(L);
   }
@@ -878,8 +848,7 @@ void Model::forward_checkpointed(float* ckpt, const CheckpointPlan& plan,
                     : next % plan.every == 0 ? ckpt + next / plan.every * td
                     : x == buffers_.x_a      ? buffers_.x_b
                                              : buffers_.x_a;
-    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
-                  0, T);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, 0, T);
     if (records_norm_rescale()) record_gradient_norm_rescale(l, T);
     x = x_next;
   }
@@ -894,12 +863,10 @@ void Model::record_gradient_norm_rescale(int l, int T) {
   row_stats(stats, buffers_.cache.input_norm_in, T, D);
   row_stats(stats + T, buffers_.cache.post_attn_norm_in, T, D);
   const RowStats* in[2] = {stats, stats + T};
-  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(), in, l, 0,
-               T, T);
+  norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(), in, l, 0, T, T);
   for (int n = l * kLayerNorms; n < (l + 1) * kLayerNorms; n++) {
     r.norm_rescale_mean[n] = mean_of(r.norm_rescale.data() + n * T, T);
-    r.norm_rescale_product_mean[n] =
-        mean_of(r.norm_rescale_product.data() + n * T, T);
+    r.norm_rescale_product_mean[n] = mean_of(r.norm_rescale_product.data() + n * T, T);
   }
 }
 
@@ -943,30 +910,27 @@ void Model::lm_head_backward(int T) {
 // gradients accumulated. dx: (T, D)
 void Model::final_norm_backward(float* dx, const float* x_L, int T) {
   norm_backward(dx, scratch().gradients.final_gain(), scratch().gradients.final_bias(),
-                buffers_.d_final_out, x_L, params_->final_gain(),
-                buffers_.final_mean, buffers_.final_rstd, config_.norm, T,
-                config_.hidden);
+                buffers_.d_final_out, x_L, params_->final_gain(), buffers_.final_mean,
+                buffers_.final_rstd, config_.norm, T, config_.hidden);
 }
 
 // The inputs of segment [begin, end) after its first, x_(begin+1) ..
 // x_(end-1), from its checkpoint x_begin, into the slots after the
 // checkpoints. With every input kept (plan.every = 1) there are none.
-void Model::recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan,
-                                     int begin, int end, int T) {
+void Model::recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan, int begin, int end,
+                                     int T) {
   const size_t td = static_cast<size_t>(T) * config_.hidden;
   const float* x = ckpt + static_cast<size_t>(begin / plan.every) * td;
   for (int l = begin; l + 1 < end; l++) {
     float* x_next = ckpt + (plan.kept + l - begin) * td;
-    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_,
-                  0, T);
+    layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, 0, T);
     x = x_next;
   }
 }
 
 // Layer l's caches from its checkpointed input x_l, for its backward.
 void Model::recompute_layer(int l, const float* x_l, int T) {
-  layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_->layer(l), rope_,
-                config_, 0, T);
+  layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_->layer(l), rope_, config_, 0, T);
 }
 
 // ||dloss/dx|| of the residual stream entering layer `index` (L: leaving
@@ -1030,21 +994,18 @@ Problem Model::check_gain_query(double layer, const std::string& which) const {
   if (!(std::isfinite(layer) && layer == std::floor(layer) && layer >= 0 &&
         layer < config_.layers)) {
     return {ProblemCode::kOutOfRange, Field::kLayer,
-            "layer must be an integer in 0.." +
-                std::to_string(config_.layers - 1)};
+            "layer must be an integer in 0.." + std::to_string(config_.layers - 1)};
   }
   return {};
 }
 
-std::string Model::validate_gain_query(double layer,
-                                       const std::string& which) const {
+std::string Model::validate_gain_query(double layer, const std::string& which) const {
   return check_gain_query(layer, which).message;
 }
 
 const float* Model::gains(int layer, const std::string& which) const {
   if (which == "finalNorm") return params_->final_gain();
-  return params_->tensor(
-      layer, which == "inputNorm" ? kInputNormGain : kPostAttnNormGain);
+  return params_->tensor(layer, which == "inputNorm" ? kInputNormGain : kPostAttnNormGain);
 }
 
 }  // namespace normlab::model

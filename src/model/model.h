@@ -95,14 +95,12 @@ class Model {
   // over all rows. A model that does not hold the kept run starts from
   // scratch (and holds it afterwards). The results are the same, bit for
   // bit, as a fresh model's.
-  std::string forward(const std::string& prompt_utf8, int top_k = 5,
-                      int layers = 0);
+  std::string forward(const std::string& prompt_utf8, int top_k = 5, int layers = 0);
   // The result of the last forward() of any model on this thread (shared
   // scratch): read it before another model runs.
   const ForwardResult& forward_result() const;
   // The problem forward() would report for these arguments, if any.
-  Problem check_forward(const std::string& prompt_utf8, int top_k = 5,
-                        int layers = 0) const;
+  Problem check_forward(const std::string& prompt_utf8, int top_k = 5, int layers = 0) const;
 
   // Runs the kept run's prompt through up to `layers` more layers (never
   // past L), without a final norm or result: idle-time work that lets a
@@ -194,32 +192,32 @@ class Model {
   struct Buffers {
     LayerCache cache;
     LayerScratch scratch;
-    float* x_a;            // (T, D) residual stream, ping
-    float* x_b;            // (T, D) residual stream, pong
-    float* final_normed;   // (T, D)
-    float* final_out;      // (T, D)
-    float* final_mean;     // (T)
-    float* final_rstd;     // (T)
-    float* logits;         // (T, V)
-    float* probs;          // (T, V)
-    float* d_final_out;    // (T, D)
-    float* dx_a;           // (T, D) residual gradient, ping
-    float* dx_b;           // (T, D) residual gradient, pong
+    float* x_a;           // (T, D) residual stream, ping
+    float* x_b;           // (T, D) residual stream, pong
+    float* final_normed;  // (T, D)
+    float* final_out;     // (T, D)
+    float* final_mean;    // (T)
+    float* final_rstd;    // (T)
+    float* logits;        // (T, V)
+    float* probs;         // (T, V)
+    float* d_final_out;   // (T, D)
+    float* dx_a;          // (T, D) residual gradient, ping
+    float* dx_b;          // (T, D) residual gradient, pong
   };
 
   // The kept run (see forward()), laid out for its owner's shape: Tm =
   // kMaxPromptTokens rows per layer, so a prompt that grows keeps its
   // earlier rows in place.
   struct KeptRun {
-    uint64_t owner = 0;        // the id_ of the model that ran it; 0: none
-    int layers = 0;            // stream entries 0..layers hold x_0..x_layers
-    std::vector<int> tokens;   // (T)
-    std::vector<float> stream;               // (L + 1, Tm, D) x_l, row t
-    std::vector<float> stats;                // (L, P, Tm, S) probes
-    std::vector<float> attention_entropy;    // (L, Tm, H)
-    std::vector<float> attention_max_prob;   // (L, Tm, H)
-    std::vector<float> norm_rescale;         // (L, N, Tm) post-norm only
-    std::vector<float> norm_rescale_product; // (L, N, Tm) post-norm only
+    uint64_t owner = 0;                       // the id_ of the model that ran it; 0: none
+    int layers = 0;                           // stream entries 0..layers hold x_0..x_layers
+    std::vector<int> tokens;                  // (T)
+    std::vector<float> stream;                // (L + 1, Tm, D) x_l, row t
+    std::vector<float> stats;                 // (L, P, Tm, S) probes
+    std::vector<float> attention_entropy;     // (L, Tm, H)
+    std::vector<float> attention_max_prob;    // (L, Tm, H)
+    std::vector<float> norm_rescale;          // (L, N, Tm) post-norm only
+    std::vector<float> norm_rescale_product;  // (L, N, Tm) post-norm only
   };
 
   // Everything one call needs beyond a model's parameters, shared by every
@@ -230,8 +228,8 @@ class Model {
     std::vector<float> checkpoints;    // (rows, D) gradients() only
     std::vector<float> rescale_stats;  // (2, Tm, S) gradients() post-norm only
     int checkpoint_rows = kCheckpointRows;
-    ParameterSet gradients;            // parameter_gradients()
-    ForwardResult forward;             // forward_result()
+    ParameterSet gradients;  // parameter_gradients()
+    ForwardResult forward;   // forward_result()
     KeptRun kept;
   };
   static Scratch& scratch();
@@ -253,14 +251,13 @@ class Model {
   void run_kept(const std::vector<int>& tokens, int L);
   // The kept run's probes of layer l, rows first..T-1. x, x_next: (T, D)
   // layer l's input and output.
-  void record_layer_probes(int l, const float* x, const float* x_next,
-                           int first, int T);
+  void record_layer_probes(int l, const float* x, const float* x_next, int first, int T);
   void record_norm_rescale(int l, int first, int T);
   // Layer l's rescaling factors and running products for tokens
   // first..T-1, in (L, N, stride) arrays, from the two norms' input
   // statistics in[k] (rows 0..T-1 each).
-  void norm_rescale(float* rescale, float* product, const RowStats* const in[2],
-                    int l, int first, int T, int stride) const;
+  void norm_rescale(float* rescale, float* product, const RowStats* const in[2], int l, int first,
+                    int T, int stride) const;
   // forward()'s result: the kept run's first L layers and T tokens, their
   // means, then the final norm's probes and the next token.
   void fill_forward_result(int L, int T, int top_k);
@@ -275,14 +272,13 @@ class Model {
   float* prepare_backward(const CheckpointPlan& plan, int T);
   bool records_norm_rescale() const;
   void reset_gradient_result(int L, int T);
-  void forward_checkpointed(float* ckpt, const CheckpointPlan& plan,
-                            const std::vector<int>& tokens, int L);
+  void forward_checkpointed(float* ckpt, const CheckpointPlan& plan, const std::vector<int>& tokens,
+                            int L);
   void record_gradient_norm_rescale(int l, int T);
   void next_token_loss_backward(const std::vector<int>& tokens);
   void lm_head_backward(int T);
   void final_norm_backward(float* dx, const float* x_L, int T);
-  void recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan,
-                                int begin, int end, int T);
+  void recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan, int begin, int end, int T);
   void recompute_layer(int l, const float* x_l, int T);
   void record_residual_gradient_l2(int index, const float* dx, int T);
   void record_layer_gradient_l2(int l);
@@ -297,8 +293,8 @@ class Model {
   // until mutable_parameters() gives this model a copy of its own.
   std::shared_ptr<ParameterSet> params_;
   bool own_params_ = false;
-  std::vector<float> rope_cos_;     // (kMaxPromptTokens, dh / 2)
-  std::vector<float> rope_sin_;     // (kMaxPromptTokens, dh / 2)
+  std::vector<float> rope_cos_;  // (kMaxPromptTokens, dh / 2)
+  std::vector<float> rope_sin_;  // (kMaxPromptTokens, dh / 2)
   RopeTables rope_{};
   Buffers buffers_{};
   GradientResult gradients_;

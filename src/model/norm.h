@@ -19,15 +19,14 @@ namespace normlab::model {
 // LayerNorm only; may be nullptr otherwise).
 // out, normed: (T, D); mean, rstd: (T) caches for the backward (mean is
 // written by LayerNorm only); inp: (T, D); gain, bias: (D).
-void norm_forward(float* out, float* normed, float* mean, float* rstd,
-                  const float* inp, const float* gain, const float* bias,
-                  NormKind kind, int T, int D, float eps);
+void norm_forward(float* out, float* normed, float* mean, float* rstd, const float* inp,
+                  const float* gain, const float* bias, NormKind kind, int T, int D, float eps);
 
 // dinp: (T, D) written; dgain, dbias: (D) accumulated (LayerNorm writes
 // dbias, RMSNorm leaves it alone, none touches neither); dout: (T, D);
 // inp, gain, mean, rstd: as given to / written by norm_forward.
-void norm_backward(float* dinp, float* dgain, float* dbias, const float* dout,
-                   const float* inp, const float* gain, const float* mean,
-                   const float* rstd, NormKind kind, int T, int D);
+void norm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
+                   const float* gain, const float* mean, const float* rstd, NormKind kind, int T,
+                   int D);
 
 }  // namespace normlab::model

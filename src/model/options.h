@@ -24,14 +24,14 @@ inline constexpr const char* kPlacementNames[] = {"pre", "post"};
 // ness and range can be checked here rather than truncated by the binding),
 // enums as strings. The defaults are the chapter's reference model.
 struct ModelOptions {
-  double layers = 24;   // integer in 1..64
-  double hidden = 1024; // power of two in 64..1024
-  double heads = 16;    // power of two in 1..min(64, hidden / 4)
-  std::string norm = "rmsnorm";  // "rmsnorm" | "layernorm" | "none"
-  std::string placement = "pre"; // "pre" | "post"
+  double layers = 24;             // integer in 1..64
+  double hidden = 1024;           // power of two in 64..1024
+  double heads = 16;              // power of two in 1..min(64, hidden / 4)
+  std::string norm = "rmsnorm";   // "rmsnorm" | "layernorm" | "none"
+  std::string placement = "pre";  // "pre" | "post"
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
-  double seed = 1;      // integer in 0..4294967295
+  double seed = 1;  // integer in 0..4294967295
 };
 
 // The resolved configuration. D = hidden, H = heads, L = layers.

@@ -90,14 +90,12 @@ constexpr int kFinalProbes = 0 NORMLAB_FINAL_PROBES(NORMLAB_COUNT);
 constexpr int kStats = 0 NORMLAB_ROW_STATS(NORMLAB_COUNT);
 
 inline constexpr const char* kProbeNames[kProbes] = {NORMLAB_LAYER_PROBES(NORMLAB_NAME)};
-inline constexpr const char* kFinalProbeNames[kFinalProbes] = {
-    NORMLAB_FINAL_PROBES(NORMLAB_NAME)};
+inline constexpr const char* kFinalProbeNames[kFinalProbes] = {NORMLAB_FINAL_PROBES(NORMLAB_NAME)};
 inline constexpr const char* kStatNames[kStats] = {NORMLAB_ROW_STATS(NORMLAB_NAME)};
 
 // A layer's two norms, as the (L, N, T) rescale arrays index them.
 constexpr int kLayerNorms = 2;
-inline constexpr const char* kLayerNormNames[kLayerNorms] = {"inputNorm",
-                                                             "postAttentionNorm"};
+inline constexpr const char* kLayerNormNames[kLayerNorms] = {"inputNorm", "postAttentionNorm"};
 
 // The statistics are read as RowStats records: S packed floats, in order.
 #define NORMLAB_STAT_OFFSET(member, text) offsetof(RowStats, member),
@@ -117,11 +115,11 @@ static_assert(stats_are_packed_in_order(),
 #undef NORMLAB_COUNT
 
 struct ForwardResult {
-  int layers = 0;  // L
-  int tokens = 0;  // T
-  int heads = 0;   // H
-  int top_k = 0;   // K
-  int hidden = 0;  // D
+  int layers = 0;                  // L
+  int tokens = 0;                  // T
+  int heads = 0;                   // H
+  int top_k = 0;                   // K
+  int hidden = 0;                  // D
   std::vector<int32_t> token_ids;  // (T) UTF-8 bytes of the prompt
   std::vector<float> stats;        // (L, P, T, S)
   std::vector<float> stats_mean;   // (L, P, S) each stat averaged over tokens
@@ -133,8 +131,8 @@ struct ForwardResult {
   // Both averaged over the layer's tokens and heads.
   std::vector<float> attention_entropy_mean;   // (L)
   std::vector<float> attention_max_prob_mean;  // (L)
-  std::vector<float> final_stats;       // (F, T, S)
-  std::vector<float> final_stats_mean;  // (F, S)
+  std::vector<float> final_stats;              // (F, T, S)
+  std::vector<float> final_stats_mean;         // (F, S)
   // Post-norm only (empty for pre-norm or norm "none"): each norm's
   // rescaling of the residual stream, per token,
   //   RMSNorm:   sqrt(D) * rms(g) / ||x + F(x)||

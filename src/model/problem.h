@@ -11,13 +11,13 @@
 namespace normlab::model {
 
 // X(enumerator, name in JavaScript)
-#define NORMLAB_PROBLEM_CODES(X)                                         \
-  X(kNone, "none")             /* no problem */                          \
-  X(kOutOfRange, "outOfRange") /* a number the field does not allow */   \
+#define NORMLAB_PROBLEM_CODES(X)                                          \
+  X(kNone, "none")             /* no problem */                           \
+  X(kOutOfRange, "outOfRange") /* a number the field does not allow */    \
   X(kNotOneOf, "notOneOf")     /* a string that is none of its choices */ \
-  X(kEmpty, "empty")           /* nothing where something is needed */   \
-  X(kTooLong, "tooLong")       /* more than the field can hold */        \
-  X(kTooShort, "tooShort")     /* fewer than the call needs */           \
+  X(kEmpty, "empty")           /* nothing where something is needed */    \
+  X(kTooLong, "tooLong")       /* more than the field can hold */         \
+  X(kTooShort, "tooShort")     /* fewer than the call needs */            \
   X(kInternal, "internal")     /* the module disagrees with itself: a bug */
 
 // The fields a problem can be about: the model options, then the calls'

@@ -7,17 +7,19 @@ namespace normlab::model {
 
 const char* element_type_name(ElementType type) {
   switch (type) {
-    case ElementType::kFloat32: return "float32";
-    case ElementType::kInt32: return "int32";
-    case ElementType::kUint32: return "uint32";
-    case ElementType::kFloat64: return "float64";
+    case ElementType::kFloat32:
+      return "float32";
+    case ElementType::kInt32:
+      return "int32";
+    case ElementType::kUint32:
+      return "uint32";
+    case ElementType::kFloat64:
+      return "float64";
   }
   return "";
 }
 
-std::size_t element_size(ElementType type) {
-  return type == ElementType::kFloat64 ? 8 : 4;
-}
+std::size_t element_size(ElementType type) { return type == ElementType::kFloat64 ? 8 : 4; }
 
 const NamedAxis* find_named_axis(std::string_view symbol) {
   for (const NamedAxis& axis : kNamedAxes) {

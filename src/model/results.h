@@ -214,14 +214,20 @@ inline constexpr ResultEntry<ModelConfig> kConfigEntries[] = {
     {"seed", "", NORMLAB_RESULT_MEMBER(seed)},
 };
 
-inline constexpr ResultTable<ForwardResult> kForwardTable = {
-    "forward",       kForwardDims,    std::size(kForwardDims),
-    kForwardFlags,   std::size(kForwardFlags),
-    kForwardEntries, std::size(kForwardEntries)};
-inline constexpr ResultTable<GradientResult> kGradientTable = {
-    "gradients",      kGradientDims,    std::size(kGradientDims),
-    kGradientFlags,   std::size(kGradientFlags),
-    kGradientEntries, std::size(kGradientEntries)};
+inline constexpr ResultTable<ForwardResult> kForwardTable = {"forward",
+                                                             kForwardDims,
+                                                             std::size(kForwardDims),
+                                                             kForwardFlags,
+                                                             std::size(kForwardFlags),
+                                                             kForwardEntries,
+                                                             std::size(kForwardEntries)};
+inline constexpr ResultTable<GradientResult> kGradientTable = {"gradients",
+                                                               kGradientDims,
+                                                               std::size(kGradientDims),
+                                                               kGradientFlags,
+                                                               std::size(kGradientFlags),
+                                                               kGradientEntries,
+                                                               std::size(kGradientEntries)};
 inline constexpr ResultTable<ModelConfig> kConfigTable = {
     "config", nullptr, 0, nullptr, 0, kConfigEntries, std::size(kConfigEntries)};
 

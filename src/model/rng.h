@@ -43,10 +43,9 @@ class SplitMix64 {
 // A seed for one tensor, mixed from the model seed and the tensor's identity,
 // so each tensor's draws are independent of every other tensor's and of the
 // model's depth: layer l's weights are the same in a 6- and a 48-layer model.
-inline uint64_t tensor_seed(uint32_t model_seed, uint32_t layer,
-                            uint32_t tensor) {
-  SplitMix64 mix((static_cast<uint64_t>(model_seed) << 32) ^
-                 (static_cast<uint64_t>(layer) << 8) ^ tensor);
+inline uint64_t tensor_seed(uint32_t model_seed, uint32_t layer, uint32_t tensor) {
+  SplitMix64 mix((static_cast<uint64_t>(model_seed) << 32) ^ (static_cast<uint64_t>(layer) << 8) ^
+                 tensor);
   return mix.next_u64();
 }
 

@@ -50,12 +50,11 @@ struct XorLane {
 // Both are x * sign + partner with sign = -1 on the lanes that have bit L set.
 // signs[k]: the sign batch of stage L = 2^k.
 template <class Arch, unsigned L>
-xsimd::batch<float, Arch> butterflies_in_register(
-    xsimd::batch<float, Arch> x, const xsimd::batch<float, Arch>* signs) {
+xsimd::batch<float, Arch> butterflies_in_register(xsimd::batch<float, Arch> x,
+                                                  const xsimd::batch<float, Arch>* signs) {
   using batch = xsimd::batch<float, Arch>;
   if constexpr (L < batch::size) {
-    batch partner = xsimd::swizzle(
-        x, xsimd::make_batch_constant<uint32_t, Arch, XorLane<L>>());
+    batch partner = xsimd::swizzle(x, xsimd::make_batch_constant<uint32_t, Arch, XorLane<L>>());
     x = xsimd::fma(x, *signs, partner);
     return butterflies_in_register<Arch, 2 * L>(x, signs + 1);
   } else {
@@ -89,8 +88,7 @@ struct StageSigns {
 // sum, in the same order, as the stage-by-stage reference: the results are
 // bit-identical to fwht_ref.
 template <class Arch>
-void project_block(float* out, const float* inp, const float* diag,
-                   float scale, int m) {
+void project_block(float* out, const float* inp, const float* diag, float scale, int m) {
   using batch = xsimd::batch<float, Arch>;
   constexpr int W = static_cast<int>(batch::size);
   static const StageSigns<Arch> stage_signs;
@@ -164,16 +162,14 @@ void project_block(float* out, const float* inp, const float* diag,
 
 // Blocks shorter than W take the scalar reference.
 template <class Arch>
-void project_simd(float* out, const float* inp, const float* diag, float scale,
-                  int n, int block) {
+void project_simd(float* out, const float* inp, const float* diag, float scale, int n, int block) {
   constexpr int W = static_cast<int>(xsimd::batch<float, Arch>::size);
   if (block < W) {
     hadamard_project_ref(out, inp, diag, scale, n, block);
     return;
   }
   for (int b = 0; b < n; b += block) {
-    project_block<Arch>(out + b, inp + b, diag ? diag + b : nullptr, scale,
-                        block);
+    project_block<Arch>(out + b, inp + b, diag ? diag + b : nullptr, scale, block);
   }
 }
 
@@ -192,9 +188,7 @@ XSIMD_INLINE V exp_neg(V x) {
 
 }  // namespace
 
-void fwht(float* x, int n, int block) {
-  project_simd<Arch>(x, x, nullptr, 1.0f, n, block);
-}
+void fwht(float* x, int n, int block) { project_simd<Arch>(x, x, nullptr, 1.0f, n, block); }
 
 void fwht_ref(float* x, int n, int block) {
   for (int b = 0; b < n; b += block) {
@@ -211,21 +205,19 @@ void fwht_ref(float* x, int n, int block) {
   }
 }
 
-void hadamard_project(float* out, const float* inp, const float* diag,
-                      float scale, int n, int block) {
+void hadamard_project(float* out, const float* inp, const float* diag, float scale, int n,
+                      int block) {
   project_simd<Arch>(out, inp, diag, scale, n, block);
 }
 
-void hadamard_project_ref(float* out, const float* inp, const float* diag,
-                          float scale, int n, int block) {
+void hadamard_project_ref(float* out, const float* inp, const float* diag, float scale, int n,
+                          int block) {
   for (int i = 0; i < n; i++) out[i] = inp[i] * (diag ? diag[i] : 1.0f) * scale;
   fwht_ref(out, n, block);
 }
 
 void mul(float* out, const float* a, const float* b, float scale, int n) {
-  vec_map<Arch>(out, n, [=](auto load, int i) {
-    return load(a + i) * load(b + i) * scale;
-  });
+  vec_map<Arch>(out, n, [=](auto load, int i) { return load(a + i) * load(b + i) * scale; });
 }
 
 void mul_ref(float* out, const float* a, const float* b, float scale, int n) {
@@ -240,16 +232,14 @@ void scale_ref(float* out, const float* inp, float s, int n) {
   for (int i = 0; i < n; i++) out[i] = inp[i] * s;
 }
 
-void mul_add(float* out, float* sum, const float* a, const float* b,
-             const float* c, int n) {
+void mul_add(float* out, float* sum, const float* a, const float* b, const float* c, int n) {
   vec_map2<Arch>(out, sum, n, [=](auto load, int i) {
     const auto o = load(a + i) * load(b + i);
     return std::pair{o, load(c + i) + o};
   });
 }
 
-void mul_add_ref(float* out, float* sum, const float* a, const float* b,
-                 const float* c, int n) {
+void mul_add_ref(float* out, float* sum, const float* a, const float* b, const float* c, int n) {
   for (int i = 0; i < n; i++) {
     out[i] = a[i] * b[i];
     sum[i] = c[i] + out[i];
@@ -257,9 +247,8 @@ void mul_add_ref(float* out, float* sum, const float* a, const float* b,
 }
 
 void mul_acc(float* acc, const float* a, const float* b, int n) {
-  vec_map<Arch>(acc, n, [=](auto load, int i) {
-    return load(a + i) * load(b + i) + load(acc + i);
-  });
+  vec_map<Arch>(acc, n,
+                [=](auto load, int i) { return load(a + i) * load(b + i) + load(acc + i); });
 }
 
 void mul_acc_ref(float* acc, const float* a, const float* b, int n) {
@@ -267,9 +256,7 @@ void mul_acc_ref(float* acc, const float* a, const float* b, int n) {
 }
 
 void axpy(float* y, float alpha, const float* x, int n) {
-  vec_map<Arch>(y, n, [=](auto load, int i) {
-    return alpha * load(x + i) + load(y + i);
-  });
+  vec_map<Arch>(y, n, [=](auto load, int i) { return alpha * load(x + i) + load(y + i); });
 }
 
 void axpy_ref(float* y, float alpha, const float* x, int n) {
@@ -285,9 +272,8 @@ void add_ref(float* out, const float* a, const float* b, int n) {
 }
 
 float dot(const float* a, const float* b, int n) {
-  return static_cast<float>(vec_sum_of<Arch>(n, [=](auto load, int i) {
-    return load(a + i) * load(b + i);
-  }));
+  return static_cast<float>(
+      vec_sum_of<Arch>(n, [=](auto load, int i) { return load(a + i) * load(b + i); }));
 }
 
 float dot_ref(const float* a, const float* b, int n) {
@@ -302,13 +288,11 @@ void segment_dots(float* out, const float* a, const float* b, int n, int seg) {
   }
 }
 
-void segment_dots_ref(float* out, const float* a, const float* b, int n,
-                      int seg) {
+void segment_dots_ref(float* out, const float* a, const float* b, int n, int seg) {
   for (int j = 0, o = 0; o < n; j++, o += seg) out[j] = dot_ref(a + o, b + o, seg);
 }
 
-void segment_dots4(float* out, const float* a, const float* const b[4], int n,
-                   int seg) {
+void segment_dots4(float* out, const float* a, const float* const b[4], int n, int seg) {
   const int n_seg = n / seg;
   for (int j = 0, o = 0; o < n; j++, o += seg) {
     const float* a_j = a + o;
@@ -318,25 +302,21 @@ void segment_dots4(float* out, const float* a, const float* const b[4], int n,
     const float* b3 = b[3] + o;
     const std::array<double, 4> sums = vec_sum4_of<Arch>(seg, [=](auto load, int i) {
       const auto x = load(a_j + i);
-      return std::array{x * load(b0 + i), x * load(b1 + i), x * load(b2 + i),
-                        x * load(b3 + i)};
+      return std::array{x * load(b0 + i), x * load(b1 + i), x * load(b2 + i), x * load(b3 + i)};
     });
     for (int k = 0; k < 4; k++) out[k * n_seg + j] = static_cast<float>(sums[k]);
   }
 }
 
-void segment_dots4_ref(float* out, const float* a, const float* const b[4],
-                       int n, int seg) {
+void segment_dots4_ref(float* out, const float* a, const float* const b[4], int n, int seg) {
   for (int k = 0; k < 4; k++) segment_dots_ref(out + k * (n / seg), a, b[k], n, seg);
 }
 
-void segment_axpy(float* y, const float* alpha, const float* x, int n,
-                  int seg) {
+void segment_axpy(float* y, const float* alpha, const float* x, int n, int seg) {
   for (int j = 0, o = 0; o < n; j++, o += seg) axpy(y + o, alpha[j], x + o, seg);
 }
 
-void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
-                      int seg) {
+void segment_axpy_ref(float* y, const float* alpha, const float* x, int n, int seg) {
   for (int j = 0, o = 0; o < n; j++, o += seg) {
     for (int i = o; i < o + seg; i++) y[i] += alpha[j] * x[i];
   }
@@ -344,8 +324,7 @@ void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
 
 // The four terms are added one after another, in the order of four
 // segment_axpy calls.
-void segment_axpy4(float* y, const float* alpha, const float* const x[4],
-                   int n, int seg) {
+void segment_axpy4(float* y, const float* alpha, const float* const x[4], int n, int seg) {
   const int n_seg = n / seg;
   for (int j = 0, o = 0; o < n; j++, o += seg) {
     float* y_j = y + o;
@@ -364,8 +343,7 @@ void segment_axpy4(float* y, const float* alpha, const float* const x[4],
   }
 }
 
-void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
-                       int n, int seg) {
+void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4], int n, int seg) {
   for (int k = 0; k < 4; k++) segment_axpy_ref(y, alpha + k * (n / seg), x[k], n, seg);
 }
 
@@ -382,9 +360,8 @@ double sum_squares_ref(const float* x, int n) {
   return sum;
 }
 
-void mul_rotate_segments(float* out, const float* a, const float* b,
-                         const float* cos_a, const float* sin_a, int n,
-                         int seg) {
+void mul_rotate_segments(float* out, const float* a, const float* b, const float* cos_a,
+                         const float* sin_a, int n, int seg) {
   const int half = seg / 2;
   for (int o = 0; o < n; o += seg) {
     const int h = o + half;
@@ -398,9 +375,8 @@ void mul_rotate_segments(float* out, const float* a, const float* b,
   }
 }
 
-void mul_rotate_segments_ref(float* out, const float* a, const float* b,
-                             const float* cos_a, const float* sin_a, int n,
-                             int seg) {
+void mul_rotate_segments_ref(float* out, const float* a, const float* b, const float* cos_a,
+                             const float* sin_a, int n, int seg) {
   const int half = seg / 2;
   for (int o = 0; o < n; o += seg) {
     for (int i = 0; i < half; i++) {
@@ -412,8 +388,8 @@ void mul_rotate_segments_ref(float* out, const float* a, const float* b,
   }
 }
 
-void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a,
-                  float direction, int n) {
+void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a, float direction,
+                  int n) {
   vec_map2<Arch>(lo, hi, n, [=](auto load, int i) {
     const auto a = load(lo + i);
     const auto b = load(hi + i);
@@ -423,8 +399,8 @@ void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a,
   });
 }
 
-void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
-                      const float* sin_a, float direction, int n) {
+void rotate_pairs_ref(float* lo, float* hi, const float* cos_a, const float* sin_a, float direction,
+                      int n) {
   for (int i = 0; i < n; i++) {
     const float a = lo[i], b = hi[i], c = cos_a[i], s = sin_a[i] * direction;
     lo[i] = a * c - b * s;
@@ -445,16 +421,14 @@ void silu_forward_ref(float* out, const float* inp, int n) {
   }
 }
 
-void mul_silu_forward(float* m, float* out, const float* a, const float* b,
-                      int n) {
+void mul_silu_forward(float* m, float* out, const float* a, const float* b, int n) {
   vec_map2<Arch>(m, out, n, [=](auto load, int i) {
     const auto x = load(a + i) * load(b + i);
     return std::pair{x, x / (1.0f + exp_neg(x))};
   });
 }
 
-void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
-                          int n) {
+void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b, int n) {
   mul_ref(m, a, b, 1.0f, n);
   silu_forward_ref(out, m, n);
 }
@@ -467,8 +441,7 @@ void silu_backward(float* dinp, const float* dout, const float* inp, int n) {
   });
 }
 
-void silu_backward_ref(float* dinp, const float* dout, const float* inp,
-                       int n) {
+void silu_backward_ref(float* dinp, const float* dout, const float* inp, int n) {
   for (int i = 0; i < n; i++) {
     const double s = 1.0 / (1.0 + std::exp(-double{inp[i]}));
     dinp[i] = static_cast<float>(dout[i] * s * (1.0 + inp[i] * (1.0 - s)));

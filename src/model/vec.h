@@ -26,10 +26,10 @@ void fwht_ref(float* x, int n, int block);
 // transform with its input-side diagonal (nullptr = all ones) and
 // normalization fused into the transform's first pass, which saves a pass
 // over the row. out may alias inp. out, inp: (n), diag: (n) or nullptr
-void hadamard_project(float* out, const float* inp, const float* diag,
-                      float scale, int n, int block);
-void hadamard_project_ref(float* out, const float* inp, const float* diag,
-                          float scale, int n, int block);
+void hadamard_project(float* out, const float* inp, const float* diag, float scale, int n,
+                      int block);
+void hadamard_project_ref(float* out, const float* inp, const float* diag, float scale, int n,
+                          int block);
 
 // out = a * b * scale, elementwise. out may alias a or b. out, a, b: (n)
 void mul(float* out, const float* a, const float* b, float scale, int n);
@@ -41,10 +41,8 @@ void scale_ref(float* out, const float* inp, float s, int n);
 
 // out = a * b and sum = c + out in one pass: a sub-block's last scaling and
 // the residual addition after it. out, sum, a, b, c: (n)
-void mul_add(float* out, float* sum, const float* a, const float* b,
-             const float* c, int n);
-void mul_add_ref(float* out, float* sum, const float* a, const float* b,
-                 const float* c, int n);
+void mul_add(float* out, float* sum, const float* a, const float* b, const float* c, int n);
+void mul_add_ref(float* out, float* sum, const float* a, const float* b, const float* c, int n);
 
 // acc += a * b, elementwise. acc, a, b: (n)
 void mul_acc(float* acc, const float* a, const float* b, int n);
@@ -70,30 +68,23 @@ float dot_ref(const float* a, const float* b, int n);
 // segments of length seg (n a multiple of seg): all heads' q.k of one
 // (query, key) pair in one call. out: (n / seg), a, b: (n)
 void segment_dots(float* out, const float* a, const float* b, int n, int seg);
-void segment_dots_ref(float* out, const float* a, const float* b, int n,
-                      int seg);
+void segment_dots_ref(float* out, const float* a, const float* b, int n, int seg);
 
 // segment_dots for four right-hand vectors at once, so a is read once per
 // four (four keys against one query):
 // out_kj = sum over segment j of a * b_k, k = 0..3. out: (4, n / seg)
-void segment_dots4(float* out, const float* a, const float* const b[4], int n,
-                   int seg);
-void segment_dots4_ref(float* out, const float* a, const float* const b[4],
-                       int n, int seg);
+void segment_dots4(float* out, const float* a, const float* const b[4], int n, int seg);
+void segment_dots4_ref(float* out, const float* a, const float* const b[4], int n, int seg);
 
 // y += alpha_j * x on segment j: all heads' p * v of one pair in one call.
 // y, x: (n), alpha: (n / seg)
-void segment_axpy(float* y, const float* alpha, const float* x, int n,
-                  int seg);
-void segment_axpy_ref(float* y, const float* alpha, const float* x, int n,
-                      int seg);
+void segment_axpy(float* y, const float* alpha, const float* x, int n, int seg);
+void segment_axpy_ref(float* y, const float* alpha, const float* x, int n, int seg);
 
 // y += sum_k alpha_kj * x_k on segment j, for four vectors x_k at once, so y
 // is read and written once per four. y: (n), alpha: (4, n / seg)
-void segment_axpy4(float* y, const float* alpha, const float* const x[4],
-                   int n, int seg);
-void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4],
-                       int n, int seg);
+void segment_axpy4(float* y, const float* alpha, const float* const x[4], int n, int seg);
+void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4], int n, int seg);
 
 // sum x^2 in double: float partial sums over 1024-element blocks (as dot's),
 // added in double, so parameter and gradient norms over up to 10^6 numbers
@@ -106,21 +97,19 @@ double sum_squares_ref(const float* x, int n);
 // on its second, out = (lo cos - hi sin, lo sin + hi cos), cos_a and sin_a
 // being the same (half) angles for every segment.
 // out, a, b: (n); cos_a, sin_a: (seg / 2). out may alias a or b.
-void mul_rotate_segments(float* out, const float* a, const float* b,
-                         const float* cos_a, const float* sin_a, int n,
-                         int seg);
-void mul_rotate_segments_ref(float* out, const float* a, const float* b,
-                             const float* cos_a, const float* sin_a, int n,
-                             int seg);
+void mul_rotate_segments(float* out, const float* a, const float* b, const float* cos_a,
+                         const float* sin_a, int n, int seg);
+void mul_rotate_segments_ref(float* out, const float* a, const float* b, const float* cos_a,
+                             const float* sin_a, int n, int seg);
 
 // Rotates n coordinate pairs (lo_i, hi_i) by angles a_i given as cos_a,
 // sin_a: lo' = lo cos - hi sin, hi' = lo sin + hi cos. direction = +1
 // applies the rotation, -1 its inverse (= transpose), which is the backward.
 // lo, hi: (n) in place; cos_a, sin_a: (n)
-void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a,
-                  float direction, int n);
-void rotate_pairs_ref(float* lo, float* hi, const float* cos_a,
-                      const float* sin_a, float direction, int n);
+void rotate_pairs(float* lo, float* hi, const float* cos_a, const float* sin_a, float direction,
+                  int n);
+void rotate_pairs_ref(float* lo, float* hi, const float* cos_a, const float* sin_a, float direction,
+                      int n);
 
 // out = silu(inp) = inp * sigmoid(inp) = inp / (1 + exp(-inp)).
 // exp is the kernels' fast exp (normlab/fast_exp.hpp: exp2_clamped, relative
@@ -134,15 +123,12 @@ void silu_forward_ref(float* out, const float* inp, int n);
 
 // m = a * b and out = silu(m) in one pass (the MLP's scaling and its
 // activation). m, out, a, b: (n)
-void mul_silu_forward(float* m, float* out, const float* a, const float* b,
-                      int n);
-void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b,
-                          int n);
+void mul_silu_forward(float* m, float* out, const float* a, const float* b, int n);
+void mul_silu_forward_ref(float* m, float* out, const float* a, const float* b, int n);
 
 // dinp = dout * silu'(inp), silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x)
 // (same exp as silu_forward). dinp may alias dout. dinp, dout, inp: (n)
 void silu_backward(float* dinp, const float* dout, const float* inp, int n);
-void silu_backward_ref(float* dinp, const float* dout, const float* inp,
-                       int n);
+void silu_backward_ref(float* dinp, const float* dout, const float* inp, int n);
 
 }  // namespace normlab::model

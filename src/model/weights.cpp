@@ -51,9 +51,9 @@ void ParameterSet::set_zero() { std::fill(data_.begin(), data_.end(), 0.0f); }
 const InitScales& init_scales() {
   static const InitScales scales = {
       /*embedding=*/0.3,
-      /*query=*/1.0, /*key=*/1.0,
-      /*value=*/0.5, /*attn_out=*/0.5,
-      /*mlp_in=*/1.2, /*mlp_out=*/0.8,
+      /*query=*/1.0,       /*key=*/1.0,
+      /*value=*/0.5,       /*attn_out=*/0.5,
+      /*mlp_in=*/1.2,      /*mlp_out=*/0.8,
       /*logit_scale=*/2.0,
   };
   return scales;
@@ -79,8 +79,7 @@ void init_parameters(ParameterSet* params, const ModelConfig& config) {
 
     // Each head gets its own logit temperature in [0.7, 1.3], carried by its
     // query scales: some heads attend more sharply than others.
-    SplitMix64 r_temp(tensor_seed(config.seed, static_cast<uint32_t>(l),
-                                  kHeadTemperatureTensorId));
+    SplitMix64 r_temp(tensor_seed(config.seed, static_cast<uint32_t>(l), kHeadTemperatureTensorId));
     SplitMix64 r_query = rng_for(kAttnQuery);
     float* query = params->tensor(l, kAttnQuery);
     for (int h = 0; h < config.heads; h++) {
@@ -101,8 +100,7 @@ void init_parameters(ParameterSet* params, const ModelConfig& config) {
     SplitMix64 r_out_mix = rng_for(kMlpOutMix);
     draw_signs(params->tensor(l, kMlpOutMix), D, &r_out_mix);
     SplitMix64 r_out_scale = rng_for(kMlpOutScale);
-    draw_scaled_signs(params->tensor(l, kMlpOutScale), D, s.mlp_out,
-                      &r_out_scale);
+    draw_scaled_signs(params->tensor(l, kMlpOutScale), D, s.mlp_out, &r_out_scale);
 
     SplitMix64 r_g1 = rng_for(kInputNormGain);
     draw_gains(params->tensor(l, kInputNormGain), D, &r_g1);

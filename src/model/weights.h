@@ -23,17 +23,17 @@ constexpr int kVocab = 256;
 // signs of a randomized Hadamard transform (stored as learnable diagonals of
 // magnitude 1); "scale" vectors are the diagonal scalings after it.
 enum LayerTensor : int {
-  kAttnMix,        // attention: u = H(mix * x) / sqrt(D), the shared transform
-  kAttnQuery,      // q = R(query * u)  (R: rotary position embedding)
-  kAttnKey,        // k = R(key * u)
-  kAttnValue,      // v = value * u
-  kAttnOut,        // out = attn_out * y
-  kMlpInMix,       // MLP: z1 = H(in_mix * x) / sqrt(D)
-  kMlpInScale,     // m = in_scale * z1
-  kMlpOutMix,      // z2 = H(out_mix * silu(m)) / sqrt(D)
-  kMlpOutScale,    // out = out_scale * z2
-  kInputNormGain,  // the attention sub-block's norm (chapter: input norm)
-  kInputNormBias,  // LayerNorm only; zero at initialization
+  kAttnMix,           // attention: u = H(mix * x) / sqrt(D), the shared transform
+  kAttnQuery,         // q = R(query * u)  (R: rotary position embedding)
+  kAttnKey,           // k = R(key * u)
+  kAttnValue,         // v = value * u
+  kAttnOut,           // out = attn_out * y
+  kMlpInMix,          // MLP: z1 = H(in_mix * x) / sqrt(D)
+  kMlpInScale,        // m = in_scale * z1
+  kMlpOutMix,         // z2 = H(out_mix * silu(m)) / sqrt(D)
+  kMlpOutScale,       // out = out_scale * z2
+  kInputNormGain,     // the attention sub-block's norm (chapter: input norm)
+  kInputNormBias,     // LayerNorm only; zero at initialization
   kPostAttnNormGain,  // the MLP sub-block's norm (post-attention norm)
   kPostAttnNormBias,  // LayerNorm only; zero at initialization
   kLayerTensors
@@ -54,9 +54,9 @@ class ParameterSet {
  public:
   ParameterSet() = default;
   ParameterSet(int layers, int hidden)
-      : layers_(layers), hidden_(hidden),
-        data_(static_cast<size_t>(layers * kLayerTensors + kVocab + 2) * hidden,
-              0.0f) {}
+      : layers_(layers),
+        hidden_(hidden),
+        data_(static_cast<size_t>(layers * kLayerTensors + kVocab + 2) * hidden, 0.0f) {}
 
   int layers() const { return layers_; }
   int hidden() const { return hidden_; }
@@ -69,14 +69,10 @@ class ParameterSet {
   const float* layer(int l) const { return data_.data() + layer_offset(l); }
   // One tensor: (D)
   float* tensor(int l, LayerTensor k) { return layer(l) + k * hidden_; }
-  const float* tensor(int l, LayerTensor k) const {
-    return layer(l) + k * hidden_;
-  }
+  const float* tensor(int l, LayerTensor k) const { return layer(l) + k * hidden_; }
   // (V, D): row v is token v's embedding and, tied, its LM-head row.
   float* embedding() { return data_.data() + layer_offset(layers_); }
-  const float* embedding() const {
-    return data_.data() + layer_offset(layers_);
-  }
+  const float* embedding() const { return data_.data() + layer_offset(layers_); }
   float* final_gain() { return embedding() + kVocab * hidden_; }
   const float* final_gain() const { return embedding() + kVocab * hidden_; }
   float* final_bias() { return final_gain() + hidden_; }
@@ -85,9 +81,7 @@ class ParameterSet {
   void set_zero();
 
  private:
-  size_t layer_offset(int l) const {
-    return static_cast<size_t>(l) * kLayerTensors * hidden_;
-  }
+  size_t layer_offset(int l) const { return static_cast<size_t>(l) * kLayerTensors * hidden_; }
 
   int layers_ = 0;
   int hidden_ = 0;

@@ -153,8 +153,8 @@ XSIMD_INLINE float exp2_nonpositive(float w) noexcept {
 template <class Arch>
 XSIMD_INLINE xsimd::batch<float, Arch> exp2_clamped(xsimd::batch<float, Arch> w) noexcept {
   using B = xsimd::batch<float, Arch>;
-  return exp2_in_range(clamp_high(clamp_low(w, B(fast_exp_detail::kExp2Min)),
-                                  B(fast_exp_detail::kExp2Max)));
+  return exp2_in_range(
+      clamp_high(clamp_low(w, B(fast_exp_detail::kExp2Min)), B(fast_exp_detail::kExp2Max)));
 }
 
 XSIMD_INLINE float exp2_clamped(float w) noexcept {

@@ -22,36 +22,33 @@ using simd::kernel_arch;
 
 const char* kernel_arch_name() { return kernel_arch::name(); }
 
-void rmsnorm_forward(float* out, float* rstd, const float* inp,
-                     const float* gain, int T, int D, float eps) {
+void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* gain, int T, int D,
+                     float eps) {
   simd::rmsnorm_forward<kernel_arch>(out, rstd, inp, gain, T, D, eps);
 }
 
-void rmsnorm_backward(float* dinp, float* dgain, const float* dout,
-                      const float* inp, const float* gain, const float* rstd,
-                      int T, int D) {
+void rmsnorm_backward(float* dinp, float* dgain, const float* dout, const float* inp,
+                      const float* gain, const float* rstd, int T, int D) {
   simd::rmsnorm_backward<kernel_arch>(dinp, dgain, dout, inp, gain, rstd, T, D);
 }
 
-void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
-                       const float* gain, const float* bias, int T, int D,
-                       float eps) {
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain,
+                       const float* bias, int T, int D, float eps) {
   simd::layernorm_forward<kernel_arch>(out, mean, rstd, inp, gain, bias, T, D, eps);
 }
 
-void layernorm_backward(float* dinp, float* dgain, float* dbias,
-                        const float* dout, const float* inp, const float* gain,
-                        const float* mean, const float* rstd, int T, int D) {
+void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout,
+                        const float* inp, const float* gain, const float* mean, const float* rstd,
+                        int T, int D) {
   simd::layernorm_backward<kernel_arch>(dinp, dgain, dbias, dout, inp, gain, mean, rstd, T, D);
 }
 
-void softmax_forward(float* out, const float* inp, int T, int D,
-                     float temperature) {
+void softmax_forward(float* out, const float* inp, int T, int D, float temperature) {
   simd::softmax_forward<kernel_arch>(out, inp, T, D, temperature);
 }
 
-void softmax_backward(float* dinp, const float* dout, const float* out, int T,
-                      int D, float temperature) {
+void softmax_backward(float* dinp, const float* dout, const float* out, int T, int D,
+                      float temperature) {
   simd::softmax_backward<kernel_arch>(dinp, dout, out, T, D, temperature);
 }
 
@@ -59,8 +56,7 @@ void row_stats(RowStats* out, const float* inp, int T, int D) {
   simd::row_stats<kernel_arch>(out, inp, T, D);
 }
 
-void distribution_stats(float* entropy, float* max_prob, const float* p, int T,
-                        int D) {
+void distribution_stats(float* entropy, float* max_prob, const float* p, int T, int D) {
   simd::distribution_stats<kernel_arch>(entropy, max_prob, p, T, D);
 }
 

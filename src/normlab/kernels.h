@@ -34,35 +34,32 @@ const char* kernel_arch_name();
 // y = x / sqrt(mean(x^2) + eps) * g
 // out: (T, D), rstd: (T) = 1 / sqrt(mean(x^2) + eps) (0 for an all-zero row
 // with eps = 0), inp: (T, D), gain: (D) or nullptr.
-void rmsnorm_forward(float* out, float* rstd, const float* inp,
-                     const float* gain, int T, int D, float eps);
+void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* gain, int T, int D,
+                     float eps);
 
 // dinp: (T, D) written; dgain: (D) accumulated (+=), may be nullptr.
-void rmsnorm_backward(float* dinp, float* dgain, const float* dout,
-                      const float* inp, const float* gain, const float* rstd,
-                      int T, int D);
+void rmsnorm_backward(float* dinp, float* dgain, const float* dout, const float* inp,
+                      const float* gain, const float* rstd, int T, int D);
 
 // y = (x - mean) / sqrt(var + eps) * g + b, var = mean((x - mean)^2)
 // out: (T, D), mean: (T), rstd: (T), inp: (T, D), gain/bias: (D) or nullptr.
-void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
-                       const float* gain, const float* bias, int T, int D,
-                       float eps);
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain,
+                       const float* bias, int T, int D, float eps);
 
 // dinp: (T, D) written; dgain, dbias: (D) accumulated (+=), may be nullptr.
-void layernorm_backward(float* dinp, float* dgain, float* dbias,
-                        const float* dout, const float* inp, const float* gain,
-                        const float* mean, const float* rstd, int T, int D);
+void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout,
+                        const float* inp, const float* gain, const float* mean, const float* rstd,
+                        int T, int D);
 
 // p = softmax(x / temperature), max-subtracted.
 // -inf entries are masked (p = 0). A row that is entirely -inf gives all
 // zeros. A row holding +inf splits the mass evenly over its +inf entries.
 // A NaN anywhere in a row makes that whole row NaN. out: (T, D), inp: (T, D).
-void softmax_forward(float* out, const float* inp, int T, int D,
-                     float temperature);
+void softmax_forward(float* out, const float* inp, int T, int D, float temperature);
 
 // dinp: (T, D) written, given dout and the forward output p: (T, D).
-void softmax_backward(float* dinp, const float* dout, const float* out, int T,
-                      int D, float temperature);
+void softmax_backward(float* dinp, const float* dout, const float* out, int T, int D,
+                      float temperature);
 
 // Per-row statistics of a vector.
 struct RowStats {
@@ -80,8 +77,7 @@ void row_stats(RowStats* out, const float* inp, int T, int D);
 // Per-row statistics of a probability distribution (e.g. a softmax row).
 // entropy = -sum p log p in nats (0 log 0 = 0); max_prob = max p.
 // entropy, max_prob: (T); p: (T, D)
-void distribution_stats(float* entropy, float* max_prob, const float* p, int T,
-                        int D);
+void distribution_stats(float* entropy, float* max_prob, const float* p, int T, int D);
 
 // out = inp, D floats per row: the memory-bandwidth ceiling a norm is
 // measured against in the benchmark.

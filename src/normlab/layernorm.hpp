@@ -51,9 +51,8 @@ namespace normlab::simd {
 // of an optional gain and bias.
 // y_t, x_t: (D); gain, bias: (D) or unused
 template <class Arch, bool HasGain, bool HasBias>
-void layernorm_row_output(float* y_t, const float* x_t, const float* gain,
-                          const float* bias, float m0, float shift, float r,
-                          int D) {
+void layernorm_row_output(float* y_t, const float* x_t, const float* gain, const float* bias,
+                          float m0, float shift, float r, int D) {
   vec_map<Arch>(y_t, D, [=](auto load, int i) {
     auto y = ((load(x_t + i) - m0) - shift) * r;
     if constexpr (HasGain) y = y * load(gain + i);
@@ -66,9 +65,8 @@ inline constexpr int kShiftPrefix = 64;
 
 // out: (T, D), mean: (T), rstd: (T), inp: (T, D), gain, bias: (D) or nullptr
 template <class Arch>
-void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
-                       const float* gain, const float* bias, int T, int D,
-                       float eps) {
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain,
+                       const float* bias, int T, int D, float eps) {
   assert(T >= 0 && D >= 1);
   assert(eps >= 0.0f && std::isfinite(eps));
   assert(T == 0 || (out && mean && rstd && inp));
@@ -87,7 +85,8 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
     const auto in_range = [=](double sum_sq_dev) {
       return sum_sq_dev >= min_accurate_sum && sum_sq_dev <= FLT_MAX;
     };
-    float k = static_cast<float>(vec_sum_of<Arch>(prefix, [x_t](auto load, int i) { return load(x_t + i); }) / prefix);
+    float k = static_cast<float>(
+        vec_sum_of<Arch>(prefix, [x_t](auto load, int i) { return load(x_t + i); }) / prefix);
     auto [sum_dev, sum_sq_dev] = sums_around(k);
     if (in_range(sum_sq_dev) && 4.0 * sum_dev * sum_dev > D * sum_sq_dev) {
       // The prefix was a poor guess: a second pass around the first pass's mean.
@@ -132,9 +131,9 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
 // dinp: (T, D) written; dgain, dbias: (D) accumulated (+=) or nullptr;
 // dout, inp: (T, D); gain: (D) or nullptr; mean, rstd: (T) from the forward
 template <class Arch>
-void layernorm_backward(float* dinp, float* dgain, float* dbias,
-                        const float* dout, const float* inp, const float* gain,
-                        const float* mean, const float* rstd, int T, int D) {
+void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout,
+                        const float* inp, const float* gain, const float* mean, const float* rstd,
+                        int T, int D) {
   assert(T >= 0 && D >= 1);
   assert(T == 0 || (dinp && dout && inp && mean && rstd));
   for (int t = 0; t < T; ++t) {
@@ -144,10 +143,11 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias,
     const float mu = mean[t];
     const float r = rstd[t];
     const auto [sum_u, dot_u_xhat] =
-        gain ? vec_sum2_of<Arch>(D, [=](auto load, int i) {
-                 const auto u = load(gain + i) * load(dy_t + i);
-                 return std::make_pair(u, u * ((load(x_t + i) - mu) * r));
-               })
+        gain ? vec_sum2_of<Arch>(D,
+                                 [=](auto load, int i) {
+                                   const auto u = load(gain + i) * load(dy_t + i);
+                                   return std::make_pair(u, u * ((load(x_t + i) - mu) * r));
+                                 })
              : vec_sum2_of<Arch>(D, [=](auto load, int i) {
                  const auto u = load(dy_t + i);
                  return std::make_pair(u, u * ((load(x_t + i) - mu) * r));
@@ -159,10 +159,12 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias,
     const float mean_u = static_cast<float>(sum_u / D);
     const float c = static_cast<float>(dot_u_xhat / D);
     const double sum_dx =
-        gain ? vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
-                 const auto xhat = (load(x_t + i) - mu) * r;
-                 return ((load(gain + i) * load(dy_t + i) - mean_u) - xhat * c) * r;
-               })
+        gain ? vec_map_sum<Arch>(dx_t, D,
+                                 [=](auto load, int i) {
+                                   const auto xhat = (load(x_t + i) - mu) * r;
+                                   return ((load(gain + i) * load(dy_t + i) - mean_u) - xhat * c) *
+                                          r;
+                                 })
              : vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
                  const auto xhat = (load(x_t + i) - mu) * r;
                  return ((load(dy_t + i) - mean_u) - xhat * c) * r;

@@ -33,8 +33,8 @@ double bias_at(const Real* bias, int i) {
 double inverse_sqrt_or_zero(double v) { return v == 0.0 ? 0.0 : 1.0 / std::sqrt(v); }
 
 template <class Real>
-void rmsnorm_forward_impl(Real* out, Real* rstd, const Real* inp,
-                          const Real* gain, int T, int D, double eps) {
+void rmsnorm_forward_impl(Real* out, Real* rstd, const Real* inp, const Real* gain, int T, int D,
+                          double eps) {
   assert(T >= 0 && D >= 1 && eps >= 0.0 && std::isfinite(eps));
   for (int t = 0; t < T; ++t) {
     const Real* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
@@ -56,9 +56,8 @@ void rmsnorm_forward_impl(Real* out, Real* rstd, const Real* inp,
 //      = r (u_j - xhat_j mean(u * xhat))
 // dg_j += dy_j xhat_j
 template <class Real>
-void rmsnorm_backward_impl(Real* dinp, Real* dgain, const Real* dout,
-                           const Real* inp, const Real* gain, const Real* rstd,
-                           int T, int D) {
+void rmsnorm_backward_impl(Real* dinp, Real* dgain, const Real* dout, const Real* inp,
+                           const Real* gain, const Real* rstd, int T, int D) {
   assert(T >= 0 && D >= 1);
   for (int t = 0; t < T; ++t) {
     const Real* x_t = inp + static_cast<std::size_t>(t) * D;    // x_t: (D)
@@ -79,9 +78,8 @@ void rmsnorm_backward_impl(Real* dinp, Real* dgain, const Real* dout,
 }
 
 template <class Real>
-void layernorm_forward_impl(Real* out, Real* mean, Real* rstd, const Real* inp,
-                            const Real* gain, const Real* bias, int T, int D,
-                            double eps) {
+void layernorm_forward_impl(Real* out, Real* mean, Real* rstd, const Real* inp, const Real* gain,
+                            const Real* bias, int T, int D, double eps) {
   assert(T >= 0 && D >= 1 && eps >= 0.0 && std::isfinite(eps));
   for (int t = 0; t < T; ++t) {
     const Real* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
@@ -110,9 +108,9 @@ void layernorm_forward_impl(Real* out, Real* mean, Real* rstd, const Real* inp,
 //   (d mean / dx_j = 1/D, d r / dx_j = -r^3 (x_j - mean) / D)
 // dg_j += dy_j xhat_j, db_j += dy_j
 template <class Real>
-void layernorm_backward_impl(Real* dinp, Real* dgain, Real* dbias,
-                             const Real* dout, const Real* inp, const Real* gain,
-                             const Real* mean, const Real* rstd, int T, int D) {
+void layernorm_backward_impl(Real* dinp, Real* dgain, Real* dbias, const Real* dout,
+                             const Real* inp, const Real* gain, const Real* mean, const Real* rstd,
+                             int T, int D) {
   assert(T >= 0 && D >= 1);
   for (int t = 0; t < T; ++t) {
     const Real* x_t = inp + static_cast<std::size_t>(t) * D;    // x_t: (D)
@@ -140,8 +138,7 @@ void layernorm_backward_impl(Real* dinp, Real* dgain, Real* dbias,
 }
 
 template <class Real>
-void softmax_forward_impl(Real* out, const Real* inp, int T, int D,
-                          double temperature) {
+void softmax_forward_impl(Real* out, const Real* inp, int T, int D, double temperature) {
   assert(T >= 0 && D >= 1 && temperature > 0.0 && std::isfinite(temperature));
   for (int t = 0; t < T; ++t) {
     const Real* x_t = inp + static_cast<std::size_t>(t) * D;  // x_t: (D)
@@ -184,8 +181,8 @@ void softmax_forward_impl(Real* out, const Real* inp, int T, int D,
 // p = softmax(z), z = x / temperature
 // dz = p * (dy - dot(p, dy)),  dx = dz / temperature
 template <class Real>
-void softmax_backward_impl(Real* dinp, const Real* dout, const Real* out, int T,
-                           int D, double temperature) {
+void softmax_backward_impl(Real* dinp, const Real* dout, const Real* out, int T, int D,
+                           double temperature) {
   assert(T >= 0 && D >= 1 && temperature > 0.0 && std::isfinite(temperature));
   for (int t = 0; t < T; ++t) {
     const Real* p_t = out + static_cast<std::size_t>(t) * D;    // p_t: (D)
@@ -201,65 +198,57 @@ void softmax_backward_impl(Real* dinp, const Real* dout, const Real* out, int T,
 
 }  // namespace
 
-void rmsnorm_forward_ref(float* out, float* rstd, const float* inp,
-                         const float* gain, int T, int D, float eps) {
+void rmsnorm_forward_ref(float* out, float* rstd, const float* inp, const float* gain, int T, int D,
+                         float eps) {
   rmsnorm_forward_impl(out, rstd, inp, gain, T, D, eps);
 }
-void rmsnorm_forward_ref(double* out, double* rstd, const double* inp,
-                         const double* gain, int T, int D, double eps) {
+void rmsnorm_forward_ref(double* out, double* rstd, const double* inp, const double* gain, int T,
+                         int D, double eps) {
   rmsnorm_forward_impl(out, rstd, inp, gain, T, D, eps);
 }
 
-void rmsnorm_backward_ref(float* dinp, float* dgain, const float* dout,
-                          const float* inp, const float* gain,
-                          const float* rstd, int T, int D) {
+void rmsnorm_backward_ref(float* dinp, float* dgain, const float* dout, const float* inp,
+                          const float* gain, const float* rstd, int T, int D) {
   rmsnorm_backward_impl(dinp, dgain, dout, inp, gain, rstd, T, D);
 }
-void rmsnorm_backward_ref(double* dinp, double* dgain, const double* dout,
-                          const double* inp, const double* gain,
-                          const double* rstd, int T, int D) {
+void rmsnorm_backward_ref(double* dinp, double* dgain, const double* dout, const double* inp,
+                          const double* gain, const double* rstd, int T, int D) {
   rmsnorm_backward_impl(dinp, dgain, dout, inp, gain, rstd, T, D);
 }
 
-void layernorm_forward_ref(float* out, float* mean, float* rstd,
-                           const float* inp, const float* gain,
-                           const float* bias, int T, int D, float eps) {
+void layernorm_forward_ref(float* out, float* mean, float* rstd, const float* inp,
+                           const float* gain, const float* bias, int T, int D, float eps) {
   layernorm_forward_impl(out, mean, rstd, inp, gain, bias, T, D, eps);
 }
-void layernorm_forward_ref(double* out, double* mean, double* rstd,
-                           const double* inp, const double* gain,
-                           const double* bias, int T, int D, double eps) {
+void layernorm_forward_ref(double* out, double* mean, double* rstd, const double* inp,
+                           const double* gain, const double* bias, int T, int D, double eps) {
   layernorm_forward_impl(out, mean, rstd, inp, gain, bias, T, D, eps);
 }
 
-void layernorm_backward_ref(float* dinp, float* dgain, float* dbias,
-                            const float* dout, const float* inp,
-                            const float* gain, const float* mean,
+void layernorm_backward_ref(float* dinp, float* dgain, float* dbias, const float* dout,
+                            const float* inp, const float* gain, const float* mean,
                             const float* rstd, int T, int D) {
   layernorm_backward_impl(dinp, dgain, dbias, dout, inp, gain, mean, rstd, T, D);
 }
-void layernorm_backward_ref(double* dinp, double* dgain, double* dbias,
-                            const double* dout, const double* inp,
-                            const double* gain, const double* mean,
+void layernorm_backward_ref(double* dinp, double* dgain, double* dbias, const double* dout,
+                            const double* inp, const double* gain, const double* mean,
                             const double* rstd, int T, int D) {
   layernorm_backward_impl(dinp, dgain, dbias, dout, inp, gain, mean, rstd, T, D);
 }
 
-void softmax_forward_ref(float* out, const float* inp, int T, int D,
-                         float temperature) {
+void softmax_forward_ref(float* out, const float* inp, int T, int D, float temperature) {
   softmax_forward_impl(out, inp, T, D, temperature);
 }
-void softmax_forward_ref(double* out, const double* inp, int T, int D,
-                         double temperature) {
+void softmax_forward_ref(double* out, const double* inp, int T, int D, double temperature) {
   softmax_forward_impl(out, inp, T, D, temperature);
 }
 
-void softmax_backward_ref(float* dinp, const float* dout, const float* out,
-                          int T, int D, float temperature) {
+void softmax_backward_ref(float* dinp, const float* dout, const float* out, int T, int D,
+                          float temperature) {
   softmax_backward_impl(dinp, dout, out, T, D, temperature);
 }
-void softmax_backward_ref(double* dinp, const double* dout, const double* out,
-                          int T, int D, double temperature) {
+void softmax_backward_ref(double* dinp, const double* dout, const double* out, int T, int D,
+                          double temperature) {
   softmax_backward_impl(dinp, dout, out, T, D, temperature);
 }
 
@@ -294,8 +283,7 @@ void row_stats_ref(RowStats* out, const float* inp, int T, int D) {
   }
 }
 
-void distribution_stats_ref(float* entropy, float* max_prob, const float* p,
-                            int T, int D) {
+void distribution_stats_ref(float* entropy, float* max_prob, const float* p, int T, int D) {
   assert(T >= 0 && D >= 1);
   for (int t = 0; t < T; ++t) {
     const float* p_t = p + static_cast<std::size_t>(t) * D;  // p_t: (D)
@@ -304,7 +292,7 @@ void distribution_stats_ref(float* entropy, float* max_prob, const float* p,
     for (int i = 0; i < D; ++i) {
       const double v = p_t[i];
       sum_plogp += v == 0.0 ? 0.0 : v * std::log(v);  // 0 log 0 = 0
-      if (std::isnan(v) || v > p_max) p_max = v;     // NaN sticks
+      if (std::isnan(v) || v > p_max) p_max = v;      // NaN sticks
     }
     entropy[t] = static_cast<float>(0.0 - sum_plogp);  // 0 - 0 = +0, never -0
     max_prob[t] = static_cast<float>(p_max);

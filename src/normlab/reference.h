@@ -35,49 +35,40 @@
 
 namespace normlab {
 
-void rmsnorm_forward_ref(float* out, float* rstd, const float* inp,
-                         const float* gain, int T, int D, float eps);
-void rmsnorm_forward_ref(double* out, double* rstd, const double* inp,
-                         const double* gain, int T, int D, double eps);
+void rmsnorm_forward_ref(float* out, float* rstd, const float* inp, const float* gain, int T, int D,
+                         float eps);
+void rmsnorm_forward_ref(double* out, double* rstd, const double* inp, const double* gain, int T,
+                         int D, double eps);
 
-void rmsnorm_backward_ref(float* dinp, float* dgain, const float* dout,
-                          const float* inp, const float* gain,
-                          const float* rstd, int T, int D);
-void rmsnorm_backward_ref(double* dinp, double* dgain, const double* dout,
-                          const double* inp, const double* gain,
-                          const double* rstd, int T, int D);
+void rmsnorm_backward_ref(float* dinp, float* dgain, const float* dout, const float* inp,
+                          const float* gain, const float* rstd, int T, int D);
+void rmsnorm_backward_ref(double* dinp, double* dgain, const double* dout, const double* inp,
+                          const double* gain, const double* rstd, int T, int D);
 
-void layernorm_forward_ref(float* out, float* mean, float* rstd,
-                           const float* inp, const float* gain,
-                           const float* bias, int T, int D, float eps);
-void layernorm_forward_ref(double* out, double* mean, double* rstd,
-                           const double* inp, const double* gain,
-                           const double* bias, int T, int D, double eps);
+void layernorm_forward_ref(float* out, float* mean, float* rstd, const float* inp,
+                           const float* gain, const float* bias, int T, int D, float eps);
+void layernorm_forward_ref(double* out, double* mean, double* rstd, const double* inp,
+                           const double* gain, const double* bias, int T, int D, double eps);
 
-void layernorm_backward_ref(float* dinp, float* dgain, float* dbias,
-                            const float* dout, const float* inp,
-                            const float* gain, const float* mean,
+void layernorm_backward_ref(float* dinp, float* dgain, float* dbias, const float* dout,
+                            const float* inp, const float* gain, const float* mean,
                             const float* rstd, int T, int D);
-void layernorm_backward_ref(double* dinp, double* dgain, double* dbias,
-                            const double* dout, const double* inp,
-                            const double* gain, const double* mean,
+void layernorm_backward_ref(double* dinp, double* dgain, double* dbias, const double* dout,
+                            const double* inp, const double* gain, const double* mean,
                             const double* rstd, int T, int D);
 
-void softmax_forward_ref(float* out, const float* inp, int T, int D,
-                         float temperature);
-void softmax_forward_ref(double* out, const double* inp, int T, int D,
-                         double temperature);
+void softmax_forward_ref(float* out, const float* inp, int T, int D, float temperature);
+void softmax_forward_ref(double* out, const double* inp, int T, int D, double temperature);
 
-void softmax_backward_ref(float* dinp, const float* dout, const float* out,
-                          int T, int D, float temperature);
-void softmax_backward_ref(double* dinp, const double* dout, const double* out,
-                          int T, int D, double temperature);
+void softmax_backward_ref(float* dinp, const float* dout, const float* out, int T, int D,
+                          float temperature);
+void softmax_backward_ref(double* dinp, const double* dout, const double* out, int T, int D,
+                          double temperature);
 
 // out: (T)
 void row_stats_ref(RowStats* out, const float* inp, int T, int D);
 
 // entropy, max_prob: (T); p: (T, D)
-void distribution_stats_ref(float* entropy, float* max_prob, const float* p,
-                            int T, int D);
+void distribution_stats_ref(float* entropy, float* max_prob, const float* p, int T, int D);
 
 }  // namespace normlab

@@ -28,8 +28,8 @@ namespace normlab::simd {
 
 // out: (T, D), rstd: (T), inp: (T, D), gain: (D) or nullptr
 template <class Arch>
-void rmsnorm_forward(float* out, float* rstd, const float* inp,
-                     const float* gain, int T, int D, float eps) {
+void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* gain, int T, int D,
+                     float eps) {
   assert(T >= 0 && D >= 1);
   assert(eps >= 0.0f && std::isfinite(eps));
   assert(T == 0 || (out && rstd && inp));
@@ -75,9 +75,8 @@ void rmsnorm_forward(float* out, float* rstd, const float* inp,
 // dinp: (T, D) written; dgain: (D) accumulated (+=) or nullptr;
 // dout, inp: (T, D); gain: (D) or nullptr; rstd: (T) from the forward
 template <class Arch>
-void rmsnorm_backward(float* dinp, float* dgain, const float* dout,
-                      const float* inp, const float* gain, const float* rstd,
-                      int T, int D) {
+void rmsnorm_backward(float* dinp, float* dgain, const float* dout, const float* inp,
+                      const float* gain, const float* rstd, int T, int D) {
   assert(T >= 0 && D >= 1);
   assert(T == 0 || (dinp && dout && inp && rstd));
   for (int t = 0; t < T; ++t) {
@@ -86,21 +85,23 @@ void rmsnorm_backward(float* dinp, float* dgain, const float* dout,
     float* dx_t = dinp + static_cast<std::size_t>(t) * D;        // dx_t: (D)
     const float r = rstd[t];
     const double dot_u_xhat =
-        gain ? vec_sum_of<Arch>(D, [=](auto load, int i) {
-                 return (load(gain + i) * load(dy_t + i)) * (load(x_t + i) * r);
-               })
-             : vec_sum_of<Arch>(D, [=](auto load, int i) {
-                 return load(dy_t + i) * (load(x_t + i) * r);
-               });
+        gain ? vec_sum_of<Arch>(D,
+                                [=](auto load, int i) {
+                                  return (load(gain + i) * load(dy_t + i)) * (load(x_t + i) * r);
+                                })
+             : vec_sum_of<Arch>(
+                   D, [=](auto load, int i) { return load(dy_t + i) * (load(x_t + i) * r); });
     if (!std::isfinite(dot_u_xhat)) {
       rmsnorm_backward_ref(dx_t, dgain, dy_t, x_t, gain, rstd + t, 1, D);
       continue;
     }
     const float c = static_cast<float>(dot_u_xhat / D);
     const double sum_dx =
-        gain ? vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
-                 return (load(gain + i) * load(dy_t + i) - (load(x_t + i) * r) * c) * r;
-               })
+        gain ? vec_map_sum<Arch>(
+                   dx_t, D,
+                   [=](auto load, int i) {
+                     return (load(gain + i) * load(dy_t + i) - (load(x_t + i) * r) * c) * r;
+                   })
              : vec_map_sum<Arch>(dx_t, D, [=](auto load, int i) {
                  return (load(dy_t + i) - (load(x_t + i) * r) * c) * r;
                });

@@ -55,8 +55,7 @@ inline constexpr float kMaxFastTemperature = 1e36f;
 
 // out: (T, D), inp: (T, D)
 template <class Arch>
-void softmax_forward(float* out, const float* inp, int T, int D,
-                     float temperature) {
+void softmax_forward(float* out, const float* inp, int T, int D, float temperature) {
   assert(T >= 0 && D >= 1);
   assert(temperature > 0.0f && std::isfinite(temperature));
   assert(T == 0 || (out && inp));
@@ -78,9 +77,8 @@ void softmax_forward(float* out, const float* inp, int T, int D,
     // 2^w into p_t and the sum of 2^w. x is finite, -inf or NaN, m finite and
     // s > 0, so every w is <= 0, -inf or NaN; a NaN w gives a NaN 2^w
     // (fast_exp.hpp), and the sum is NaN exactly when the row has a NaN.
-    vec_map<Arch>(p_t, D, [=](auto load, int i) {
-      return exp2_nonpositive((load(x_t + i) - m) * s);
-    });
+    vec_map<Arch>(p_t, D,
+                  [=](auto load, int i) { return exp2_nonpositive((load(x_t + i) - m) * s); });
     const double sum = vec_sum_of<Arch>(D, [p_t](auto load, int i) { return load(p_t + i); });
     if (std::isnan(sum)) {
       // The reference's result for a row with a NaN, which needs no input:
@@ -105,8 +103,8 @@ void softmax_forward(float* out, const float* inp, int T, int D,
 //
 // dinp: (T, D) written; dout: (T, D); out: (T, D) = p from the forward
 template <class Arch>
-void softmax_backward(float* dinp, const float* dout, const float* out, int T,
-                      int D, float temperature) {
+void softmax_backward(float* dinp, const float* dout, const float* out, int T, int D,
+                      float temperature) {
   assert(T >= 0 && D >= 1);
   assert(temperature > 0.0f && std::isfinite(temperature));
   assert(T == 0 || (dinp && dout && out));
@@ -114,9 +112,8 @@ void softmax_backward(float* dinp, const float* dout, const float* out, int T,
     const float* p_t = out + static_cast<std::size_t>(t) * D;    // p_t: (D)
     const float* dy_t = dout + static_cast<std::size_t>(t) * D;  // dy_t: (D)
     float* dx_t = dinp + static_cast<std::size_t>(t) * D;        // dx_t: (D)
-    const double dot = vec_sum_of<Arch>(D, [=](auto load, int i) {
-      return load(p_t + i) * load(dy_t + i);
-    });
+    const double dot =
+        vec_sum_of<Arch>(D, [=](auto load, int i) { return load(p_t + i) * load(dy_t + i); });
     // Written so that NaN fails it too.
     if (!(std::fabs(dot) <= FLT_MAX)) {
       softmax_backward_ref(dx_t, dy_t, p_t, 1, D, temperature);

@@ -132,8 +132,7 @@ void row_stats(RowStats* out, const float* inp, int T, int D) {
 
 // entropy, max_prob: (T); p: (T, D)
 template <class Arch>
-void distribution_stats(float* entropy, float* max_prob, const float* p, int T,
-                        int D) {
+void distribution_stats(float* entropy, float* max_prob, const float* p, int T, int D) {
   assert(T >= 0 && D >= 1);
   assert(T == 0 || (entropy && max_prob && p));
   for (int t = 0; t < T; ++t) {

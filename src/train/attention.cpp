@@ -13,17 +13,17 @@
 
 namespace normlab::train {
 
-void attention_forward(float* out, float* att, const float* qkv, float* key_t,
-                       int S, int T, int D, int H) {
+void attention_forward(float* out, float* att, const float* qkv, float* key_t, int S, int T, int D,
+                       int H) {
   const int dh = D / H;
   const float temperature = std::sqrt(static_cast<float>(dh));
   for (int s = 0; s < S; ++s) {
     const float* qkv_s = qkv + static_cast<std::size_t>(s) * T * 3 * D;  // (T, 3D)
     float* out_s = out + static_cast<std::size_t>(s) * T * D;            // (T, D)
     for (int h = 0; h < H; ++h) {
-      const float* q = qkv_s + h * dh;          // (T, dh), row stride 3D
-      const float* k = qkv_s + D + h * dh;      // (T, dh), row stride 3D
-      const float* v = qkv_s + 2 * D + h * dh;  // (T, dh), row stride 3D
+      const float* q = qkv_s + h * dh;                                 // (T, dh), row stride 3D
+      const float* k = qkv_s + D + h * dh;                             // (T, dh), row stride 3D
+      const float* v = qkv_s + 2 * D + h * dh;                         // (T, dh), row stride 3D
       float* p = att + (static_cast<std::size_t>(s) * H + h) * T * T;  // (T, T)
       // A = q k^T, only j <= i.
       transpose(key_t, k, T, dh, 3 * D);
@@ -41,9 +41,8 @@ void attention_forward(float* out, float* att, const float* qkv, float* key_t,
   }
 }
 
-void attention_backward(float* dqkv, const float* dout, const float* att,
-                        const float* qkv, float* value_t, float* dp, float* da,
-                        int S, int T, int D, int H) {
+void attention_backward(float* dqkv, const float* dout, const float* att, const float* qkv,
+                        float* value_t, float* dp, float* da, int S, int T, int D, int H) {
   const int dh = D / H;
   const float temperature = std::sqrt(static_cast<float>(dh));
   for (int s = 0; s < S; ++s) {

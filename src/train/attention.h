@@ -18,16 +18,15 @@ namespace normlab::train {
 // out: (S T, D); att: (S, H, T, T) the softmax rows P, zero above the
 // diagonal, kept for the backward; qkv: (S T, 3D) rows [q | k | v];
 // key_t: (dh, T) scratch.
-void attention_forward(float* out, float* att, const float* qkv, float* key_t,
-                       int S, int T, int D, int H);
+void attention_forward(float* out, float* att, const float* qkv, float* key_t, int S, int T, int D,
+                       int H);
 
 // Backward, per sequence and head:
 //   dP = dy v^T,  dv = P^T dy,  dA = softmax backward of dP (with its 1 / sqrt(dh)),
 //   dq = dA k,    dk = dA^T q
 // dqkv: (S T, 3D) written; dout: (S T, D); att, qkv: as in the forward;
 // value_t: (dh, T), dp, da: (T, T) scratch.
-void attention_backward(float* dqkv, const float* dout, const float* att,
-                        const float* qkv, float* value_t, float* dp, float* da,
-                        int S, int T, int D, int H);
+void attention_backward(float* dqkv, const float* dout, const float* att, const float* qkv,
+                        float* value_t, float* dp, float* da, int S, int T, int D, int H);
 
 }  // namespace normlab::train

@@ -59,7 +59,8 @@ void gelu_forward(float* out, const float* inp, int n) {
 }
 
 void gelu_backward(float* dinp, const float* dout, const float* inp, int n) {
-  vec_map<train_arch>(dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
+  vec_map<train_arch>(
+      dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
 }
 
 // vec_map and vec_sum_of count in int: arrays given by size_t length are
@@ -88,9 +89,8 @@ void scale_by(float* out, const float* inp, float s, std::size_t n) {
 // One pass over the four arrays: each batch of m, v and p is read and
 // written once (three vec_map passes read m and v twice more), with the
 // same float operations per element as a pass per array.
-void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n,
-                 float lr, float beta1, float beta2, float eps, float c1,
-                 float c2) {
+void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
+                 float beta1, float beta2, float eps, float c1, float c2) {
   using batch = xsimd::batch<float, train_arch>;
   constexpr std::size_t W = batch::size;
   const float one_minus_b1 = 1.0f - beta1, one_minus_b2 = 1.0f - beta2;
@@ -148,9 +148,8 @@ void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n) 
   }
 }
 
-void adam_update_ref(float* p, float* m, float* v, const float* grad,
-                     std::size_t n, float lr, float beta1, float beta2,
-                     float eps, float c1, float c2) {
+void adam_update_ref(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
+                     float beta1, float beta2, float eps, float c1, float c2) {
   for (std::size_t i = 0; i < n; ++i) {
     const double g = grad[i];
     const double m_i = static_cast<double>(beta1) * m[i] + (1.0 - beta1) * g;

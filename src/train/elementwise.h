@@ -37,9 +37,8 @@ void scale_by(float* out, const float* inp, float s, std::size_t n);
 //   p -= lr (m / c1) / (sqrt(v / c2) + eps)
 // c1 = 1 - beta1^t and c2 = 1 - beta2^t are the bias corrections of step
 // t >= 1, passed in by the caller. p, m, v: (n) updated; grad: (n)
-void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n,
-                 float lr, float beta1, float beta2, float eps, float c1,
-                 float c2);
+void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
+                 float beta1, float beta2, float eps, float c1, float c2);
 
 // sum x^2 in double (float lanes within blocks of 1024, double across, as
 // vec_sum_of). x: (n)
@@ -47,9 +46,8 @@ double sum_squares(const float* x, std::size_t n);
 
 void gelu_forward_ref(float* out, const float* inp, int n);
 void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n);
-void adam_update_ref(float* p, float* m, float* v, const float* grad,
-                     std::size_t n, float lr, float beta1, float beta2,
-                     float eps, float c1, float c2);
+void adam_update_ref(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
+                     float beta1, float beta2, float eps, float c1, float c2);
 double sum_squares_ref(const float* x, std::size_t n);
 
 }  // namespace normlab::train

@@ -17,8 +17,7 @@ namespace {
 enum TensorId : uint32_t { kWte = 1, kWpe, kQkv, kAttnOut, kFc, kFcOut };
 constexpr uint32_t kNoLayer = 0xFFFFFF;
 
-void draw_normal(float* out, std::size_t n, uint32_t seed, uint32_t layer,
-                 uint32_t tensor) {
+void draw_normal(float* out, std::size_t n, uint32_t seed, uint32_t layer, uint32_t tensor) {
   model::SplitMix64 rng(model::tensor_seed(seed, layer, tensor));
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(kInitStd * rng.normal());
 }

@@ -19,7 +19,6 @@ namespace normlab::train {
 inline constexpr float kInitStd = 0.02f;
 
 // params: (layout.total) written.
-void init_params(float* params, const ParamLayout& layout,
-                 const TrainConfig& config);
+void init_params(float* params, const ParamLayout& layout, const TrainConfig& config);
 
 }  // namespace normlab::train

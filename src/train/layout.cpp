@@ -99,9 +99,11 @@ MemoryReport memory_needed(const TrainConfig& c, std::size_t text_bytes) {
   m.params = f * (P + static_cast<double>(transposed_floats(c)));
   m.adam = f * 2 * P;
   m.grads = f * P;
-  m.activations = f * static_cast<double>(layer_activation_floats(c) * c.layers + stream_floats(c) + head_floats(c));
+  m.activations = f * static_cast<double>(layer_activation_floats(c) * c.layers + stream_floats(c) +
+                                          head_floats(c));
   // Two byte arrays (inputs, targets) of the whole batch besides the floats.
-  m.scratch = f * static_cast<double>(backward_floats(c) + inference_floats(c)) + 2.0 * c.batch * c.seq;
+  m.scratch =
+      f * static_cast<double>(backward_floats(c) + inference_floats(c)) + 2.0 * c.batch * c.seq;
   m.text = static_cast<double>(text_bytes);
   m.total = m.params + m.adam + m.grads + m.activations + m.scratch + m.text;
   return m;

@@ -36,12 +36,12 @@ struct LayerParamOffsets {
 };
 
 struct ParamLayout {
-  std::size_t wte;  // (V, D) byte embeddings, also the LM head (tied)
-  std::size_t wpe;  // (T, D) learned positions
+  std::size_t wte;                        // (V, D) byte embeddings, also the LM head (tied)
+  std::size_t wpe;                        // (T, D) learned positions
   std::vector<LayerParamOffsets> layers;  // (L)
-  std::size_t final_gain;  // (D) or kAbsent (pre-norm with a norm only)
-  std::size_t final_bias;  // (D) or kAbsent
-  std::size_t total;       // floats
+  std::size_t final_gain;                 // (D) or kAbsent (pre-norm with a norm only)
+  std::size_t final_bias;                 // (D) or kAbsent
+  std::size_t total;                      // floats
 };
 
 ParamLayout param_layout(const TrainConfig& config);
@@ -70,10 +70,10 @@ std::size_t transposed_floats(const TrainConfig& config);
 // residual stream, the head and the backward's scratch take, and the
 // forward-only buffers of evaluate() and generate() (one sequence).
 std::size_t layer_activation_floats(const TrainConfig& config);
-std::size_t stream_floats(const TrainConfig& config);    // (L + 1, R, D)
-std::size_t head_floats(const TrainConfig& config);      // final norm, logits
-std::size_t backward_floats(const TrainConfig& config);  // gradients of activations
-std::size_t inference_floats(const TrainConfig& config); // evaluate / generate
+std::size_t stream_floats(const TrainConfig& config);     // (L + 1, R, D)
+std::size_t head_floats(const TrainConfig& config);       // final norm, logits
+std::size_t backward_floats(const TrainConfig& config);   // gradients of activations
+std::size_t inference_floats(const TrainConfig& config);  // evaluate / generate
 
 // Bytes a trainer holds, by purpose.
 struct MemoryReport {

@@ -47,16 +47,14 @@ const char* matmul_arch_name();
 
 // out = A B, or out += A B with accumulate (see above for the layout).
 // out must not overlap A or B.
-void gemm(float* out, const float* a, const float* b, int M, int N, int K,
-          int ld_out, int a_rs, int a_cs, int ldb, bool accumulate,
-          Causal causal);
+void gemm(float* out, const float* a, const float* b, int M, int N, int K, int ld_out, int a_rs,
+          int a_cs, int ldb, bool accumulate, Causal causal);
 
 // The reference: every out(i, j) that the causal mode asks for, summed over
 // every k in double and rounded once; the zeros the mode assumes are read
 // like any other entry.
-void gemm_ref(float* out, const float* a, const float* b, int M, int N, int K,
-              int ld_out, int a_rs, int a_cs, int ldb, bool accumulate,
-              Causal causal);
+void gemm_ref(float* out, const float* a, const float* b, int M, int N, int K, int ld_out, int a_rs,
+              int a_cs, int ldb, bool accumulate, Causal causal);
 
 // out = inp^T. out: (cols, rows) contiguous; inp: (rows, cols), row stride
 // ld_inp.
@@ -66,15 +64,13 @@ void transpose(float* out, const float* inp, int rows, int cols, int ld_inp);
 // transposed copy (kept by the trainer, refreshed after every update), so the
 // kernel streams contiguous rows of W^T.
 // out: (R, OC); inp: (R, C); weight_t: (C, OC) = W^T
-void matmul_forward(float* out, const float* inp, const float* weight_t, int R,
-                    int C, int OC);
+void matmul_forward(float* out, const float* inp, const float* weight_t, int R, int C, int OC);
 
 // dinp = dout W (or dinp += dout W with accumulate_dinp, where the layer's
 // input also feeds another path: the residual stream); dweight += dout^T inp.
 // dinp: (R, C); dweight: (OC, C) accumulated; dout: (R, OC); inp: (R, C);
 // weight: (OC, C)
-void matmul_backward(float* dinp, float* dweight, const float* dout,
-                     const float* inp, const float* weight, int R, int C,
-                     int OC, bool accumulate_dinp);
+void matmul_backward(float* dinp, float* dweight, const float* dout, const float* inp,
+                     const float* weight, int R, int C, int OC, bool accumulate_dinp);
 
 }  // namespace normlab::train

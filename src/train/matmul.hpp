@@ -52,16 +52,16 @@ struct GemmShape {
 // One block: out(i0.., j0..) of MR rows x NB batches, summed over k in
 // [k_begin, k_end). a, b, out point at the block's first row / column.
 template <class Arch, int MR, int NB>
-XSIMD_INLINE void gemm_block(float* out, const float* a, const float* b,
-                             int k_begin, int k_end, int ld_out, int a_rs,
-                             int a_cs, int ldb, bool accumulate) {
+XSIMD_INLINE void gemm_block(float* out, const float* a, const float* b, int k_begin, int k_end,
+                             int ld_out, int a_rs, int a_cs, int ldb, bool accumulate) {
   using batch = xsimd::batch<float, Arch>;
   constexpr int W = static_cast<int>(batch::size);
   batch acc[MR][NB];
   for (int r = 0; r < MR; ++r) {
     for (int nb = 0; nb < NB; ++nb) {
-      acc[r][nb] = accumulate ? batch::load_unaligned(out + static_cast<std::ptrdiff_t>(r) * ld_out + nb * W)
-                              : batch(0.0f);
+      acc[r][nb] =
+          accumulate ? batch::load_unaligned(out + static_cast<std::ptrdiff_t>(r) * ld_out + nb * W)
+                     : batch(0.0f);
     }
   }
   const float* a_k = a + static_cast<std::ptrdiff_t>(k_begin) * a_cs;  // A(i0, k)
@@ -83,16 +83,16 @@ XSIMD_INLINE void gemm_block(float* out, const float* a, const float* b,
 
 // The last n < W columns of MR rows, one float chain per output.
 template <int MR>
-inline void gemm_block_tail(float* out, const float* a, const float* b,
-                            int k_begin, int k_end, int ld_out, int a_rs,
-                            int a_cs, int ldb, bool accumulate, int n) {
+inline void gemm_block_tail(float* out, const float* a, const float* b, int k_begin, int k_end,
+                            int ld_out, int a_rs, int a_cs, int ldb, bool accumulate, int n) {
   for (int r = 0; r < MR; ++r) {
     float* out_r = out + static_cast<std::ptrdiff_t>(r) * ld_out;  // out_r: (n)
     const float* a_r = a + static_cast<std::ptrdiff_t>(r) * a_rs;  // A(i0 + r, .)
     for (int j = 0; j < n; ++j) {
       float acc = accumulate ? out_r[j] : 0.0f;
       for (int k = k_begin; k < k_end; ++k) {
-        acc += a_r[static_cast<std::ptrdiff_t>(k) * a_cs] * b[static_cast<std::ptrdiff_t>(k) * ldb + j];
+        acc += a_r[static_cast<std::ptrdiff_t>(k) * a_cs] *
+               b[static_cast<std::ptrdiff_t>(k) * ldb + j];
       }
       out_r[j] = acc;
     }
@@ -103,20 +103,22 @@ inline void gemm_block_tail(float* out, const float* a, const float* b,
 // k_end); a, b, out point at the rows' first entry (A(i0, 0), B(0, 0),
 // out(i0, 0)).
 template <class Arch, int MR>
-XSIMD_INLINE void gemm_row_blocks(float* out, const float* a, const float* b,
-                                  int k_begin, int k_end, int n_end, int ld_out,
-                                  int a_rs, int a_cs, int ldb, bool accumulate) {
+XSIMD_INLINE void gemm_row_blocks(float* out, const float* a, const float* b, int k_begin,
+                                  int k_end, int n_end, int ld_out, int a_rs, int a_cs, int ldb,
+                                  bool accumulate) {
   constexpr int W = static_cast<int>(xsimd::batch<float, Arch>::size);
   constexpr int NB = GemmShape<Arch>::kBatches;
   int j = 0;
   for (; j + NB * W <= n_end; j += NB * W) {
-    gemm_block<Arch, MR, NB>(out + j, a, b + j, k_begin, k_end, ld_out, a_rs, a_cs, ldb, accumulate);
+    gemm_block<Arch, MR, NB>(out + j, a, b + j, k_begin, k_end, ld_out, a_rs, a_cs, ldb,
+                             accumulate);
   }
   for (; j + W <= n_end; j += W) {
     gemm_block<Arch, MR, 1>(out + j, a, b + j, k_begin, k_end, ld_out, a_rs, a_cs, ldb, accumulate);
   }
   if (j < n_end) {
-    gemm_block_tail<MR>(out + j, a, b + j, k_begin, k_end, ld_out, a_rs, a_cs, ldb, accumulate, n_end - j);
+    gemm_block_tail<MR>(out + j, a, b + j, k_begin, k_end, ld_out, a_rs, a_cs, ldb, accumulate,
+                        n_end - j);
   }
 }
 
@@ -137,9 +139,8 @@ inline constexpr int kPanelDepth = 256;
 // stored (accumulate), so the sums are the same float operations in the same
 // order as without the panel.
 template <class Arch, int MR>
-void gemm_rows(float* out, const float* a, const float* b, int i0, int N,
-               int K, int ld_out, int a_rs, int a_cs, int ldb, bool accumulate,
-               Causal causal) {
+void gemm_rows(float* out, const float* a, const float* b, int i0, int N, int K, int ld_out,
+               int a_rs, int a_cs, int ldb, bool accumulate, Causal causal) {
   constexpr int W = static_cast<int>(xsimd::batch<float, Arch>::size);
   const int last_row = i0 + MR - 1;
   const int k_begin = causal == Causal::a_upper ? std::min(i0, K) : 0;
@@ -159,41 +160,43 @@ void gemm_rows(float* out, const float* a, const float* b, int i0, int N,
     if (packed) {
       for (int k = k0; k < k1; ++k) {
         const float* a_k = a_i + static_cast<std::ptrdiff_t>(k) * a_cs;  // A(i0, k)
-        for (int r = 0; r < MR; ++r) panel[(k - k0) * MR + r] = a_k[static_cast<std::ptrdiff_t>(r) * a_rs];
+        for (int r = 0; r < MR; ++r)
+          panel[(k - k0) * MR + r] = a_k[static_cast<std::ptrdiff_t>(r) * a_rs];
       }
     }
     // The panel holds k0 .. k1 - 1 as its k = 0 .. k1 - k0 - 1.
-    gemm_row_blocks<Arch, MR>(out_i, packed ? panel : a_i, packed ? b + static_cast<std::ptrdiff_t>(k0) * ldb : b,
-                              packed ? 0 : k0, packed ? k1 - k0 : k1, n_end, ld_out, packed ? 1 : a_rs,
-                              packed ? MR : a_cs, ldb, accumulate || k0 > k_begin);
+    gemm_row_blocks<Arch, MR>(
+        out_i, packed ? panel : a_i, packed ? b + static_cast<std::ptrdiff_t>(k0) * ldb : b,
+        packed ? 0 : k0, packed ? k1 - k0 : k1, n_end, ld_out, packed ? 1 : a_rs,
+        packed ? MR : a_cs, ldb, accumulate || k0 > k_begin);
     k0 = k1;
   } while (k0 < k_end);
 }
 
 // The last rows < MR rows of the product: one block of that height.
 template <class Arch, int MR>
-void gemm_last_rows(float* out, const float* a, const float* b, int rows, int i0,
-                    int N, int K, int ld_out, int a_rs, int a_cs, int ldb,
-                    bool accumulate, Causal causal) {
+void gemm_last_rows(float* out, const float* a, const float* b, int rows, int i0, int N, int K,
+                    int ld_out, int a_rs, int a_cs, int ldb, bool accumulate, Causal causal) {
   if constexpr (MR > 0) {
     if (rows == MR) {
       gemm_rows<Arch, MR>(out, a, b, i0, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
     } else {
-      gemm_last_rows<Arch, MR - 1>(out, a, b, rows, i0, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
+      gemm_last_rows<Arch, MR - 1>(out, a, b, rows, i0, N, K, ld_out, a_rs, a_cs, ldb, accumulate,
+                                   causal);
     }
   }
 }
 
 template <class Arch>
-void gemm(float* out, const float* a, const float* b, int M, int N, int K,
-          int ld_out, int a_rs, int a_cs, int ldb, bool accumulate,
-          Causal causal) {
+void gemm(float* out, const float* a, const float* b, int M, int N, int K, int ld_out, int a_rs,
+          int a_cs, int ldb, bool accumulate, Causal causal) {
   constexpr int MR = GemmShape<Arch>::kRows;
   int i = 0;
   for (; i + MR <= M; i += MR) {
     gemm_rows<Arch, MR>(out, a, b, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
   }
-  gemm_last_rows<Arch, MR - 1>(out, a, b, M - i, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate, causal);
+  gemm_last_rows<Arch, MR - 1>(out, a, b, M - i, i, N, K, ld_out, a_rs, a_cs, ldb, accumulate,
+                               causal);
 }
 
 }  // namespace normlab::train::simd

@@ -28,8 +28,8 @@ std::string validate_train_options(const TrainOptions& o) {
   // At least 4 features per head.
   const int max_heads = std::min(16, static_cast<int>(o.hidden) / 4);
   if (!is_power_of_two_in(o.heads, 1, max_heads)) {
-    return "heads must be a power of two in 1.." + std::to_string(max_heads) +
-           " for hidden " + std::to_string(static_cast<int>(o.hidden));
+    return "heads must be a power of two in 1.." + std::to_string(max_heads) + " for hidden " +
+           std::to_string(static_cast<int>(o.hidden));
   }
   if (o.norm != "rmsnorm" && o.norm != "layernorm" && o.norm != "none") {
     return "norm must be 'rmsnorm', 'layernorm' or 'none'";
@@ -74,8 +74,7 @@ std::string validate_train_options(const TrainOptions& o) {
   return "";
 }
 
-std::string validate_generate_options(double n_bytes, double temperature,
-                                      double seed) {
+std::string validate_generate_options(double n_bytes, double temperature, double seed) {
   if (!is_integer_in(n_bytes, 0, 100000)) {
     return "nBytes must be an integer in 0..100000";
   }
@@ -119,7 +118,8 @@ TrainConfig resolve_train_options(const TrainOptions& o) {
 double flops_per_step(const TrainConfig& c) {
   const double T = c.seq, D = c.hidden, F = c.mlp_width(), H = c.heads, dh = c.head_dim();
   const double V = TrainConfig::kVocab;
-  const double layer = 2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * (2 * H * dh * T * (T + 1) / 2);
+  const double layer =
+      2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * (2 * H * dh * T * (T + 1) / 2);
   const double forward = c.layers * layer + 2 * T * V * D;
   return c.batch * 3 * forward;
 }

@@ -24,20 +24,20 @@ using model::Placement;
 // ness and range are checked here rather than truncated by the binding),
 // enums as strings, the training text as its UTF-8 bytes.
 struct TrainOptions {
-  double layers = 24;   // integer in 1..64
-  double hidden = 32;   // power of two in 8..256
-  double heads = 4;     // power of two in 1..min(16, hidden / 4)
-  std::string norm = "rmsnorm";   // "rmsnorm" | "layernorm" | "none"
-  std::string placement = "post"; // "pre" | "post"
+  double layers = 24;              // integer in 1..64
+  double hidden = 32;              // power of two in 8..256
+  double heads = 4;                // power of two in 1..min(16, hidden / 4)
+  std::string norm = "rmsnorm";    // "rmsnorm" | "layernorm" | "none"
+  std::string placement = "post";  // "pre" | "post"
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
-  double lr = 3e-3;     // finite, > 0: Adam's step size after warmup
-  double warmup = 0;    // integer in 0..100000: steps of linear warmup
-  double steps = 400;   // integer in 1..100000: the run's planned length
-  double seed = 1;      // integer in 0..4294967295: weights and batches
-  double seq = 64;      // integer in 2..256: bytes per training sequence
-  double batch = 8;     // integer in 1..64: sequences per step
-  std::string text;     // the training text's bytes; the last 10% is held out
+  double lr = 3e-3;    // finite, > 0: Adam's step size after warmup
+  double warmup = 0;   // integer in 0..100000: steps of linear warmup
+  double steps = 400;  // integer in 1..100000: the run's planned length
+  double seed = 1;     // integer in 0..4294967295: weights and batches
+  double seq = 64;     // integer in 2..256: bytes per training sequence
+  double batch = 8;    // integer in 1..64: sequences per step
+  std::string text;    // the training text's bytes; the last 10% is held out
 };
 
 // The resolved configuration. V = 256 (bytes), D = hidden, H = heads,
@@ -86,8 +86,7 @@ TrainConfig resolve_train_options(const TrainOptions& options);
 // valid, else a message naming the first bad one: "nBytes must be an integer
 // in 0..100000", "temperature must be a number in 0..100", "seed must be an
 // integer in 0..4294967295".
-std::string validate_generate_options(double n_bytes, double temperature,
-                                      double seed);
+std::string validate_generate_options(double n_bytes, double temperature, double seed);
 
 // The smallest text a configuration trains on: its held-out tenth must hold
 // one window of seq + 1 bytes.

@@ -24,12 +24,12 @@ using model::span_of;
 // The steps one call completed, in order. A call may complete none
 // (trainer.advance within a budget shorter than the rest of a step).
 struct TrainRun {
-  int32_t steps = 0;           // N
-  int32_t first_step = 0;      // index of the first of them, from 0
-  int32_t steps_done = 0;      // the trainer's steps completed after the call
-  int32_t units_done = 0;      // units of the next step already run
+  int32_t steps = 0;       // N
+  int32_t first_step = 0;  // index of the first of them, from 0
+  int32_t steps_done = 0;  // the trainer's steps completed after the call
+  int32_t units_done = 0;  // units of the next step already run
   int32_t units_per_step = 0;
-  int32_t diverged = 0;        // 1 once a loss or gradient was not finite
+  int32_t diverged = 0;           // 1 once a loss or gradient was not finite
   std::vector<float> loss;        // (N) mean cross-entropy of each step's batch
   std::vector<float> grad_first;  // (N) L2 of layer 0's parameter gradients
   std::vector<float> grad_last;   // (N) L2 of layer L - 1's
@@ -81,8 +81,8 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
 };
 
 inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {
-    "trainRun",       kTrainRunDims, std::size(kTrainRunDims), nullptr, 0,
-    kTrainRunEntries, std::size(kTrainRunEntries)};
+    "trainRun", kTrainRunDims,    std::size(kTrainRunDims),   nullptr,
+    0,          kTrainRunEntries, std::size(kTrainRunEntries)};
 inline constexpr model::ResultTable<TrainConfig> kTrainConfigTable = {
     "trainConfig", nullptr, 0, nullptr, 0, kTrainConfigEntries, std::size(kTrainConfigEntries)};
 

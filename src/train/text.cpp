@@ -31,8 +31,8 @@ double unigram_entropy(const uint8_t* bytes, int n) {
   return h;
 }
 
-void sample_batch(uint8_t* inputs, uint8_t* targets, const TextSplit& split,
-                  uint32_t seed, int step, int B, int T) {
+void sample_batch(uint8_t* inputs, uint8_t* targets, const TextSplit& split, uint32_t seed,
+                  int step, int B, int T) {
   // A stream of its own per step: the seed in the high half, the step in the
   // low, mixed once so neighbouring steps start far apart.
   model::SplitMix64 mix((static_cast<uint64_t>(seed) << 32) | static_cast<uint32_t>(step));
@@ -51,8 +51,7 @@ int heldout_windows(const TextSplit& split, int T) {
   return split.n_heldout >= 1 ? (split.n_heldout - 1) / T : 0;
 }
 
-void heldout_window(uint8_t* inputs, uint8_t* targets, const TextSplit& split,
-                    int w, int T) {
+void heldout_window(uint8_t* inputs, uint8_t* targets, const TextSplit& split, int w, int T) {
   const uint8_t* start = split.heldout + static_cast<std::size_t>(w) * T;
   std::memcpy(inputs, start, T);
   std::memcpy(targets, start + 1, T);

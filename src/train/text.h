@@ -20,7 +20,7 @@
 namespace normlab::train {
 
 struct TextSplit {
-  const uint8_t* train;    // (n_train)
+  const uint8_t* train;  // (n_train)
   int n_train;
   const uint8_t* heldout;  // (n_heldout)
   int n_heldout;
@@ -35,13 +35,12 @@ double unigram_entropy(const uint8_t* bytes, int n);
 // One step's batch. inputs, targets: (B, T); targets[b][t] = inputs[b][t + 1]
 // of the text, so sequence b covers text[start_b .. start_b + T].
 // Precondition: n_train >= T + 1.
-void sample_batch(uint8_t* inputs, uint8_t* targets, const TextSplit& split,
-                  uint32_t seed, int step, int B, int T);
+void sample_batch(uint8_t* inputs, uint8_t* targets, const TextSplit& split, uint32_t seed,
+                  int step, int B, int T);
 
 int heldout_windows(const TextSplit& split, int T);
 
 // inputs, targets: (T) of held-out window w.
-void heldout_window(uint8_t* inputs, uint8_t* targets, const TextSplit& split,
-                    int w, int T);
+void heldout_window(uint8_t* inputs, uint8_t* targets, const TextSplit& split, int w, int T);
 
 }  // namespace normlab::train

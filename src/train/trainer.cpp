@@ -29,9 +29,8 @@ constexpr float kAdamEps = 1e-8f;
 
 // out: (R, D); mean, rstd: (R) (mean unused by RMSNorm); inp: (R, D);
 // gain, bias: (D) or nullptr
-void norm_forward(NormKind kind, float* out, float* mean, float* rstd,
-                  const float* inp, const float* gain, const float* bias, int R,
-                  int D, float eps) {
+void norm_forward(NormKind kind, float* out, float* mean, float* rstd, const float* inp,
+                  const float* gain, const float* bias, int R, int D, float eps) {
   if (kind == NormKind::layernorm) {
     layernorm_forward(out, mean, rstd, inp, gain, bias, R, D, eps);
   } else {
@@ -40,9 +39,9 @@ void norm_forward(NormKind kind, float* out, float* mean, float* rstd,
 }
 
 // dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr
-void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias,
-                   const float* dout, const float* inp, const float* gain,
-                   const float* mean, const float* rstd, int R, int D) {
+void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, const float* dout,
+                   const float* inp, const float* gain, const float* mean, const float* rstd, int R,
+                   int D) {
   if (kind == NormKind::layernorm) {
     layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, R, D);
   } else {
@@ -86,7 +85,8 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
   targets_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
 
   activations_.assign(layer_activation_floats(config_) * config_.layers + stream_floats(config_) +
-                          head_floats(config_), 0.0f);
+                          head_floats(config_),
+                      0.0f);
   float* at = activations_.data();
   auto take = [&at](std::size_t n) {
     float* p = at;
@@ -151,7 +151,8 @@ MemoryReport Trainer::memory() const {
   m.adam = f * static_cast<double>(adam_m_.size() + adam_v_.size());
   m.grads = f * static_cast<double>(grads_.size());
   m.activations = f * static_cast<double>(activations_.size());
-  m.scratch = f * static_cast<double>(scratch_.size()) + static_cast<double>(inputs_.size() + targets_.size());
+  m.scratch = f * static_cast<double>(scratch_.size()) +
+              static_cast<double>(inputs_.size() + targets_.size());
   m.text = static_cast<double>(text_.size());
   m.total = m.params + m.adam + m.grads + m.activations + m.scratch + m.text;
   return m;
@@ -191,7 +192,8 @@ void Trainer::refresh_transposed() {
     transpose(transposed_.data() + t.fc, params_.data() + o.fc, F, D, D);
     transpose(transposed_.data() + t.fc_out, params_.data() + o.fc_out, D, F, F);
   }
-  transpose(transposed_.data() + transposed_wte_offset(config_), params_.data() + layout_.wte, V, D, D);
+  transpose(transposed_.data() + transposed_wte_offset(config_), params_.data() + layout_.wte, V, D,
+            D);
 }
 
 // out[s, t] = wte[token] + wpe[t].  out: (S T, D); tokens: (S T)
@@ -202,7 +204,8 @@ void Trainer::embed(float* out, const uint8_t* tokens, int S, int T) const {
   for (int s = 0; s < S; ++s) {
     for (int t = 0; t < T; ++t) {
       const std::size_t row = static_cast<std::size_t>(s) * T + t;
-      add(out + row * D, wte + static_cast<std::size_t>(tokens[row]) * D, wpe + static_cast<std::size_t>(t) * D, D);
+      add(out + row * D, wte + static_cast<std::size_t>(tokens[row]) * D,
+          wpe + static_cast<std::size_t>(t) * D, D);
     }
   }
 }
@@ -229,8 +232,8 @@ void Trainer::embed_backward(const uint8_t* tokens, int S) {
 
 // y = layer l (x) for S sequences of T tokens, filling a.
 // y, x: (S T, D); proj: (S T, D) scratch; key_t: (dh, T) scratch
-void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
-                            float* proj, float* key_t, int S, int T) {
+void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj,
+                            float* key_t, int S, int T) {
   const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
@@ -281,8 +284,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
 // Layer l's backward for the micro-batch: dstream holds dL/dy on entry and
 // dL/dx on return (dy is last read before dx is first written); the layer's
 // parameter gradients are accumulated. x: (R, D) the layer's input.
-void Trainer::layer_backward(int l, const LayerActs& a, float* dstream,
-                             const float* x, int S) {
+void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S) {
   const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, T = config_.seq;
   const int R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
@@ -339,8 +341,8 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream,
 
 // The head's input: the final norm's output (pre-norm) or the stream itself.
 // out: (R, D); mean, rstd: (R); x: (R, D)
-const float* Trainer::final_features(const float* x, float* out, float* mean,
-                                     float* rstd, int R) const {
+const float* Trainer::final_features(const float* x, float* out, float* mean, float* rstd,
+                                     int R) const {
   if (!config_.has_final_norm()) return x;
   const float* p = params_.data();
   norm_forward(config_.norm, out, mean, rstd, x, tensor_at(p, layout_.final_gain),
@@ -356,7 +358,8 @@ const float* Trainer::final_features(const float* x, float* out, float* mean,
 // same order for every micro-batch size).  targets: (S T)
 void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) {
   const int D = config_.hidden, R = S * config_.seq;
-  const float* x = stream_ + static_cast<std::size_t>(config_.layers) * config_.micro_batch * config_.seq * D;
+  const float* x =
+      stream_ + static_cast<std::size_t>(config_.layers) * config_.micro_batch * config_.seq * D;
   const float* xf = final_features(x, final_norm_, final_mean_, final_rstd_, R);
   matmul_forward(logits_, xf, transposed_.data() + transposed_wte_offset(config_), R, D, V);
   softmax_forward(probs_, logits_, R, V, 1.0f);
@@ -368,18 +371,19 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
   scale_by(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
   for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= scale;
   float* dxf = config_.has_final_norm() ? dtmp_ : dstream_;
-  matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D, V, false);
+  matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D,
+                  V, false);
   if (config_.has_final_norm()) {
     float* g = grads_.data();
-    norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain), tensor_at(g, layout_.final_bias), dxf,
-                  x, tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
+    norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain),
+                  tensor_at(g, layout_.final_bias), dxf, x,
+                  tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
   }
 }
 
 // One unit of forward/backward work on the micro-batch mb_ of n_seq
 // sequences (inputs, targets: (n_seq, T)); scale = 1 / (n_seq T).
-void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
-                       float scale) {
+void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq, float scale) {
   const int T = config_.seq, D = config_.hidden;
   const int S = micro_batch_sequences(mb_, n_seq);
   const std::size_t RD = static_cast<std::size_t>(config_.micro_batch) * T * D;  // a stream slot
@@ -387,7 +391,8 @@ void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
   switch (phase_) {
     case Phase::forward:
       if (layer_ == 0) embed(stream_, inputs + first, S, T);
-      layer_forward(layer_, acts_[layer_], stream_ + (layer_ + 1) * RD, stream_ + layer_ * RD, proj_, head_t_, S, T);
+      layer_forward(layer_, acts_[layer_], stream_ + (layer_ + 1) * RD, stream_ + layer_ * RD,
+                    proj_, head_t_, S, T);
       if (++layer_ == config_.layers) phase_ = Phase::head;
       break;
     case Phase::head:
@@ -451,13 +456,14 @@ StepResult Trainer::update() {
   r.grad_last = std::sqrt(sum_squares(grads_.data() + last.begin, last.end - last.begin));
   const double warm = config_.warmup > 0 ? std::min(1.0, (step_ + 1.0) / config_.warmup) : 1.0;
   r.lr = config_.lr * warm;
-  const bool finite = std::isfinite(r.loss) && std::isfinite(sum_squares(grads_.data(), grads_.size()));
+  const bool finite =
+      std::isfinite(r.loss) && std::isfinite(sum_squares(grads_.data(), grads_.size()));
   if (finite) {
     beta1_power_ *= kBeta1;
     beta2_power_ *= kBeta2;
     adam_update(params_.data(), adam_m_.data(), adam_v_.data(), grads_.data(), params_.size(),
-                static_cast<float>(r.lr), kBeta1, kBeta2, kAdamEps, static_cast<float>(1.0 - beta1_power_),
-                static_cast<float>(1.0 - beta2_power_));
+                static_cast<float>(r.lr), kBeta1, kBeta2, kAdamEps,
+                static_cast<float>(1.0 - beta1_power_), static_cast<float>(1.0 - beta2_power_));
     refresh_transposed();
   } else {
     diverged_ = true;
@@ -473,8 +479,7 @@ StepResult Trainer::update() {
   return r;
 }
 
-double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets,
-                                   int n_seq) {
+double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets, int n_seq) {
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
@@ -502,8 +507,10 @@ const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row
   }
   const int rows = T - first_row;
   const std::size_t skip = static_cast<std::size_t>(first_row) * D;
-  const float* xf = final_features(x + skip, infer_final_, infer_final_mean_, infer_final_rstd_, rows);
-  matmul_forward(infer_logits_, xf, transposed_.data() + transposed_wte_offset(config_), rows, D, V);
+  const float* xf =
+      final_features(x + skip, infer_final_, infer_final_mean_, infer_final_rstd_, rows);
+  matmul_forward(infer_logits_, xf, transposed_.data() + transposed_wte_offset(config_), rows, D,
+                 V);
   return infer_logits_;
 }
 
@@ -528,8 +535,7 @@ double Trainer::evaluate() {
   return windows > 0 ? loss_sum / (static_cast<double>(windows) * config_.seq) : NAN;
 }
 
-std::string Trainer::generate(const std::string& prompt, int n, double temperature,
-                              uint32_t seed) {
+std::string Trainer::generate(const std::string& prompt, int n, double temperature, uint32_t seed) {
   std::string context = prompt.empty() ? std::string("\n") : prompt;
   std::string out;
   if (n <= 0) return out;

@@ -107,8 +107,7 @@ class Trainer {
   // softmax(logits / temperature) sampled by a SplitMix64 stream of seed.
   // Forward only, on evaluate()'s buffers. n <= 0 gives "". Preconditions:
   // validate_generate_options (temperature finite, >= 0).
-  std::string generate(const std::string& prompt, int n, double temperature,
-                       uint32_t seed);
+  std::string generate(const std::string& prompt, int n, double temperature, uint32_t seed);
 
   // The bytes this trainer holds (memory_needed(config, text bytes)).
   MemoryReport memory() const;
@@ -123,8 +122,7 @@ class Trainer {
   // Zeroes the gradients and accumulates those of the mean loss over n_seq
   // sequences, in micro-batches as a step does; returns that loss. No update.
   // inputs, targets: (n_seq, T). Between steps only (units_done() == 0).
-  double loss_and_gradients(const uint8_t* inputs, const uint8_t* targets,
-                            int n_seq);
+  double loss_and_gradients(const uint8_t* inputs, const uint8_t* targets, int n_seq);
   // Step s's batch. inputs, targets: (B, T).
   void batch(int s, uint8_t* inputs, uint8_t* targets) const;
 
@@ -135,16 +133,13 @@ class Trainer {
   int micro_batch_sequences(int mb, int n_seq) const;
   void refresh_transposed();
   void embed(float* out, const uint8_t* tokens, int S, int T) const;
-  void layer_forward(int l, const LayerActs& a, float* y, const float* x,
-                     float* proj, float* key_t, int S, int T);
-  void layer_backward(int l, const LayerActs& a, float* dstream, const float* x,
-                      int S);
-  const float* final_features(const float* x, float* out, float* mean,
-                              float* rstd, int R) const;
+  void layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj, float* key_t,
+                     int S, int T);
+  void layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S);
+  const float* final_features(const float* x, float* out, float* mean, float* rstd, int R) const;
   void head_forward_backward(const uint8_t* targets, int S, float scale);
   void embed_backward(const uint8_t* tokens, int S);
-  void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
-                float scale);
+  void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq, float scale);
   StepResult update();
   // Forward of one sequence of T <= config.seq tokens on the inference
   // buffers; returns the logits of rows first_row .. T - 1: (T - first_row, V).
@@ -156,23 +151,23 @@ class Trainer {
   double unigram_entropy_;
   ParamLayout layout_;
 
-  std::vector<float> params_;      // (P)
-  std::vector<float> transposed_;  // (transposed_floats)
-  std::vector<float> grads_;       // (P)
-  std::vector<float> adam_m_;      // (P)
-  std::vector<float> adam_v_;      // (P)
-  std::vector<float> activations_; // layers, stream, head of one micro-batch
-  std::vector<float> scratch_;     // backward buffers, inference buffers
-  std::vector<uint8_t> inputs_;    // (B, T) the current step's batch
-  std::vector<uint8_t> targets_;   // (B, T)
+  std::vector<float> params_;       // (P)
+  std::vector<float> transposed_;   // (transposed_floats)
+  std::vector<float> grads_;        // (P)
+  std::vector<float> adam_m_;       // (P)
+  std::vector<float> adam_v_;       // (P)
+  std::vector<float> activations_;  // layers, stream, head of one micro-batch
+  std::vector<float> scratch_;      // backward buffers, inference buffers
+  std::vector<uint8_t> inputs_;     // (B, T) the current step's batch
+  std::vector<uint8_t> targets_;    // (B, T)
 
   std::vector<LayerActs> acts_;  // (L) per layer, R = micro_batch T rows
-  float* stream_;      // (L + 1, R, D) the stream before each layer, and after the last
-  float* final_norm_;  // (R, D)
-  float* final_mean_;  // (R)
-  float* final_rstd_;  // (R)
-  float* logits_;      // (R, V) logits, then their gradient
-  float* probs_;       // (R, V)
+  float* stream_;                // (L + 1, R, D) the stream before each layer, and after the last
+  float* final_norm_;            // (R, D)
+  float* final_mean_;            // (R)
+  float* final_rstd_;            // (R)
+  float* logits_;                // (R, V) logits, then their gradient
+  float* probs_;                 // (R, V)
   // Backward scratch.
   float* dstream_;     // (R, D)
   float* dwte_input_;  // (V, D) the input side of wte's gradient, per step
@@ -188,14 +183,14 @@ class Trainer {
   float* da_;          // (T, T)
   // Inference (one sequence): one layer's cache reused by every layer.
   LayerActs infer_acts_;
-  float* infer_stream_[2];  // (T, D) each
-  float* infer_proj_;       // (T, D)
-  float* infer_final_;      // (T, D)
-  float* infer_final_mean_; // (T)
-  float* infer_final_rstd_; // (T)
-  float* infer_logits_;     // (T, V)
-  float* infer_probs_;      // (T, V)
-  float* infer_key_t_;      // (dh, T)
+  float* infer_stream_[2];   // (T, D) each
+  float* infer_proj_;        // (T, D)
+  float* infer_final_;       // (T, D)
+  float* infer_final_mean_;  // (T)
+  float* infer_final_rstd_;  // (T)
+  float* infer_logits_;      // (T, V)
+  float* infer_probs_;       // (T, V)
+  float* infer_key_t_;       // (dh, T)
 
   // The step in progress.
   int step_ = 0;

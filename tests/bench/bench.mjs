@@ -49,7 +49,8 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
     else if (['--native', '--md', '--dist'].includes(a) && i + 1 < argv.length) o[a.slice(2)] = path.resolve(argv[++i]);
-    else if (a === '--sizes' && i + 1 < argv.length) o.sizes = argv[++i].split(',').map((s) => s.split('x').map(Number));
+    else if (a === '--sizes' && i + 1 < argv.length)
+      o.sizes = argv[++i].split(',').map((s) => s.split('x').map(Number));
     else {
       console.error('usage: bench.mjs [--native FILE] [--md FILE] [--dist FILE] [--quick] [--sizes RxD,...]');
       process.exit(2);
@@ -58,9 +59,7 @@ function parseArgs(argv) {
   return o;
 }
 const opts = parseArgs(process.argv.slice(2));
-const budget = opts.quick
-  ? { ...DEFAULT_BUDGET, rounds: 1, warmupMs: 30, budgetMs: 80 }
-  : DEFAULT_BUDGET;
+const budget = opts.quick ? { ...DEFAULT_BUDGET, rounds: 1, warmupMs: 30, budgetMs: 80 } : DEFAULT_BUDGET;
 
 // ---------------------------------------------------------------- environment
 function cpuModel() {
@@ -84,7 +83,10 @@ const env = {
   cpu: `${cpuModel()} (${os.cpus().length} logical cores)`,
   node: process.version,
   peers: Object.fromEntries(
-    ['onnxruntime-web', 'onnxruntime-node', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((n) => [n, pkgVersion(n)]),
+    ['onnxruntime-web', 'onnxruntime-node', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((n) => [
+      n,
+      pkgVersion(n),
+    ]),
   ),
 };
 
@@ -164,7 +166,9 @@ const header = [
   `cpu: ${env.cpu}`,
   `node: ${env.node}`,
   `load average at start: ${env.loadAtStart} (other work on these ${os.cpus().length} cores disturbs the numbers)`,
-  `peers: ${Object.entries(env.peers).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  `peers: ${Object.entries(env.peers)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
   `implementations: ${impls.map((i) => `${i.id} (${i.api.version})`).join(', ')}${native ? `, native (${native.arch}, ${native.compiler})` : ''}`,
   'single thread everywhere; median of repeated runs after warm-up; GB/s counts reading x and writing y (2 x 4 bytes per element)',
   `RMSNorm eps ${PARAMS.rmsEps}, LayerNorm eps ${PARAMS.lnEps}, softmax temperature ${PARAMS.temperature}; fixed non-uniform gain and bias`,
@@ -179,7 +183,10 @@ const weightsFor = (dim) => ({ gain: makeGain(dim), bias: makeBias(dim), ...PARA
 // Every implementation on the same inputs, against a double-precision
 // reference, before anything is timed.
 const TOL = { rmsnorm: 1e-4, layernorm: 1e-4, softmax: 1e-6 };
-const CHECK_SIZES = [[64, 1024], [64, 4096]];
+const CHECK_SIZES = [
+  [64, 1024],
+  [64, 4096],
+];
 const agreement = []; // { op, size, id, diff }
 console.log('\nAgreement: max |y - reference(float64)| before timing');
 for (const op of OPS) {
@@ -245,7 +252,12 @@ env.loadAtEnd = loadAvg();
 console.log(` ${((performance.now() - t0) / 1e3).toFixed(0)} s (load average at end: ${env.loadAtEnd})`);
 
 // ---------------------------------------------------------------- tables
-const rowIds = [...impls.map((i) => i.id), ...(native ? ['native'] : []), ...ceilings.map(([id]) => id), ...(native ? ['copy-native'] : [])];
+const rowIds = [
+  ...impls.map((i) => i.id),
+  ...(native ? ['native'] : []),
+  ...ceilings.map(([id]) => id),
+  ...(native ? ['copy-native'] : []),
+];
 const get = (op, size, id) => results.get(key(op, size, id))?.medianUs ?? NaN;
 const sizeHeaders = opts.sizes.map(sizeName);
 const text = [];
@@ -269,10 +281,15 @@ for (const op of OPS) {
     }));
   text.push('', textTable(OP_TITLES[op], sizeHeaders, rows, 36));
   md.push('', `## ${OP_TITLES[op]}: median µs per call (GB/s)`, '');
-  md.push(mdTable(['implementation', ...sizeHeaders], rows.map((r) => ({
-    label: r.label,
-    cells: r.cells.map((c) => c.replace(/^(\S+) µs\s+(\S+) GB\/s$/, '$1 µs ($2 GB/s)')),
-  }))));
+  md.push(
+    mdTable(
+      ['implementation', ...sizeHeaders],
+      rows.map((r) => ({
+        label: r.label,
+        cells: r.cells.map((c) => c.replace(/^(\S+) µs\s+(\S+) GB\/s$/, '$1 µs ($2 GB/s)')),
+      })),
+    ),
+  );
 }
 
 // The two ways normlab is measured, each with the rows that play the same
@@ -299,11 +316,19 @@ const VARIANTS = [
 const ratio = (op, size, id, base) => get(op, size, id) / get(op, size, base);
 for (const v of VARIANTS) {
   text.push('', `${v.title}: speed-up vs each (peer time / its time; vs copy: fraction of copy speed)`);
-  md.push('', `## ${v.title}: speed-up`, '', `Peer time / ${v.base} time (higher is better for normlab). Against a copy ceiling: the fraction of copy speed it reaches.`);
+  md.push(
+    '',
+    `## ${v.title}: speed-up`,
+    '',
+    `Peer time / ${v.base} time (higher is better for normlab). Against a copy ceiling: the fraction of copy speed it reaches.`,
+  );
   for (const op of OPS) {
     const rows = rowIds
       .filter((id) => id !== v.base && opts.sizes.some((s) => Number.isFinite(get(op, s, id))))
-      .map((id) => ({ label: `vs ${LABELS[id] ?? id}`, cells: opts.sizes.map((s) => fmtRatio(ratio(op, s, id, v.base))) }));
+      .map((id) => ({
+        label: `vs ${LABELS[id] ?? id}`,
+        cells: opts.sizes.map((s) => fmtRatio(ratio(op, s, id, v.base))),
+      }));
     text.push('', textTable(`${OP_TITLES[op]} (${v.base})`, sizeHeaders, rows, 40, 12));
     md.push('', `### ${OP_TITLES[op]} (${v.base})`, '', mdTable([v.base, ...sizeHeaders], rows));
   }
@@ -326,12 +351,29 @@ const targets = [
 ];
 const peerId = (t, v) => (t.peer === 'copy' ? v.copy : t.peer === 'scalar' ? v.scalar : t.peer);
 const targetName = (t) => {
-  const peer = t.peer === 'copy' ? "its WASM copy (ceiling)" : t.peer === 'scalar' ? 'its wasm scalar' : LABELS[t.peer] ?? t.peer;
+  const peer =
+    t.peer === 'copy'
+      ? 'its WASM copy (ceiling)'
+      : t.peer === 'scalar'
+        ? 'its wasm scalar'
+        : (LABELS[t.peer] ?? t.peer);
   return `${OP_TITLES[t.op]} >= ${t.min}x ${peer}`;
 };
-text.push('', `Targets (printed, not asserted), for each way normlab is called (${VARIANTS.map((v) => `${v.name} = ${v.base}`).join(', ')})`);
-md.push('', '## Targets', '', `Each target for each way normlab is called: ${VARIANTS.map((v) => `${v.name} = \`${v.base}\``).join(', ')}. "its" = the same way's copy ceiling or scalar backend.`, '');
-md.push('| target | way | ' + sizeHeaders.join(' | ') + ' | verdict |', '| --- | --- |' + ' ---: |'.repeat(opts.sizes.length) + ' --- |');
+text.push(
+  '',
+  `Targets (printed, not asserted), for each way normlab is called (${VARIANTS.map((v) => `${v.name} = ${v.base}`).join(', ')})`,
+);
+md.push(
+  '',
+  '## Targets',
+  '',
+  `Each target for each way normlab is called: ${VARIANTS.map((v) => `${v.name} = \`${v.base}\``).join(', ')}. "its" = the same way's copy ceiling or scalar backend.`,
+  '',
+);
+md.push(
+  '| target | way | ' + sizeHeaders.join(' | ') + ' | verdict |',
+  '| --- | --- |' + ' ---: |'.repeat(opts.sizes.length) + ' --- |',
+);
 const summary = [];
 for (const t of targets) {
   const sizes = t.sizes ?? opts.sizes;
@@ -339,11 +381,22 @@ for (const t of targets) {
   const verdicts = [];
   for (const v of VARIANTS) {
     const peer = peerId(t, v);
-    const vals = opts.sizes.map((s) => (sizes.some((z) => sizeName(z) === sizeName(s)) ? ratio(t.op, s, peer, v.base) : null));
+    const vals = opts.sizes.map((s) =>
+      sizes.some((z) => sizeName(z) === sizeName(s)) ? ratio(t.op, s, peer, v.base) : null,
+    );
     const measured = vals.filter((x) => x !== null && Number.isFinite(x));
     const met = measured.filter((x) => x >= t.min).length;
-    const verdict = measured.length === 0 ? 'not measured' : met === measured.length ? 'MET' : met === 0 ? 'NOT MET' : `partly met (${met}/${measured.length} sizes)`;
-    const cells = vals.map((x) => (x === null ? '' : `${fmtRatio(x)}${Number.isFinite(x) ? (x >= t.min ? ' ok' : ' no') : ''}`));
+    const verdict =
+      measured.length === 0
+        ? 'not measured'
+        : met === measured.length
+          ? 'MET'
+          : met === 0
+            ? 'NOT MET'
+            : `partly met (${met}/${measured.length} sizes)`;
+    const cells = vals.map((x) =>
+      x === null ? '' : `${fmtRatio(x)}${Number.isFinite(x) ? (x >= t.min ? ' ok' : ' no') : ''}`,
+    );
     text.push(`  ${name.padEnd(46)}${v.name.padEnd(10)}${cells.map((c) => c.padStart(12)).join('')}   ${verdict}`);
     md.push(`| ${name} | ${v.name} | ${cells.join(' | ')} | ${verdict} |`);
     summary.push({ ...t, variant: v.name, base: v.base, peerId: peer, vals, verdict });
@@ -365,10 +418,29 @@ console.log(text.join('\n'));
 mkdirSync(path.dirname(opts.md), { recursive: true });
 writeFileSync(opts.md, md.join('\n') + '\n');
 const jsonPath = opts.md.replace(/\.md$/, '') + '.json';
-writeFileSync(jsonPath, JSON.stringify({
-  env, notes, budget, agreement,
-  results: Object.fromEntries(results),
-  targets: summary.map(({ op, peer, peerId: pid, variant, base, min, verdict, vals }) => ({ op, peer: pid, role: peer, variant, base, min, verdict, ratios: vals })),
-}, null, 2) + '\n');
+writeFileSync(
+  jsonPath,
+  JSON.stringify(
+    {
+      env,
+      notes,
+      budget,
+      agreement,
+      results: Object.fromEntries(results),
+      targets: summary.map(({ op, peer, peerId: pid, variant, base, min, verdict, vals }) => ({
+        op,
+        peer: pid,
+        role: peer,
+        variant,
+        base,
+        min,
+        verdict,
+        ratios: vals,
+      })),
+    },
+    null,
+    2,
+  ) + '\n',
+);
 const shown = (p) => (path.relative(process.cwd(), p).startsWith('..') ? p : path.relative(process.cwd(), p));
 console.log(`\nwrote ${shown(opts.md)} and ${shown(jsonPath)}`);

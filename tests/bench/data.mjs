@@ -76,7 +76,7 @@ export function reference(op, x, rows, dim, { gain, bias, rmsEps, lnEps, tempera
       let mx = -Infinity;
       for (let i = 0; i < dim; i++) mx = Math.max(mx, x[o + i]);
       let sum = 0;
-      for (let i = 0; i < dim; i++) sum += (y[o + i] = Math.exp((x[o + i] - mx) / temperature));
+      for (let i = 0; i < dim; i++) sum += y[o + i] = Math.exp((x[o + i] - mx) / temperature);
       for (let i = 0; i < dim; i++) y[o + i] /= sum;
     }
   }

@@ -36,27 +36,32 @@ const quantile = (values, q) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 };
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
-const stats = (values) => `median ${fmt(quantile(values, 0.5))}  p95 ${fmt(quantile(values, 0.95))}  max ${fmt(Math.max(...values))}  (${values.length})`;
+const stats = (values) =>
+  `median ${fmt(quantile(values, 0.5))}  p95 ${fmt(quantile(values, 0.95))}  max ${fmt(Math.max(...values))}  (${values.length})`;
 
 // As page-perf.mjs's timedInput: our animation frame callback runs first in
 // the frame after the event, the page's render() next, then style, layout
 // and paint, then the timeout task.
 async function timedInput(page, selector, value) {
-  return page.evaluate(({ selector, value }) => new Promise((resolve) => {
-    const control = document.querySelector(selector);
-    let frameStart = 0;
-    const t0 = performance.now();
-    requestAnimationFrame(() => {
-      frameStart = performance.now();
-      setTimeout(() => {
-        const end = performance.now();
-        resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
-      }, 0);
-    });
-    control.value = value;
-    control.dispatchEvent(new Event('input', { bubbles: true }));
-    const handlerMs = performance.now() - t0;
-  }), { selector, value });
+  return page.evaluate(
+    ({ selector, value }) =>
+      new Promise((resolve) => {
+        const control = document.querySelector(selector);
+        let frameStart = 0;
+        const t0 = performance.now();
+        requestAnimationFrame(() => {
+          frameStart = performance.now();
+          setTimeout(() => {
+            const end = performance.now();
+            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
+          }, 0);
+        });
+        control.value = value;
+        control.dispatchEvent(new Event('input', { bubbles: true }));
+        const handlerMs = performance.now() - t0;
+      }),
+    { selector, value },
+  );
 }
 
 async function moves(page, selector, values, runs) {
@@ -78,7 +83,12 @@ const browser = await launchBrowser();
 try {
   console.log(`normlab training lab against the page's sliders: ${options.url}`);
   console.log(`Chromium ${browser.version()}, ${options.runs} moves per slider and state`);
-  console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+  console.log(
+    `${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the start`,
+  );
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -114,7 +124,9 @@ try {
   }
   const t0 = await page.evaluate(() => performance.now());
   await page.locator('[data-widget="training-lab"] .lab-start').click();
-  await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent));
+  await page.waitForFunction(() =>
+    /^[1-9]/.test(document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent),
+  );
   const training = {};
   for (const s of sliders) {
     await page.locator(s.selector).scrollIntoViewIfNeeded();
@@ -125,13 +137,27 @@ try {
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForTimeout(10000);
   const t1 = await page.evaluate(() => performance.now());
-  const lab = await page.evaluate(([t0, t1]) => {
-    const of = (name) => performance.getEntriesByName(name).filter((m) => m.startTime >= t0).map((m) => m.duration);
-    const long = window.labLongTasks.filter(([s]) => s >= t0 && s <= t1).map(([, d]) => d);
-    const step = document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent;
-    const rate = document.querySelector('[data-widget="training-lab"] [data-readout="rate"]').textContent;
-    return { slices: of('normlab:lab-slice'), paints: of('normlab:lab-paint'), long, seconds: (t1 - t0) / 1000, step, rate };
-  }, [t0, t1]);
+  const lab = await page.evaluate(
+    ([t0, t1]) => {
+      const of = (name) =>
+        performance
+          .getEntriesByName(name)
+          .filter((m) => m.startTime >= t0)
+          .map((m) => m.duration);
+      const long = window.labLongTasks.filter(([s]) => s >= t0 && s <= t1).map(([, d]) => d);
+      const step = document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent;
+      const rate = document.querySelector('[data-widget="training-lab"] [data-readout="rate"]').textContent;
+      return {
+        slices: of('normlab:lab-slice'),
+        paints: of('normlab:lab-paint'),
+        long,
+        seconds: (t1 - t0) / 1000,
+        step,
+        rate,
+      };
+    },
+    [t0, t1],
+  );
   for (const s of sliders) {
     console.log(`${s.name}:`);
     console.log(`  idle page,       work      ${stats(idle[s.name].work)}`);
@@ -139,11 +165,18 @@ try {
     console.log(`  idle page,       latency   ${stats(idle[s.name].latency)}`);
     console.log(`  while training,  latency   ${stats(training[s.name].latency)}`);
   }
-  console.log(`the lab was ${still} after the moves; over ${lab.seconds.toFixed(1)} s of training (step ${lab.step}, ${lab.rate} steps/s):`);
+  console.log(
+    `the lab was ${still} after the moves; over ${lab.seconds.toFixed(1)} s of training (step ${lab.step}, ${lab.rate} steps/s):`,
+  );
   console.log(`  lab slices   ${stats(lab.slices)}`);
   console.log(`  lab repaints ${stats(lab.paints)}`);
   console.log(`  long tasks (> 50 ms): ${lab.long.length}${lab.long.length ? `, ${stats(lab.long)}` : ''}`);
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end`,
+  );
   await context.close();
 } finally {
   await browser.close();

@@ -20,7 +20,16 @@ const GRID = {
   variant: ['pre', 'post', 'post+warmup'],
   seed: [1, 2, 3],
 };
-const MEASURED = ['final_train_loss', 'last_loss', 'heldout', 'grad_first', 'grad_last', 'ratio', 'diverged_at', 'verdict'];
+const MEASURED = [
+  'final_train_loss',
+  'last_loss',
+  'heldout',
+  'grad_first',
+  'grad_last',
+  'ratio',
+  'diverged_at',
+  'verdict',
+];
 
 const [out, ...inputs] = process.argv.slice(2);
 if (!out || inputs.length === 0) {
@@ -45,7 +54,8 @@ for (const t of tables) {
   for (const run of t.runs) {
     const key = keyOf(run);
     const previous = rows.get(key);
-    const same = previous !== undefined && MEASURED.every((m) => JSON.stringify(previous.run[m]) === JSON.stringify(run[m]));
+    const same =
+      previous !== undefined && MEASURED.every((m) => JSON.stringify(previous.run[m]) === JSON.stringify(run[m]));
     rows.set(key, {
       run: { ...run, build: t.build.commit },
       measured_in: [...(previous?.measured_in ?? []), t.build.commit],
@@ -105,7 +115,17 @@ const table = {
   rows_run: runs.length,
   rows_not_run: notRun.length,
   demonstration: {
-    config: { layers: demo.layers, hidden: 32, heads: 4, norm: 'rmsnorm', lr: demo.lr, steps: 400, seq: 64, batch: 8, warmup_variant: first.model.warmup_steps },
+    config: {
+      layers: demo.layers,
+      hidden: 32,
+      heads: 4,
+      norm: 'rmsnorm',
+      lr: demo.lr,
+      steps: 400,
+      seq: 64,
+      batch: 8,
+      warmup_variant: first.model.warmup_steps,
+    },
     rule: 'post-norm, no warmup: final train loss within 0.2 of the unigram entropy and grad_first/grad_last < 1e-2; pre-norm and post-norm with warmup at the same depth and lr, and 6-layer post-norm at the same lr: final train loss at least 0.3 below the entropy; each in at least 2 of 3 seeds',
     ...claims(demo.lr),
     // The four claims at every lr of the grid (the chosen one is the only lr
@@ -120,5 +140,7 @@ const { runs: runRows, not_run: notRunRows, ...head } = table;
 const lines = (list) => list.map((r) => `  ${JSON.stringify(r)}`).join(',\n');
 const headText = JSON.stringify(head, null, 1).slice(0, -2);
 await writeFile(out, `${headText},\n "runs": [\n${lines(runRows)}\n ],\n "not_run": [\n${lines(notRunRows)}\n ]\n}\n`);
-console.log(`${out}: ${runs.length} rows run, ${notRun.length} not run; demonstration L ${demo.layers}, lr ${demo.lr}:`);
+console.log(
+  `${out}: ${runs.length} rows run, ${notRun.length} not run; demonstration L ${demo.layers}, lr ${demo.lr}:`,
+);
 for (const lr of GRID.lr) console.log(`  lr ${lr}${lr === demo.lr ? ' (chosen)' : ''}: ${JSON.stringify(claims(lr))}`);

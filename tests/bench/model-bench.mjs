@@ -171,8 +171,12 @@ env.loadAtEnd = loadAvg();
 const text = [];
 const md = ['# normlab synthetic model benchmark', ''];
 md.push(`- date: ${env.date}; node ${env.node}; load average ${env.loadAtStart} at start, ${env.loadAtEnd} at end`);
-md.push('- default config: 24 layers, hidden 1024, 16 heads, RMSNorm, pre-norm; prompt "' + PROMPT_16 + '" (16 tokens)');
-md.push('- forward includes every probe and the JS result object; single thread; medians of repeated runs after warm-up');
+md.push(
+  '- default config: 24 layers, hidden 1024, 16 heads, RMSNorm, pre-norm; prompt "' + PROMPT_16 + '" (16 tokens)',
+);
+md.push(
+  '- forward includes every probe and the JS result object; single thread; medians of repeated runs after warm-up',
+);
 
 const figureRows = [
   { label: 'model creation, first', cells: perBackend.map((r) => `${r.firstCreateMs.toFixed(1)} ms`) },
@@ -201,15 +205,35 @@ const flowRows = flow.map((f) => ({
   cells: [f.layer, f.attention, f.mlp, f.norm, f.residual].map(fmtRatio),
 }));
 const flowHeaders = ['layer params', 'attention', 'MLP', 'norms', 'residual'];
-text.push('', textTable('Gradient flow: last-layer / first-layer gradient L2 (residual: leaving the last layer / entering the first)', flowHeaders, flowRows, 34, 14));
-md.push('', '## Gradient flow', '', 'Last-layer / first-layer L2 of the parameter gradients (all of a layer\'s parameters, then by group), and of the residual-stream gradient (leaving the last layer / entering the first). Default width, prompt "' + PROMPT_16 + '", SIMD128 build.', '');
+text.push(
+  '',
+  textTable(
+    'Gradient flow: last-layer / first-layer gradient L2 (residual: leaving the last layer / entering the first)',
+    flowHeaders,
+    flowRows,
+    34,
+    14,
+  ),
+);
+md.push(
+  '',
+  '## Gradient flow',
+  '',
+  'Last-layer / first-layer L2 of the parameter gradients (all of a layer\'s parameters, then by group), and of the residual-stream gradient (leaving the last layer / entering the first). Default width, prompt "' +
+    PROMPT_16 +
+    '", SIMD128 build.',
+  '',
+);
 md.push(mdTable(['model', ...flowHeaders], flowRows));
 
 // Issue 3's expectations for these figures, checked as printed facts.
 const ratioOf = (placement, depth) => flow.find((f) => f.placement === placement && f.depth === depth).layer;
 const expectations = [
   { name: 'post-norm ratio > 2 at 24 layers', met: ratioOf('post', 24) > 2 },
-  { name: 'post-norm ratio larger at 48 than at 24 and at 6', met: ratioOf('post', 48) > ratioOf('post', 24) && ratioOf('post', 48) > ratioOf('post', 6) },
+  {
+    name: 'post-norm ratio larger at 48 than at 24 and at 6',
+    met: ratioOf('post', 48) > ratioOf('post', 24) && ratioOf('post', 48) > ratioOf('post', 6),
+  },
   { name: 'pre-norm ratio <= 1.2 at every depth', met: DEPTHS.every((d) => ratioOf('pre', d) <= 1.2) },
 ];
 text.push('', "Issue 3's expectations for the gradient figures (printed, not asserted):");
@@ -235,6 +259,9 @@ console.log(text.join('\n'));
 mkdirSync(path.dirname(opts.md), { recursive: true });
 writeFileSync(opts.md, md.join('\n') + '\n');
 const jsonPath = opts.md.replace(/\.md$/, '') + '.json';
-writeFileSync(jsonPath, JSON.stringify({ env, budget, prompt: PROMPT_16, backends: perBackend, flow, expectations, targets }, null, 2) + '\n');
+writeFileSync(
+  jsonPath,
+  JSON.stringify({ env, budget, prompt: PROMPT_16, backends: perBackend, flow, expectations, targets }, null, 2) + '\n',
+);
 const shown = (p) => (path.relative(process.cwd(), p).startsWith('..') ? p : path.relative(process.cwd(), p));
 console.log(`\nwrote ${shown(opts.md)} and ${shown(jsonPath)}`);

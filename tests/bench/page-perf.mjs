@@ -48,8 +48,10 @@ function row(name, values, target) {
   const p50 = quantile(values, 0.5);
   const p95 = quantile(values, 0.95);
   const within = values.filter((v) => v <= target).length;
-  console.log(`  ${name.padEnd(42)} median ${fmt(p50)}  p95 ${fmt(p95)}  max ${fmt(Math.max(...values))}  `
-    + `within ${target} ms: ${within}/${values.length}`);
+  console.log(
+    `  ${name.padEnd(42)} median ${fmt(p50)}  p95 ${fmt(p95)}  max ${fmt(Math.max(...values))}  ` +
+      `within ${target} ms: ${within}/${values.length}`,
+  );
 }
 
 // In the page: set a control's value and fire its event, then time the frame
@@ -59,21 +61,25 @@ function row(name, values, target) {
 //   work    = event handlers + (that frame's JS + rendering)
 //   latency = event -> frame done (includes waiting for the frame to start)
 async function timedInput(page, selector, value, event = 'input') {
-  return page.evaluate(({ selector, value, event }) => new Promise((resolve) => {
-    const control = document.querySelector(selector);
-    let frameStart = 0;
-    const t0 = performance.now();
-    requestAnimationFrame(() => {
-      frameStart = performance.now();
-      setTimeout(() => {
-        const end = performance.now();
-        resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
-      }, 0);
-    });
-    control.value = value;
-    control.dispatchEvent(new Event(event, { bubbles: true }));
-    const handlerMs = performance.now() - t0;
-  }), { selector, value, event });
+  return page.evaluate(
+    ({ selector, value, event }) =>
+      new Promise((resolve) => {
+        const control = document.querySelector(selector);
+        let frameStart = 0;
+        const t0 = performance.now();
+        requestAnimationFrame(() => {
+          frameStart = performance.now();
+          setTimeout(() => {
+            const end = performance.now();
+            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
+          }, 0);
+        });
+        control.value = value;
+        control.dispatchEvent(new Event(event, { bubbles: true }));
+        const handlerMs = performance.now() - t0;
+      }),
+    { selector, value, event },
+  );
 }
 
 // Returns the page's User Timing measures taken during the moves, by name
@@ -106,7 +112,8 @@ function frameParts(measures) {
   const paints = measures['normlab:paint'] ?? [];
   if (!paints.length) return;
   row('  render() pass, JS', paints, FRAME_MS);
-  const views = Object.keys(measures).filter((n) => n.startsWith('normlab:view:'))
+  const views = Object.keys(measures)
+    .filter((n) => n.startsWith('normlab:view:'))
     .map((n) => [n.slice('normlab:view:'.length), quantile(measures[n], 0.5), measures[n]])
     .sort((a, b) => b[1] - a[1]);
   for (const [view, , values] of views) {
@@ -129,37 +136,43 @@ function frameParts(measures) {
 // A drag: `steps` input events one frame apart, then wait for the gradient
 // views. Returns the gradient measure and the longest frame during the drag.
 async function drag(page, selector, from, to, steps) {
-  return page.evaluate(({ selector, from, to, steps }) => new Promise((resolve) => {
-    const control = document.querySelector(selector);
-    const widget = document.querySelector('[data-widget="gradient-flow"]');
-    performance.clearMeasures('normlab:gradient-views');
-    const frames = [];
-    let last = performance.now();
-    let step = 0;
-    function tick(now) {
-      frames.push(now - last);
-      last = now;
-      if (step < steps) {
-        control.value = String(Math.round(from + ((to - from) * (step + 1)) / steps));
-        control.dispatchEvent(new Event('input', { bubbles: true }));
-        step += 1;
-        requestAnimationFrame(tick);
-        return;
-      }
-      const giveUp = performance.now() + 10_000;
-      const wait = () => {
-        const measure = performance.getEntriesByName('normlab:gradient-views').at(-1);
-        if (widget.dataset.busy === 'false' && measure) resolve({ gradientMs: measure.duration, longestFrame: Math.max(...frames.slice(1)) });
-        else if (performance.now() > giveUp) resolve({ gradientMs: NaN, longestFrame: Math.max(...frames.slice(1)) });
-        else setTimeout(wait, 5);
-      };
-      wait();
-    }
-    requestAnimationFrame((now) => {
-      last = now;
-      requestAnimationFrame(tick);
-    });
-  }), { selector, from, to, steps });
+  return page.evaluate(
+    ({ selector, from, to, steps }) =>
+      new Promise((resolve) => {
+        const control = document.querySelector(selector);
+        const widget = document.querySelector('[data-widget="gradient-flow"]');
+        performance.clearMeasures('normlab:gradient-views');
+        const frames = [];
+        let last = performance.now();
+        let step = 0;
+        function tick(now) {
+          frames.push(now - last);
+          last = now;
+          if (step < steps) {
+            control.value = String(Math.round(from + ((to - from) * (step + 1)) / steps));
+            control.dispatchEvent(new Event('input', { bubbles: true }));
+            step += 1;
+            requestAnimationFrame(tick);
+            return;
+          }
+          const giveUp = performance.now() + 10_000;
+          const wait = () => {
+            const measure = performance.getEntriesByName('normlab:gradient-views').at(-1);
+            if (widget.dataset.busy === 'false' && measure)
+              resolve({ gradientMs: measure.duration, longestFrame: Math.max(...frames.slice(1)) });
+            else if (performance.now() > giveUp)
+              resolve({ gradientMs: NaN, longestFrame: Math.max(...frames.slice(1)) });
+            else setTimeout(wait, 5);
+          };
+          wait();
+        }
+        requestAnimationFrame((now) => {
+          last = now;
+          requestAnimationFrame(tick);
+        });
+      }),
+    { selector, from, to, steps },
+  );
 }
 
 // The longest prompt the model takes (64 UTF-8 bytes): the cost of both
@@ -180,8 +193,10 @@ async function measurePage(browser, url, runs) {
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   const prompt = await page.inputValue('#model-prompt');
   const tokens = Buffer.byteLength(prompt, 'utf8');
-  console.log(`\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide; `
-    + `load average ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide; ` +
+      `load average ${os.loadavg()[0].toFixed(2)}`,
+  );
 
   console.log('Sliders outside the model (target: within one frame, 16 ms):');
   // Each with its widget on screen, as a reader drags it (sections far off
@@ -189,12 +204,22 @@ async function measurePage(browser, url, runs) {
   await page.locator('[data-widget="softmax"]').scrollIntoViewIfNeeded();
   await measureControl(page, { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'], runs });
   await page.locator('#playground-stretch').scrollIntoViewIfNeeded();
-  await measureControl(page, { name: 'Playground stretch slider', selector: '#playground-stretch', values: ['0.5', '0'], runs });
+  await measureControl(page, {
+    name: 'Playground stretch slider',
+    selector: '#playground-stretch',
+    values: ['0.5', '0'],
+    runs,
+  });
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
 
   console.log('Forward views (target: within one frame, 16 ms):');
   // The Layer selector repaints the views from the forward pass already run.
-  await measureControl(page, { name: 'Layer selector (repaint only)', selector: '#layer-select', values: ['22', '0'], runs });
+  await measureControl(page, {
+    name: 'Layer selector (repaint only)',
+    selector: '#layer-select',
+    values: ['22', '0'],
+    runs,
+  });
   // A keystroke that changes the prompt's last character: the model keeps
   // the prompt's run and computes the last token's row in every layer (and
   // the other rows' keys and values); the views then repaint. Each move's
@@ -203,18 +228,43 @@ async function measurePage(browser, url, runs) {
   // gradient drags below (whose results must not be kept from here).
   const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!?#%';
   const typed = Array.from({ length: runs }, (_, i) => `${prompt.slice(0, -1)}${last[i % last.length]}`);
-  const keystroke = await measureControl(page, { name: 'prompt keystroke (last token changed)', selector: '#model-prompt', values: typed, runs, settle: 150 });
-  console.log('Where a keystroke\'s frame goes (JS; style, layout and paint are the rest of the work):');
+  const keystroke = await measureControl(page, {
+    name: 'prompt keystroke (last token changed)',
+    selector: '#model-prompt',
+    values: typed,
+    runs,
+    settle: 150,
+  });
+  console.log("Where a keystroke's frame goes (JS; style, layout and paint are the rest of the work):");
   frameParts(keystroke);
   // The depth slider runs one 64-layer instance to the chosen depth; the
   // prompt's residual stream is kept, so a step up runs one more layer and
   // a step down only the final norm and the head. A jump runs every layer
   // not run yet.
-  await measureControl(page, { name: 'Depth slider, one step', selector: '#model-depth', values: ['23', '24'], runs, settle: 150 });
-  await measureControl(page, { name: 'Depth slider, jumps 24 -> 12 -> 36', selector: '#model-depth', values: ['12', '36', '24'], runs, settle: 150 });
+  await measureControl(page, {
+    name: 'Depth slider, one step',
+    selector: '#model-depth',
+    values: ['23', '24'],
+    runs,
+    settle: 150,
+  });
+  await measureControl(page, {
+    name: 'Depth slider, jumps 24 -> 12 -> 36',
+    selector: '#model-depth',
+    values: ['12', '36', '24'],
+    runs,
+    settle: 150,
+  });
   // Placement switches between two instances; toggled back and forth, the
   // controller has both views kept, so this is the views' repaint.
-  await measureControl(page, { name: 'Placement toggled (both views kept)', selector: '#model-placement', values: ['post', 'pre'], event: 'change', runs: Math.min(20, runs), settle: 150 });
+  await measureControl(page, {
+    name: 'Placement toggled (both views kept)',
+    selector: '#model-placement',
+    values: ['post', 'pre'],
+    event: 'change',
+    runs: Math.min(20, runs),
+    settle: 150,
+  });
 
   console.log('Gradient views (target: within 100 ms of the last input; a drag never waits for them):');
   const gradient = [];
@@ -224,7 +274,8 @@ async function measurePage(browser, url, runs) {
   // were never computed there (its last character changes first, at the
   // drag's starting depth): the page keeps recent gradient results, and a
   // cached one would show at once.
-  const settled = () => page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+  const settled = () =>
+    page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
   for (let i = 0; i < drags; i++) {
     const from = i % 2 ? 30 : 18;
     await page.fill('#grad-depth', String(from));
@@ -246,9 +297,16 @@ const options = parseArgs(process.argv.slice(2));
 const browser = await launchBrowser();
 try {
   console.log(`normlab page interaction budget: ${options.url}`);
-  console.log(`Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`);
+  console.log(
+    `Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`,
+  );
   // Other processes on the machine share its cores: say how busy it was.
-  console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+  console.log(
+    `${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the start`,
+  );
   await measurePage(browser, `${options.url}?layer=0`, options.runs);
   await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(PROMPT_32)}`, options.runs);
   await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);

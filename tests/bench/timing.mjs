@@ -27,11 +27,20 @@ export async function sample(run, { warmupMs, budgetMs, sampleMs, minSamples, ma
   const async = isThenable(run());
   // Sync functions are timed in a plain loop, async ones awaited one by one.
   const batch = async
-    ? async (n) => { const t = performance.now(); for (let i = 0; i < n; i++) await run(); return performance.now() - t; }
-    : async (n) => { const t = performance.now(); for (let i = 0; i < n; i++) run(); return performance.now() - t; };
+    ? async (n) => {
+        const t = performance.now();
+        for (let i = 0; i < n; i++) await run();
+        return performance.now() - t;
+      }
+    : async (n) => {
+        const t = performance.now();
+        for (let i = 0; i < n; i++) run();
+        return performance.now() - t;
+      };
 
   // Warm up, and estimate one call's time.
-  let calls = 0, spent = 0;
+  let calls = 0,
+    spent = 0;
   while (calls < 3 || spent < warmupMs) {
     const n = Math.max(1, calls);
     spent += await batch(n);

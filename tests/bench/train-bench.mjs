@@ -43,9 +43,13 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
     else if (['--dist', '--native', '--wasm-bench', '--md'].includes(a) && i + 1 < argv.length) {
-      o[{ '--dist': 'dist', '--native': 'native', '--wasm-bench': 'wasmBench', '--md': 'md' }[a]] = path.resolve(argv[++i]);
+      o[{ '--dist': 'dist', '--native': 'native', '--wasm-bench': 'wasmBench', '--md': 'md' }[a]] = path.resolve(
+        argv[++i],
+      );
     } else {
-      console.error('usage: node tests/bench/train-bench.mjs [--dist FILE] [--native FILE] [--wasm-bench DIR] [--md FILE] [--quick]');
+      console.error(
+        'usage: node tests/bench/train-bench.mjs [--dist FILE] [--native FILE] [--wasm-bench DIR] [--md FILE] [--quick]',
+      );
       process.exit(2);
     }
   }
@@ -55,7 +59,9 @@ function parseArgs(argv) {
 // Ours: 2 M N K per product, causal attention counted per (query, key <=
 // query) pair (src/train/options.cpp: flops_per_step).
 function flopsPerStep({ layers, hidden: D, heads: H, seq: T, batch: B }) {
-  const V = 256, F = 4 * D, dh = D / H;
+  const V = 256,
+    F = 4 * D,
+    dh = D / H;
   const layer = 2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * ((2 * H * dh * T * (T + 1)) / 2);
   return B * 3 * (layers * layer + 2 * T * V * D);
 }
@@ -114,7 +120,9 @@ async function main() {
   const scalar = await loadNormlab({ backend: 'scalar' });
   const tfjs = await loadTfjsWasm();
   const load = os.loadavg();
-  console.log(`Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, load average ${load.map((l) => l.toFixed(2)).join(' ')}; tfjs-backend-wasm ${tfjs.version}, ${tfjs.threads} thread`);
+  console.log(
+    `Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, load average ${load.map((l) => l.toFixed(2)).join(' ')}; tfjs-backend-wasm ${tfjs.version}, ${tfjs.threads} thread`,
+  );
 
   const native = existsSync(o.native) ? JSON.parse(readFileSync(o.native, 'utf8')) : null;
   const inWasm = { simd: wasmBench(o.wasmBench, 'simd', o.quick), scalar: wasmBench(o.wasmBench, 'scalar', o.quick) };
@@ -129,7 +137,9 @@ async function main() {
     ];
     const peers = FORMULATIONS.map((f) => ({ id: `tfjs-${f}`, trainer: createTfjsTrainer(config, f), slow: true }));
     const impls = [ours[0], ...peers, ours[1]].map((i) => ({ ...i, step: () => i.trainer.step(1) }));
-    const budget = o.quick ? { warmup: 1, rounds: 2, perRound: 2 } : { warmup: 2, rounds: 3, perRound: layers > 6 ? 6 : 10 };
+    const budget = o.quick
+      ? { warmup: 1, rounds: 2, perRound: 2 }
+      : { warmup: 2, rounds: 3, perRound: layers > 6 ? 6 : 10 };
     const { wall: times, cpu } = await measure(impls, budget);
     const ms = Object.fromEntries([...times].map(([id, t]) => [id, median(t)]));
     const cpuMsOf = Object.fromEntries([...cpu].map(([id, t]) => [id, median(t)]));
@@ -141,31 +151,67 @@ async function main() {
     const nativeStep = native?.steps.find((s) => s.layers === layers) ?? null;
     const wasmStep = inWasm.simd?.steps.find((s) => s.layers === layers) ?? null;
     const bestTf = Math.min(...FORMULATIONS.map((f) => ms[`tfjs-${f}`]));
-    results.push({ layers, config, flops, tfFlops, ms, cpuMs: cpuMsOf, samples, nativeMs: nativeStep?.median_ms ?? null, wasmCppMs: wasmStep?.median_ms ?? null, bestTf });
+    results.push({
+      layers,
+      config,
+      flops,
+      tfFlops,
+      ms,
+      cpuMs: cpuMsOf,
+      samples,
+      nativeMs: nativeStep?.median_ms ?? null,
+      wasmCppMs: wasmStep?.median_ms ?? null,
+      bestTf,
+    });
   }
 
   const fmt = (v) => (v === null || v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
   const gf = (flops, ms) => (ms ? (flops / (ms * 1e6)).toFixed(1) : '—');
   const headers = results.map((r) => `L ${r.layers}: ms (GFLOP/s)`);
-  const row = (label, get, flopsOf = (r) => r.flops) => ({ label, cells: results.map((r) => `${fmt(get(r))} (${gf(flopsOf(r), get(r))})`) });
+  const row = (label, get, flopsOf = (r) => r.flops) => ({
+    label,
+    cells: results.map((r) => `${fmt(get(r))} (${gf(flopsOf(r), get(r))})`),
+  });
   const rows = [
     row('normlab, wasm SIMD128 (JS API)', (r) => r.ms['ours-simd']),
     row('normlab, wasm SIMD128 (JS API), CPU time', (r) => r.cpuMs['ours-simd']),
     row('normlab, wasm SIMD128 (C++ loop in wasm)', (r) => r.wasmCppMs),
     row('normlab, native (-O3 -march=native)', (r) => r.nativeMs),
     row('normlab, wasm scalar (JS API)', (r) => r.ms['ours-scalar']),
-    ...FORMULATIONS.map((f) => row(`tfjs-backend-wasm, ${f}`, (r) => r.ms[`tfjs-${f}`], (r) => r.tfFlops[f])),
-    { label: 'best tfjs / normlab SIMD128', cells: results.map((r) => `${(r.bestTf / r.ms['ours-simd']).toFixed(1)}x`) },
+    ...FORMULATIONS.map((f) =>
+      row(
+        `tfjs-backend-wasm, ${f}`,
+        (r) => r.ms[`tfjs-${f}`],
+        (r) => r.tfFlops[f],
+      ),
+    ),
+    {
+      label: 'best tfjs / normlab SIMD128',
+      cells: results.map((r) => `${(r.bestTf / r.ms['ours-simd']).toFixed(1)}x`),
+    },
     ...FORMULATIONS.map((f) => ({
       label: `GFLOP per step: normlab / tfjs ${f} (ratio)`,
-      cells: results.map((r) => `${(r.flops / 1e9).toFixed(3)} / ${(r.tfFlops[f] / 1e9).toFixed(3)} (${(r.tfFlops[f] / r.flops).toFixed(2)})`),
+      cells: results.map(
+        (r) =>
+          `${(r.flops / 1e9).toFixed(3)} / ${(r.tfFlops[f] / 1e9).toFixed(3)} (${(r.tfFlops[f] / r.flops).toFixed(2)})`,
+      ),
     })),
   ];
-  console.log(textTable('Trainer, ms per step (forward + backward + Adam), D 32, H 4, T 64, B 8, post-norm', headers, rows, 54, 24));
+  console.log(
+    textTable(
+      'Trainer, ms per step (forward + backward + Adam), D 32, H 4, T 64, B 8, post-norm',
+      headers,
+      rows,
+      54,
+      24,
+    ),
+  );
   console.log('samples per cell:', results.map((r) => `L ${r.layers} ${JSON.stringify(r.samples)}`).join('; '));
 
   const matmul = (json, label) =>
-    json ? `${label}: ${json.matmul.map((m) => `${m.shape.replace(/\s+/g, ' ')} ${m.gflops.toFixed(1)}`).join('; ')} GFLOP/s` : `${label}: not measured`;
+    json
+      ? `${label}: ${json.matmul.map((m) => `${m.shape.replace(/\s+/g, ' ')} ${m.gflops.toFixed(1)}`).join('; ')} GFLOP/s`
+      : `${label}: not measured`;
   console.log(matmul(inWasm.simd, 'matmul, wasm SIMD128'));
   console.log(matmul(inWasm.scalar, 'matmul, wasm scalar'));
   console.log(matmul(native, 'matmul, native'));
@@ -173,15 +219,27 @@ async function main() {
   const demo = results[0];
   console.log('\nTargets (issue 13), printed, not asserted:');
   const check = (ok, text) => console.log(`  ${ok ? 'met    ' : 'NOT met'}  ${text}`);
-  check(demo.ms['ours-simd'] <= 40, `<= 40 ms per step at L 24 in wasm SIMD128: ${demo.ms['ours-simd'].toFixed(1)} ms (CPU time ${demo.cpuMs['ours-simd'].toFixed(1)} ms)`);
-  check(demo.bestTf / demo.ms['ours-simd'] >= 5, `>= 5x faster than the best tfjs formulation: ${(demo.bestTf / demo.ms['ours-simd']).toFixed(1)}x`);
+  check(
+    demo.ms['ours-simd'] <= 40,
+    `<= 40 ms per step at L 24 in wasm SIMD128: ${demo.ms['ours-simd'].toFixed(1)} ms (CPU time ${demo.cpuMs['ours-simd'].toFixed(1)} ms)`,
+  );
+  check(
+    demo.bestTf / demo.ms['ours-simd'] >= 5,
+    `>= 5x faster than the best tfjs formulation: ${(demo.bestTf / demo.ms['ours-simd']).toFixed(1)}x`,
+  );
   for (const r of results) {
     const near = FORMULATIONS.filter((f) => Math.abs(r.tfFlops[f] / r.flops - 1) <= 0.1);
     const ratios = FORMULATIONS.map((f) => `${f} ${(r.tfFlops[f] / r.flops).toFixed(3)}`).join(', ');
-    check(near.length > 0, `L ${r.layers}: a tfjs formulation within 10% of our FLOPs (${near.join(', ') || 'none'}; ratios ${ratios})`);
+    check(
+      near.length > 0,
+      `L ${r.layers}: a tfjs formulation within 10% of our FLOPs (${near.join(', ') || 'none'}; ratios ${ratios})`,
+    );
     if (near.length > 0) {
       const best = Math.min(...near.map((f) => r.ms[`tfjs-${f}`]));
-      check(best / r.ms['ours-simd'] >= 5, `L ${r.layers}: >= 5x faster than the best of those: ${(best / r.ms['ours-simd']).toFixed(1)}x`);
+      check(
+        best / r.ms['ours-simd'] >= 5,
+        `L ${r.layers}: >= 5x faster than the best of those: ${(best / r.ms['ours-simd']).toFixed(1)}x`,
+      );
     }
   }
 
@@ -193,7 +251,10 @@ async function main() {
     mdTable(['per training step (median)', ...headers], rows),
   ].join('\n');
   writeFileSync(o.md, md + '\n');
-  writeFileSync(o.md.replace(/\.md$/, '.json'), JSON.stringify({ load, loadEnd, tfjs, results, wasm: inWasm, native }, null, 1));
+  writeFileSync(
+    o.md.replace(/\.md$/, '.json'),
+    JSON.stringify({ load, loadEnd, tfjs, results, wasm: inWasm, native }, null, 1),
+  );
   console.log(`\nwrote ${path.relative(ROOT, o.md)}`);
   simd.dispose();
   scalar.dispose();

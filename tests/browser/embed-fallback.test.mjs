@@ -26,13 +26,17 @@ ${ELEMENTS.map((name) => `<normlab-${name} lang="en"${attr}${name === 'demo' ? '
   };
 }
 
-const rows = (page, selector) => page.locator(selector).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+const rows = (page, selector) =>
+  page.locator(selector).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
 const texts = (page, selector) => page.locator(selector).allTextContents();
 
 // Every figure the elements show, as text.
 async function figures(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
-    .every((n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false'));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
+      (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
+    ),
+  );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return {
     softmax: await texts(page, 'normlab-softmax .bar-value'),
@@ -48,18 +52,28 @@ async function figures(page) {
 }
 
 async function allBackends(page) {
-  return page.evaluate(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).map((n) => n.dataset.backend));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).map((n) => n.dataset.backend),
+  );
 }
 
 test('backend="scalar": every element computes on the scalar build, the same figures as on SIMD128', async () => {
   const results = {};
   for (const backend of ['simd128', 'scalar']) {
-    const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(backend) });
+    const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, {
+      extra: hostPage(backend),
+    });
     try {
       await waitPainted(page);
-      assert.deepEqual(await allBackends(page), ELEMENTS.map(() => backend));
+      assert.deepEqual(
+        await allBackends(page),
+        ELEMENTS.map(() => backend),
+      );
       // Only the backend asked for is downloaded, once for all elements.
-      assert.deepEqual(scripts.map((s) => s.replace(/^.*\//, '')), [backend === 'scalar' ? 'normlab_scalar.js' : 'normlab_simd.js']);
+      assert.deepEqual(
+        scripts.map((s) => s.replace(/^.*\//, '')),
+        [backend === 'scalar' ? 'normlab_scalar.js' : 'normlab_simd.js'],
+      );
       assert.equal(await page.evaluate(() => window.normlabEmbed.wasmInstances), 1);
       results[backend] = await figures(page);
       assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
@@ -74,7 +88,10 @@ test('backend="scalar": every element computes on the scalar build, the same fig
   assert.ok(scalar.playground.includes('16.0'), scalar.playground.join(' | '));
   assert.equal(scalar.layerChart.length, 25, 'residual stream at 24 layers + the final norm');
   assert.equal(scalar.gradientFlow.length, 12);
-  assert.ok(scalar.demoBreakdown.length > 10 && scalar.demoBreakdown.every((v) => /\d/.test(v)), scalar.demoBreakdown.join(' | '));
+  assert.ok(
+    scalar.demoBreakdown.length > 10 && scalar.demoBreakdown.every((v) => /\d/.test(v)),
+    scalar.demoBreakdown.join(' | '),
+  );
   // The two builds run the same C++; what the widgets print agrees digit for digit.
   for (const key of Object.keys(scalar)) assert.deepEqual(scalar[key], results.simd128[key], key);
 });
@@ -85,11 +102,20 @@ test('without SIMD128 in the browser, the elements pick the scalar build by them
   const initScript = () => {
     WebAssembly.validate = () => false;
   };
-  const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(null), initScript });
+  const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, {
+    extra: hostPage(null),
+    initScript,
+  });
   try {
     await waitPainted(page);
-    assert.deepEqual(await allBackends(page), ELEMENTS.map(() => 'scalar'));
-    assert.deepEqual(scripts.map((s) => s.replace(/^.*\//, '')), ['normlab_scalar.js']);
+    assert.deepEqual(
+      await allBackends(page),
+      ELEMENTS.map(() => 'scalar'),
+    );
+    assert.deepEqual(
+      scripts.map((s) => s.replace(/^.*\//, '')),
+      ['normlab_scalar.js'],
+    );
     assert.deepEqual(await texts(page, 'normlab-softmax .bar-value'), SOFTMAX_AT_DEFAULT);
     assert.ok((await texts(page, 'normlab-calculator [data-step]')).includes('[1.07, -0.53, 1.6, 0]'));
     assert.deepEqual(problems, []);
@@ -100,12 +126,15 @@ test('without SIMD128 in the browser, the elements pick the scalar build by them
 
 test('?widget=NAME&backend=scalar: the frame computes on the scalar build', async () => {
   for (const widget of ['softmax', 'calculator', 'demo']) {
-    const { page, problems, close } = await open(`${shared.server.url}index.html?widget=${widget}&lang=en&backend=scalar`);
+    const { page, problems, close } = await open(
+      `${shared.server.url}index.html?widget=${widget}&lang=en&backend=scalar`,
+    );
     try {
       await waitPainted(page);
       assert.equal(await page.getAttribute(`normlab-${widget}`, 'data-backend'), 'scalar');
       if (widget === 'softmax') assert.deepEqual(await texts(page, 'normlab-softmax .bar-value'), SOFTMAX_AT_DEFAULT);
-      if (widget === 'calculator') assert.ok((await texts(page, 'normlab-calculator [data-step]')).includes('[1.07, -0.53, 1.6, 0]'));
+      if (widget === 'calculator')
+        assert.ok((await texts(page, 'normlab-calculator [data-step]')).includes('[1.07, -0.53, 1.6, 0]'));
       if (widget === 'demo') {
         const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
         assert.ok(Math.abs(normOut - 32) < 3.2, `scalar model's norm output ${normOut}`);
@@ -121,15 +150,25 @@ test('?widget=NAME&backend=scalar: the frame computes on the scalar build', asyn
 const WASM_FAILED = /The WebAssembly module could not be loaded/;
 // Only the blocked backend script itself may show up as a problem: its
 // failed request, and the browser's own console line about it.
-const onlyBlockedScript = (problems) => problems.filter((p) => !/^request failed: .*normlab_(simd|scalar)\.js net::ERR_FAILED$/.test(p)
-  && p !== 'console: Failed to load resource: net::ERR_FAILED');
+const onlyBlockedScript = (problems) =>
+  problems.filter(
+    (p) =>
+      !/^request failed: .*normlab_(simd|scalar)\.js net::ERR_FAILED$/.test(p) &&
+      p !== 'console: Failed to load resource: net::ERR_FAILED',
+  );
 
 test('with the kernels blocked, every element says so plainly and keeps its text', async () => {
   for (const backend of [null, 'scalar']) {
-    const { page, problems, close } = await open(`${shared.server.url}course/all.html`, { extra: hostPage(backend), blockKernels: true });
+    const { page, problems, close } = await open(`${shared.server.url}course/all.html`, {
+      extra: hostPage(backend),
+      blockKernels: true,
+    });
     try {
       await waitPainted(page, 'text');
-      assert.deepEqual(await allBackends(page), ELEMENTS.map(() => 'failed'));
+      assert.deepEqual(
+        await allBackends(page),
+        ELEMENTS.map(() => 'failed'),
+      );
       for (const name of ELEMENTS) {
         const notice = page.locator(`normlab-${name} .nl-notices .notice`);
         assert.match(await notice.textContent(), WASM_FAILED, name);
@@ -152,7 +191,9 @@ test('with the kernels blocked, every element says so plainly and keeps its text
 });
 
 test('with the kernels blocked, a ?widget= frame says so and keeps its text', async () => {
-  const { page, problems, close } = await open(`${shared.server.url}index.html?widget=demo&lang=en`, { blockKernels: true });
+  const { page, problems, close } = await open(`${shared.server.url}index.html?widget=demo&lang=en`, {
+    blockKernels: true,
+  });
   try {
     await waitPainted(page, 'text');
     assert.equal(await page.getAttribute('normlab-demo', 'data-backend'), 'failed');

@@ -17,8 +17,11 @@ async function checkDemoPage({ initScript, backend }) {
   const { page, problems, scripts, close } = await openHost(shared.browser, demoUrl, { initScript });
   try {
     await waitPainted(page);
-    const elements = await page.evaluate(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'))
-      .map((n) => ({ name: n.localName, backend: n.dataset.backend, painted: n.dataset.painted })));
+    const elements = await page.evaluate(() =>
+      [...document.querySelectorAll('*')]
+        .filter((n) => n.localName.startsWith('normlab-'))
+        .map((n) => ({ name: n.localName, backend: n.dataset.backend, painted: n.dataset.painted })),
+    );
     assert.deepEqual([...new Set(elements.map((e) => e.name))].sort(), ELEMENTS.map((n) => `normlab-${n}`).sort());
     for (const e of elements) assert.deepEqual(e, { name: e.name, backend, painted: 'computed' });
     // Live numbers in every element.
@@ -27,10 +30,13 @@ async function checkDemoPage({ initScript, backend }) {
     assert.equal(await page.locator('#softmax-dark + normlab-softmax .bar-value').first().textContent(), '0.655');
     assert.match(await page.locator('normlab-gain .readout dd').first().textContent(), /^\d+$/);
     assert.equal(await page.textContent('normlab-calculator [data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
-    assert.equal((await page.locator('normlab-layer-chart [data-widget="layer-chart"] tbody tr').count()), 25);
+    assert.equal(await page.locator('normlab-layer-chart [data-widget="layer-chart"] tbody tr').count(), 25);
     assert.equal(await page.textContent('normlab-playground [data-readout="output-l2"]'), '16.0');
-    await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
-      .every((n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
+        (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
+      ),
+    );
     assert.equal(await page.locator('normlab-gradient-flow [data-widget="gradient-flow"] tbody tr').count(), 12);
     const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
     assert.ok(normOut > 0, `demo's norm output ${normOut}`);
@@ -52,7 +58,9 @@ async function checkDemoPage({ initScript, backend }) {
     assert.ok(height > 300 && height !== 400, `iframe height ${height}`);
     // A slider inside a shadow root works from disk too.
     await page.locator('#softmax + normlab-softmax #softmax-l2').fill('3');
-    await page.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325');
+    await page.waitForFunction(
+      () => document.querySelector('normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325',
+    );
     assert.ok(Number(await page.locator('#softmax + normlab-softmax .bar-value').first().textContent()) > 0.9);
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(await frame.evaluate(() => window.cspViolations), []);
@@ -67,5 +75,10 @@ test('embed-demo.html from file://: every element renders live numbers, no conso
 });
 
 test('embed-demo.html from file:// without SIMD128: the scalar build, the same numbers', async () => {
-  await checkDemoPage({ backend: 'scalar', initScript: () => { WebAssembly.validate = () => false; } });
+  await checkDemoPage({
+    backend: 'scalar',
+    initScript: () => {
+      WebAssembly.validate = () => false;
+    },
+  });
 });

@@ -19,17 +19,20 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
   const { page, problems, scripts, close } = await open(`${shared.server.url}embed-demo.html`);
   try {
     await waitComputed(page);
-    for (const name of ELEMENTS) assert.ok(await page.locator(`normlab-${name}`).count() >= 1, name);
+    for (const name of ELEMENTS) assert.ok((await page.locator(`normlab-${name}`).count()) >= 1, name);
     // Computed figures, one per element (Playwright's CSS locators pierce open shadow roots).
     assert.equal(await page.locator('#softmax + normlab-softmax .bar-value').first().textContent(), '0.325');
     assert.equal(await page.textContent('normlab-calculator [data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
     assert.equal(await page.textContent('normlab-playground [data-readout="output-l2"]'), '16.0');
     assert.match(await page.locator('normlab-gain .readout dd').first().textContent(), /\d/);
-    assert.ok(await page.locator('normlab-layer-chart svg.chart path').count() > 0);
+    assert.ok((await page.locator('normlab-layer-chart svg.chart path').count()) > 0);
     const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
     assert.ok(normOut > 0, `demo's norm output ${normOut}`);
-    await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
-      .every((n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
+        (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
+      ),
+    );
     // One backend script, one wasm instance, for the nine elements.
     assert.equal(await page.locator('normlab-softmax').count(), 4);
     assert.equal(scripts.length, 1, scripts.join(', '));
@@ -38,9 +41,13 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
     // Styles come from the linked stylesheet inside each shadow root, and do not leak out.
     assert.equal(await page.evaluate(() => getComputedStyle(document.body).fontFamily), 'Georgia, serif');
     // Theme: dark attribute and custom properties set by the host page.
-    const dark = await page.locator('#softmax-dark + normlab-softmax .nl-root').evaluate((n) => getComputedStyle(n).backgroundColor);
+    const dark = await page
+      .locator('#softmax-dark + normlab-softmax .nl-root')
+      .evaluate((n) => getComputedStyle(n).backgroundColor);
     assert.equal(dark, 'rgb(20, 21, 25)');
-    const purple = await page.locator('normlab-softmax.purple .bar.is-highlight rect').evaluate((n) => getComputedStyle(n).fill);
+    const purple = await page
+      .locator('normlab-softmax.purple .bar.is-highlight rect')
+      .evaluate((n) => getComputedStyle(n).fill);
     assert.equal(purple, 'rgb(106, 27, 154)');
     // hide=: captions/notes/tables gone in the dark one, the language switch in the purple one.
     assert.equal(await page.locator('#softmax-dark + normlab-softmax .widget-note').first().isVisible(), false);
@@ -56,11 +63,15 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
     // The calculator speaks Chinese; its own language switch changes only it.
     assert.equal(await page.locator('normlab-calculator .nl-lang').inputValue(), 'zh-CN');
     await page.locator('#softmax + normlab-softmax .nl-lang').selectOption('zh-CN');
-    await page.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN');
+    await page.waitForFunction(
+      () => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN',
+    );
     assert.equal(await page.locator('normlab-gain .nl-root').getAttribute('lang'), 'en');
     // A slider inside a shadow root works.
     await page.locator('#softmax + normlab-softmax #softmax-l2').fill('3');
-    await page.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325');
+    await page.waitForFunction(
+      () => document.querySelector('normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325',
+    );
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(problems, []);
   } finally {
@@ -70,12 +81,17 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
 
 test('moved in the document, an element keeps what the reader changed; a later attribute still applies', async () => {
   const { page, problems, close } = await open(`${shared.server.url}embed-demo.html`);
-  const barValue = (selector) => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.bar-value').textContent, selector);
+  const barValue = (selector) =>
+    page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.bar-value').textContent, selector);
   const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   try {
     await waitComputed(page);
     await page.locator('#softmax + normlab-softmax #softmax-l2').fill('3');
-    await page.waitForFunction(() => document.querySelector('#softmax + normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !== '0.325');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#softmax + normlab-softmax').shadowRoot.querySelector('.bar-value').textContent !==
+        '0.325',
+    );
     const changed = await barValue('#softmax + normlab-softmax');
     // Re-parented, as slide and tab frameworks do.
     await page.evaluate(() => {
@@ -93,7 +109,9 @@ test('moved in the document, an element keeps what the reader changed; a later a
       element.setAttribute('l2', '32');
       document.body.prepend(element);
     });
-    await page.waitForFunction(() => document.getElementById('moved').shadowRoot.querySelector('.bar-value').textContent === '0.325');
+    await page.waitForFunction(
+      () => document.getElementById('moved').shadowRoot.querySelector('.bar-value').textContent === '0.325',
+    );
     assert.deepEqual(problems, []);
   } finally {
     await close();
@@ -122,12 +140,18 @@ normlab-softmax, normlab-calculator { display: block; }`,
     await waitComputed(page);
     const inside = await page.locator('normlab-softmax .bar-value').first();
     assert.equal(await inside.textContent(), '0.325');
-    const style = await inside.evaluate((n) => ({ display: getComputedStyle(n).display, color: getComputedStyle(n).fill }));
+    const style = await inside.evaluate((n) => ({
+      display: getComputedStyle(n).display,
+      color: getComputedStyle(n).fill,
+    }));
     assert.notEqual(style.display, 'none');
     const note = page.locator('normlab-softmax .widget-note').first();
     assert.notEqual(await note.evaluate((n) => getComputedStyle(n).color), 'rgb(255, 0, 0)');
     assert.notEqual(await note.evaluate((n) => getComputedStyle(n).display), 'none');
-    assert.notEqual(await page.locator('normlab-calculator .widget').evaluate((n) => getComputedStyle(n).display), 'none');
+    assert.notEqual(
+      await page.locator('normlab-calculator .widget').evaluate((n) => getComputedStyle(n).display),
+      'none',
+    );
     assert.ok((await page.locator('normlab-softmax').boundingBox()).height > 200);
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(problems, []);
@@ -148,7 +172,9 @@ const parentPage = (src) => ({
 });
 
 test('?widget=softmax shows that widget alone and posts lti.frameResize to its parent', async () => {
-  const { page, problems, close } = await open(`${shared.server.url}parent.html`, { extra: parentPage('index.html?widget=softmax&lang=en') });
+  const { page, problems, close } = await open(`${shared.server.url}parent.html`, {
+    extra: parentPage('index.html?widget=softmax&lang=en'),
+  });
   try {
     const frame = page.frameLocator('#f');
     await page.waitForFunction(() => window.__messages.some((m) => m?.subject === 'lti.frameResize'));
@@ -156,13 +182,22 @@ test('?widget=softmax shows that widget alone and posts lti.frameResize to its p
     await waitComputed(inner);
     assert.equal(await frame.locator('normlab-softmax .bar-value').first().textContent(), '0.325');
     assert.equal(await inner.locator('.toolbar, #intro, #glossary, .page-footer').count(), 0);
-    assert.equal(await inner.evaluate(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).length), 1);
+    assert.equal(
+      await inner.evaluate(
+        () => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).length,
+      ),
+      1,
+    );
     const messages = await page.evaluate(() => window.__messages);
     const lti = messages.filter((m) => m?.subject === 'lti.frameResize');
     assert.ok(lti.at(-1).height > 100, JSON.stringify(lti));
     assert.ok(messages.some((m) => m?.context === 'h5p' && m.action === 'resize' && m.scrollHeight > 100));
     // Without ?allowOrigin the frame ignores the parent's messages.
-    await page.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN' } }, '*'));
+    await page.evaluate(() =>
+      document
+        .getElementById('f')
+        .contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN' } }, '*'),
+    );
     await page.waitForTimeout(200);
     assert.equal(await inner.locator('normlab-softmax .nl-root').getAttribute('lang'), 'en');
     assert.deepEqual(problems, []);
@@ -180,8 +215,14 @@ test('?allowOrigin= lets that origin (only) drive the frame', async () => {
     const inner = page.frames().find((f) => f.url().includes('widget=softmax'));
     await waitComputed(inner);
     assert.match(await inner.locator('normlab-softmax .nl-notices').textContent(), /allowOrigin=not an origin/);
-    await page.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN', onclick: 'x' } }, '*'));
-    await inner.waitForFunction(() => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN');
+    await page.evaluate(() =>
+      document
+        .getElementById('f')
+        .contentWindow.postMessage({ type: 'normlab:set', attributes: { lang: 'zh-CN', onclick: 'x' } }, '*'),
+    );
+    await inner.waitForFunction(
+      () => document.querySelector('normlab-softmax').shadowRoot.querySelector('.nl-root').lang === 'zh-CN',
+    );
     assert.equal(await inner.locator('normlab-softmax').getAttribute('onclick'), null);
     assert.deepEqual(problems, []);
   } finally {
@@ -196,10 +237,11 @@ test('XSS payloads in attributes stay text or fall back with a note', async () =
     await page.evaluate((payloads) => {
       for (const payload of payloads) {
         for (const tag of ['normlab-softmax', 'normlab-demo']) {
-          const node = document.createElement(tag)
-          node.className = 'xss'
-          for (const attr of ['prompt', 'lang', 'hide', 'norm', 'layer', 'theme', 'backend']) node.setAttribute(attr, payload)
-          document.body.append(node)
+          const node = document.createElement(tag);
+          node.className = 'xss';
+          for (const attr of ['prompt', 'lang', 'hide', 'norm', 'layer', 'theme', 'backend'])
+            node.setAttribute(attr, payload);
+          document.body.append(node);
         }
       }
     }, PAYLOADS);
@@ -207,10 +249,17 @@ test('XSS payloads in attributes stay text or fall back with a note', async () =
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => window.__xss), undefined);
     const notes = await page.locator('normlab-softmax.xss .notice').allTextContents();
-    for (const payload of PAYLOADS) assert.ok(notes.some((n) => n.includes(`lang=${payload}`)), payload);
+    for (const payload of PAYLOADS)
+      assert.ok(
+        notes.some((n) => n.includes(`lang=${payload}`)),
+        payload,
+      );
     // The demo keeps the payload as its prompt, as text in the input.
     assert.equal(await page.locator('normlab-demo.xss #model-prompt').first().inputValue(), PAYLOADS[0]);
-    assert.equal(await page.locator('normlab-demo.xss img, normlab-softmax.xss img, normlab-demo.xss script').count(), 0);
+    assert.equal(
+      await page.locator('normlab-demo.xss img, normlab-softmax.xss img, normlab-demo.xss script').count(),
+      0,
+    );
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(problems, []);
   } finally {
@@ -236,7 +285,9 @@ test('XSS payloads in URL parameters stay text; an unknown widget shows the page
     }
     // As every other parameter of a widget frame.
     {
-      const { page, problems, close } = await open(`${shared.server.url}index.html?widget=demo&prompt=${q}&lang=${q}&hide=${q}&allowOrigin=${q}&theme=${q}`);
+      const { page, problems, close } = await open(
+        `${shared.server.url}index.html?widget=demo&prompt=${q}&lang=${q}&hide=${q}&allowOrigin=${q}&theme=${q}`,
+      );
       try {
         await waitComputed(page);
         const notes = await page.locator('normlab-demo .nl-notices').textContent();

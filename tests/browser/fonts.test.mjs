@@ -13,15 +13,27 @@ const shared = shareBrowserAndServer();
 // fonts-dejavu-core, fonts-dejavu-extra and fonts-wqy-microhei (build.sh's
 // APT_FONTS).
 const FAMILIES = [
-  'DejaVu Math TeX Gyre', 'DejaVu Sans', 'DejaVu Sans Condensed', 'DejaVu Sans Light', 'DejaVu Sans Mono', 'DejaVu Serif',
-  'DejaVu Serif Condensed', 'WenQuanYi Micro Hei', 'WenQuanYi Micro Hei Mono',
+  'DejaVu Math TeX Gyre',
+  'DejaVu Sans',
+  'DejaVu Sans Condensed',
+  'DejaVu Sans Light',
+  'DejaVu Sans Mono',
+  'DejaVu Serif',
+  'DejaVu Serif Condensed',
+  'WenQuanYi Micro Hei',
+  'WenQuanYi Micro Hei Mono',
 ];
 
 test('fontconfig, as the browser tests configure it, lists exactly the fonts build.sh installs', () => {
   // Every family name of every font, as `fc-list : family` prints them
   // (comma-separated), without the Chinese fonts' Chinese names.
   const listed = execFileSync('fc-list', [':', 'family'], { env: browserEnv, encoding: 'utf8' });
-  const families = new Set(listed.split('\n').flatMap((line) => line.split(',')).filter((name) => /^[\x20-\x7e]+$/.test(name)));
+  const families = new Set(
+    listed
+      .split('\n')
+      .flatMap((line) => line.split(','))
+      .filter((name) => /^[\x20-\x7e]+$/.test(name)),
+  );
   assert.deepEqual([...families].sort(), FAMILIES);
 });
 
@@ -37,8 +49,15 @@ for (const lang of ['en', 'zh-CN']) {
       await cdp.send('CSS.enable');
       const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
       const used = new Set();
-      for (const selector of ['#intro .summary', '#intro-title', '#compare pre.code', '#formula .math-display math',
-        '[data-widget="worked-example"] math', '#calc-vector', '.toolbar-brand']) {
+      for (const selector of [
+        '#intro .summary',
+        '#intro-title',
+        '#compare pre.code',
+        '#formula .math-display math',
+        '[data-widget="worked-example"] math',
+        '#calc-vector',
+        '.toolbar-brand',
+      ]) {
         const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
         assert.ok(nodeIds.length > 0, selector);
         for (const nodeId of nodeIds) {

@@ -59,35 +59,44 @@ async function guessAndStart(page, guessed) {
   await page.locator(`${lab} .lab-start`).click();
 }
 
-const waitPhase = (page, phase, timeout = RUN_TIMEOUT_MS) => page.waitForFunction(
-  ([sel, want]) => document.querySelector(sel).dataset.phase === want, [lab, phase], { timeout },
-);
+const waitPhase = (page, phase, timeout = RUN_TIMEOUT_MS) =>
+  page.waitForFunction(([sel, want]) => document.querySelector(sel).dataset.phase === want, [lab, phase], { timeout });
 
 // The trainer's own numbers for each run, from a trainer made in the page
 // with the options the lab uses, stepped in one call.
 async function trainerNumbers(page, steps, settings = LAB_DEFAULTS) {
   const ids = settings.runs;
   const options = ids.map((id) => runOptions(id, settings, steps));
-  const runs = await page.evaluate(async ([list, prompt, sample]) => {
-    const nl = await window.normlab.loadNormlab();
-    const out = [];
-    for (const o of list) {
-      const trainer = await nl.createTrainer(o);
-      const r = trainer.step(o.steps);
-      out.push({
-        loss: Array.from(r.loss), gradFirst: Array.from(r.gradFirst), gradLast: Array.from(r.gradLast),
-        heldout: trainer.evaluate(), entropy: trainer.unigramEntropy, diverged: r.diverged,
-        sample: trainer.generate(prompt, sample.bytes, { temperature: sample.temperature, seed: sample.seed }),
-      });
-      trainer.delete();
-    }
-    return out;
-  }, [options, DEFAULT_SAMPLE_PROMPT, LAB_SAMPLE]);
+  const runs = await page.evaluate(
+    async ([list, prompt, sample]) => {
+      const nl = await window.normlab.loadNormlab();
+      const out = [];
+      for (const o of list) {
+        const trainer = await nl.createTrainer(o);
+        const r = trainer.step(o.steps);
+        out.push({
+          loss: Array.from(r.loss),
+          gradFirst: Array.from(r.gradFirst),
+          gradLast: Array.from(r.gradLast),
+          heldout: trainer.evaluate(),
+          entropy: trainer.unigramEntropy,
+          diverged: r.diverged,
+          sample: trainer.generate(prompt, sample.bytes, { temperature: sample.temperature, seed: sample.seed }),
+        });
+        trainer.delete();
+      }
+      return out;
+    },
+    [options, DEFAULT_SAMPLE_PROMPT, LAB_SAMPLE],
+  );
   return runs.map((run, i) => ({ id: ids[i], status: run.diverged ? 'diverged' : 'done', ...run }));
 }
 
-const seriesValues = (page, chart, id) => page.locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
-  .getAttribute('data-values').then((text) => (text === '' ? [] : text.split(',').map(Number)));
+const seriesValues = (page, chart, id) =>
+  page
+    .locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
+    .getAttribute('data-values')
+    .then((text) => (text === '' ? [] : text.split(',').map(Number)));
 
 async function tableRows(page, chart) {
   const details = page.locator(`[data-chart="lab-${chart}"] details`);
@@ -104,14 +113,20 @@ for (const lang of ['en', 'zh-CN']) {
       const { page, problems, close } = await openLab(`${fileUrl}?lang=${lang}`, { initScript: fewSteps(STEPS) });
       const t = (key) => LAB_DICTIONARIES[lang][key];
       try {
-        assert.equal(await page.locator(`${lab} .widget-note`).textContent(),
-          t('testSpeed').replace('{steps}', String(STEPS)).replace('{full}', '400'));
+        assert.equal(
+          await page.locator(`${lab} .widget-note`).textContent(),
+          t('testSpeed').replace('{steps}', String(STEPS)).replace('{full}', '400'),
+        );
         await guessAndStart(page, ['pre', 'warmup']);
         assert.match(await page.locator(`${lab} .lab-guess`).textContent(), new RegExp(t('runPre')));
 
         // Another widget repaints while the lab trains: the softmax slider's
         // read-out follows it, between two of the lab's steps.
-        await page.waitForFunction((sel) => Number(document.querySelector(`${sel} [data-readout="step"]`).textContent.match(/\d+/)?.[0]) >= 2, lab, { timeout: RUN_TIMEOUT_MS });
+        await page.waitForFunction(
+          (sel) => Number(document.querySelector(`${sel} [data-readout="step"]`).textContent.match(/\d+/)?.[0]) >= 2,
+          lab,
+          { timeout: RUN_TIMEOUT_MS },
+        );
         const slider = page.locator('#softmax-l2');
         await slider.scrollIntoViewIfNeeded();
         const output = page.locator('[data-widget="softmax"] output.control-value');
@@ -121,13 +136,18 @@ for (const lang of ['en', 'zh-CN']) {
           input.value = input.value === input.max ? input.min : input.max;
           input.dispatchEvent(new Event('input', { bubbles: true }));
         });
-        await page.waitForFunction(([sel, old]) => document.querySelector(sel).textContent !== old,
-          ['[data-widget="softmax"] output.control-value', before]);
+        await page.waitForFunction(
+          ([sel, old]) => document.querySelector(sel).textContent !== old,
+          ['[data-widget="softmax"] output.control-value', before],
+        );
         await settle(page);
         assert.notEqual(await output.textContent(), before);
         assert.equal(await page.locator(lab).getAttribute('data-phase'), 'running', 'the lab was training meanwhile');
-        await page.waitForFunction(([sel, old]) => document.querySelector(`${sel} [data-readout="step"]`).textContent !== old,
-          [lab, stepBefore], { timeout: RUN_TIMEOUT_MS });
+        await page.waitForFunction(
+          ([sel, old]) => document.querySelector(`${sel} [data-readout="step"]`).textContent !== old,
+          [lab, stepBefore],
+          { timeout: RUN_TIMEOUT_MS },
+        );
 
         await page.locator('#lab').scrollIntoViewIfNeeded();
         await waitPhase(page, 'done');
@@ -136,35 +156,68 @@ for (const lang of ['en', 'zh-CN']) {
         for (const run of runs) {
           assert.equal(run.loss.length, STEPS);
           assert.deepEqual(await seriesValues(page, 'loss', run.id), run.loss, `${run.id}: the loss drawn`);
-          assert.deepEqual(await seriesValues(page, 'ratio', run.id), gradientRatios(run), `${run.id}: the ratio drawn`);
+          assert.deepEqual(
+            await seriesValues(page, 'ratio', run.id),
+            gradientRatios(run),
+            `${run.id}: the ratio drawn`,
+          );
         }
         const lossRows = await tableRows(page, 'loss');
         const ratioRows = await tableRows(page, 'ratio');
         assert.equal(lossRows.length, STEPS);
         for (let i = 0; i < STEPS; i++) {
-          assert.deepEqual(lossRows[i], [String(i + 1), ...runs.map((run) => fixed(run.loss[i], 4))], `loss table, step ${i + 1}`);
-          assert.deepEqual(ratioRows[i], [String(i + 1), ...runs.map((run) => significant(gradientRatios(run)[i], 3))], `ratio table, step ${i + 1}`);
+          assert.deepEqual(
+            lossRows[i],
+            [String(i + 1), ...runs.map((run) => fixed(run.loss[i], 4))],
+            `loss table, step ${i + 1}`,
+          );
+          assert.deepEqual(
+            ratioRows[i],
+            [String(i + 1), ...runs.map((run) => significant(gradientRatios(run)[i], 3))],
+            `ratio table, step ${i + 1}`,
+          );
         }
 
         // The stall's signature at test speed: post-norm's first layer ends
         // with under 1% of the last layer's gradient, pre-norm's about level.
         const [pre, post] = runs.map(gradientRatios);
         assert.ok(post.at(-1) < 1e-2, `post-norm's last ratio ${post.at(-1)}`);
-        assert.ok(post.at(-1) < pre.at(-1) / 100, `post-norm's last ratio ${post.at(-1)} against pre-norm's ${pre.at(-1)}`);
-        assert.ok(Math.min(...pre) > 0.1 && median(pre) > 0.5 && median(pre) < 2, `pre-norm's ratios ${pre.join(', ')}`);
+        assert.ok(
+          post.at(-1) < pre.at(-1) / 100,
+          `post-norm's last ratio ${post.at(-1)} against pre-norm's ${pre.at(-1)}`,
+        );
+        assert.ok(
+          Math.min(...pre) > 0.1 && median(pre) > 0.5 && median(pre) < 2,
+          `pre-norm's ratios ${pre.join(', ')}`,
+        );
 
         // The reference lines: the text's unigram entropy and ln 256.
         const entropy = runs[0].entropy;
         assert.ok(Math.abs(entropy - 4.2543) < 1e-4, `unigram entropy ${entropy}`);
-        assert.match(await page.locator(`[data-chart="lab-loss"] .rule-entropy text`).textContent(), new RegExp(decimals(entropy, 2).replace('.', '\\.')));
+        assert.match(
+          await page.locator(`[data-chart="lab-loss"] .rule-entropy text`).textContent(),
+          new RegExp(decimals(entropy, 2).replace('.', '\\.')),
+        );
         assert.match(await page.locator(`[data-chart="lab-loss"] .rule-uniform text`).textContent(), /5\.55/);
 
         // The reading: the sentences the trainer's numbers choose, with them.
-        const reading = await page.locator(`${lab} .lab-reading [data-reading]`).evaluateAll((ps) => ps.map((p) => [p.dataset.reading, p.textContent]));
-        const expected = labConclusions(runs, { settings: LAB_DEFAULTS, steps: STEPS, guess: { g: ['pre', 'warmup'] } });
-        assert.deepEqual(reading.map(([key]) => key), expected.map((s) => s.key));
+        const reading = await page
+          .locator(`${lab} .lab-reading [data-reading]`)
+          .evaluateAll((ps) => ps.map((p) => [p.dataset.reading, p.textContent]));
+        const expected = labConclusions(runs, {
+          settings: LAB_DEFAULTS,
+          steps: STEPS,
+          guess: { g: ['pre', 'warmup'] },
+        });
+        assert.deepEqual(
+          reading.map(([key]) => key),
+          expected.map((s) => s.key),
+        );
         for (const run of runs) {
-          const said = reading.find(([key, text]) => key.startsWith('run') && text.startsWith(t(`run${run.id[0].toUpperCase()}${run.id.slice(1)}`)));
+          const said = reading.find(
+            ([key, text]) =>
+              key.startsWith('run') && text.startsWith(t(`run${run.id[0].toUpperCase()}${run.id.slice(1)}`)),
+          );
           for (const value of [finalLoss(run), run.heldout, run.entropy]) {
             assert.ok(said[1].includes(decimals(value, 2)), `${run.id}: "${said[1]}" states ${decimals(value, 2)}`);
           }
@@ -172,7 +225,11 @@ for (const lang of ['en', 'zh-CN']) {
         // Each model's sample: the same prompt, then what generate() wrote.
         for (const run of runs) {
           const shown = await page.locator(`${lab} .lab-sample[data-run="${run.id}"]`).textContent();
-          assert.equal(shown, DEFAULT_SAMPLE_PROMPT + run.sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·'), run.id);
+          assert.equal(
+            shown,
+            DEFAULT_SAMPLE_PROMPT + run.sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·'),
+            run.id,
+          );
         }
         const collapsed = reading.find(([key]) => key === 'ratioCollapsed');
         assert.ok(collapsed[1].includes(significant(post.at(-1), 2)), collapsed[1]);
@@ -182,15 +239,26 @@ for (const lang of ['en', 'zh-CN']) {
         // beside the committed ones.
         assert.equal(await page.locator(`${lab} .lab-map-cell`).count(), 3 * 4 * 4);
         for (const [key, entries] of Object.entries(sweep.cells)) {
-          const marks = entries.map((e) => ({ learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' })[e.verdict]).join('');
+          const marks = entries
+            .map((e) => ({ learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' })[e.verdict])
+            .join('');
           assert.equal(await page.locator(`${lab} [data-cell="${key}"] .lab-map-marks`).textContent(), marks, key);
         }
-        assert.deepEqual(await page.locator(`${lab} .lab-map-reading [data-reading]`).evaluateAll((ps) => ps.map((p) => p.dataset.reading)),
-          sweepReading(sweep, LAB_DEFAULTS).map((s) => s.key));
+        assert.deepEqual(
+          await page
+            .locator(`${lab} .lab-map-reading [data-reading]`)
+            .evaluateAll((ps) => ps.map((p) => p.dataset.reading)),
+          sweepReading(sweep, LAB_DEFAULTS).map((s) => s.key),
+        );
         await page.locator(`${lab} [data-cell="${cellKey('post', 6, 3e-3)}"]`).click();
         await waitPhase(page, 'done');
         await settle(page);
-        const [cell] = await trainerNumbers(page, STEPS, { ...LAB_DEFAULTS, layers: 6, runs: ['post'], warmup: sweep.warmup });
+        const [cell] = await trainerNumbers(page, STEPS, {
+          ...LAB_DEFAULTS,
+          layers: 6,
+          runs: ['post'],
+          warmup: sweep.warmup,
+        });
         const committed = sweep.cells[cellKey('post', 6, 3e-3)][0];
         const result = await page.locator(`${lab} .lab-map-result`).textContent();
         for (const value of [finalLoss(cell), cell.heldout, committed.final, committed.heldout]) {
@@ -205,13 +273,21 @@ for (const lang of ['en', 'zh-CN']) {
   });
 }
 
-describe('the training lab\'s accessibility', () => {
-  for (const [colorScheme, width] of [['light', 375], ['dark', 1280], ['dark', 375], ['light', 1280]]) {
+describe("the training lab's accessibility", () => {
+  for (const [colorScheme, width] of [
+    ['light', 375],
+    ['dark', 1280],
+    ['dark', 375],
+    ['light', 1280],
+  ]) {
     test(`axe finds no serious or critical violation in the lab: ${colorScheme}, ${width} px, after a run`, async () => {
       const lang = width === 375 ? 'zh-CN' : 'en';
       // Over HTTP: axe reads the stylesheets itself, which file:// forbids.
       const { page, problems, close } = await openLab(`${shared.server.url}index.html?lang=${lang}`, {
-        colorScheme, viewport: { width, height: 900 }, bypassCSP: true, initScript: fewSteps(3),
+        colorScheme,
+        viewport: { width, height: 900 },
+        bypassCSP: true,
+        initScript: fewSteps(3),
       });
       try {
         await guessAndStart(page, []);
@@ -221,8 +297,15 @@ describe('the training lab\'s accessibility', () => {
         await settle(page);
         await page.addScriptTag({ content: axeSource });
         const results = await page.evaluate(() => window.axe.run('#lab', { resultTypes: ['violations'] }));
-        const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        const serious = results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+          );
         assert.deepEqual(serious, []);
         assert.deepEqual(problems, []);
       } finally {

@@ -21,7 +21,8 @@ import { serve } from './scorm-support.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args, cwd) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 const shared = { dir: null, tarball: null, project: null, browser: null };
 before(() => {
@@ -31,7 +32,10 @@ before(() => {
   shared.tarball = join(shared.dir, packed[0].filename);
   shared.project = join(shared.dir, 'course');
   mkdirSync(shared.project);
-  writeFileSync(join(shared.project, 'package.json'), `${JSON.stringify({ name: 'course', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(shared.project, 'package.json'),
+    `${JSON.stringify({ name: 'course', private: true, type: 'module' }, null, 2)}\n`,
+  );
   npm(['install', '--offline', '--no-audit', '--no-fund', shared.tarball], shared.project);
 });
 after(async () => {
@@ -42,25 +46,39 @@ after(async () => {
 test('the tarball holds the API with its types, the elements, the stylesheet, the licence and notices, nothing else', () => {
   assert.equal(shared.tarball, join(shared.dir, `normlab-${version}.tgz`));
   assert.deepEqual(shared.files, [
-    'LICENSE', 'README.md', 'dist/THIRD_PARTY_NOTICES.txt', 'dist/normlab-embed.css', 'dist/normlab-embed.mjs',
-    'dist/normlab.d.ts', 'dist/normlab.mjs', 'dist/normlab_scalar.mjs', 'dist/normlab_simd.mjs', 'package.json',
+    'LICENSE',
+    'README.md',
+    'dist/THIRD_PARTY_NOTICES.txt',
+    'dist/normlab-embed.css',
+    'dist/normlab-embed.mjs',
+    'dist/normlab.d.ts',
+    'dist/normlab.mjs',
+    'dist/normlab_scalar.mjs',
+    'dist/normlab_simd.mjs',
+    'package.json',
   ]);
   const installed = JSON.parse(readFileSync(join(shared.project, 'node_modules/normlab/package.json'), 'utf8'));
   assert.equal(installed.version, version);
   assert.equal(installed.private, undefined);
   assert.equal(installed.dependencies, undefined);
   assert.equal(installed.types, './dist/normlab.d.ts');
-  assert.match(readFileSync(join(shared.project, 'node_modules/normlab/dist/normlab.d.ts'), 'utf8'), /export function loadNormlab\(options\?: LoadOptions\): Promise<Normlab>;/);
+  assert.match(
+    readFileSync(join(shared.project, 'node_modules/normlab/dist/normlab.d.ts'), 'utf8'),
+    /export function loadNormlab\(options\?: LoadOptions\): Promise<Normlab>;/,
+  );
 });
 
 test('under Node, the installed package computes the worked example', () => {
-  writeFileSync(join(shared.project, 'worked.mjs'), [
-    "import { loadNormlab } from 'normlab';",
-    'const nl = await loadNormlab();',
-    'const x = [2, -1, 3, 0];',
-    'console.log(JSON.stringify({ backend: nl.backend, rms: nl.rmsnormSteps(x).rms, y: Array.from(nl.rmsnorm(x)) }));',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(shared.project, 'worked.mjs'),
+    [
+      "import { loadNormlab } from 'normlab';",
+      'const nl = await loadNormlab();',
+      'const x = [2, -1, 3, 0];',
+      'console.log(JSON.stringify({ backend: nl.backend, rms: nl.rmsnormSteps(x).rms, y: Array.from(nl.rmsnorm(x)) }));',
+      '',
+    ].join('\n'),
+  );
   const out = JSON.parse(execFileSync(process.execPath, ['worked.mjs'], { cwd: shared.project, encoding: 'utf8' }));
   assert.ok(['simd128', 'scalar'].includes(out.backend), out.backend);
   // RMS = sqrt((4 + 1 + 9 + 0) / 4) = sqrt(3.5); y = x / RMS (eps 1e-6 inside).
@@ -69,10 +87,13 @@ test('under Node, the installed package computes the worked example', () => {
   assert.equal(out.rms.toFixed(4), '1.8708');
   const expected = [2, -1, 3, 0].map((v) => v / rms);
   out.y.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-6, `y[${i}] = ${v}, expected ${expected[i]}`));
-  assert.deepEqual(out.y.map((v) => v.toFixed(2)), ['1.07', '-0.53', '1.60', '0.00']);
+  assert.deepEqual(
+    out.y.map((v) => v.toFixed(2)),
+    ['1.07', '-0.53', '1.60', '0.00'],
+  );
 });
 
-test('a course page bundled with `import \'normlab/embed\'` renders <normlab-softmax> under the strict CSP', async () => {
+test("a course page bundled with `import 'normlab/embed'` renders <normlab-softmax> under the strict CSP", async () => {
   const site = join(shared.project, 'site');
   mkdirSync(site);
   writeFileSync(join(shared.project, 'page.js'), "import 'normlab/embed';\n");
@@ -88,23 +109,39 @@ test('a course page bundled with `import \'normlab/embed\'` renders <normlab-sof
   // The stylesheet beside the page, as the README says.
   copyFileSync(join(shared.project, 'node_modules/normlab/dist/normlab-embed.css'), join(site, 'normlab-embed.css'));
   copyFileSync(join(root, 'web/favicon.svg'), join(site, 'favicon.svg'));
-  writeFileSync(join(site, 'index.html'), [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="favicon.svg"></head>',
-    '<body><h1>Softmax saturates</h1><normlab-softmax></normlab-softmax>',
-    '<script src="page.js"></script></body></html>',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(site, 'index.html'),
+    [
+      '<!doctype html>',
+      '<html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="favicon.svg"></head>',
+      '<body><h1>Softmax saturates</h1><normlab-softmax></normlab-softmax>',
+      '<script src="page.js"></script></body></html>',
+      '',
+    ].join('\n'),
+  );
   const server = await serve(site);
   shared.browser = await launchBrowser();
   const { page, problems, close } = await openHost(shared.browser, `${server.url}index.html`, { csp: true });
   try {
     await waitPainted(page);
     // The widget's default figures: the six tokens' probabilities.
-    assert.deepEqual(await page.locator('normlab-softmax .bar-value').allTextContents(), ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066']);
+    assert.deepEqual(await page.locator('normlab-softmax .bar-value').allTextContents(), [
+      '0.325',
+      '0.218',
+      '0.161',
+      '0.132',
+      '0.098',
+      '0.066',
+    ]);
     // Styled by the package's stylesheet, linked inside the shadow root.
-    const styled = await page.locator('normlab-softmax').evaluate((n) => [...n.shadowRoot.querySelectorAll('link[rel=stylesheet]')]
-      .map((l) => [new URL(l.href).pathname, l.sheet?.cssRules.length > 0]));
+    const styled = await page
+      .locator('normlab-softmax')
+      .evaluate((n) =>
+        [...n.shadowRoot.querySelectorAll('link[rel=stylesheet]')].map((l) => [
+          new URL(l.href).pathname,
+          l.sheet?.cssRules.length > 0,
+        ]),
+      );
     assert.deepEqual(styled, [['/normlab-embed.css', true]]);
     assert.deepEqual(await cspViolations(page), []);
     assert.deepEqual(problems, []);

@@ -27,9 +27,24 @@ const CASES = [
   { name: 'English, light, desktop', query: '?lang=en', colorScheme: 'light', viewport: { width: 1280, height: 900 } },
   { name: 'English, dark, phone', query: '?lang=en', colorScheme: 'dark', viewport: { width: 375, height: 800 } },
   { name: 'Chinese, light, phone', query: '?lang=zh-CN', colorScheme: 'light', viewport: { width: 375, height: 800 } },
-  { name: 'Chinese, dark, desktop', query: '?lang=zh-CN&theme=dark', colorScheme: 'light', viewport: { width: 1280, height: 900 } },
-  { name: 'English, light, small phone', query: '?lang=en', colorScheme: 'light', viewport: { width: 320, height: 640 } },
-  { name: 'Chinese, dark, small phone', query: '?lang=zh-CN', colorScheme: 'dark', viewport: { width: 320, height: 640 } },
+  {
+    name: 'Chinese, dark, desktop',
+    query: '?lang=zh-CN&theme=dark',
+    colorScheme: 'light',
+    viewport: { width: 1280, height: 900 },
+  },
+  {
+    name: 'English, light, small phone',
+    query: '?lang=en',
+    colorScheme: 'light',
+    viewport: { width: 320, height: 640 },
+  },
+  {
+    name: 'Chinese, dark, small phone',
+    query: '?lang=zh-CN',
+    colorScheme: 'dark',
+    viewport: { width: 320, height: 640 },
+  },
 ];
 
 async function seriousViolations(page) {
@@ -37,7 +52,13 @@ async function seriousViolations(page) {
   const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 for (const c of CASES) {
@@ -46,7 +67,9 @@ for (const c of CASES) {
     // bypassCSP only so the audit script can be injected; the page itself
     // is checked under its policy in page-csp.test.mjs.
     const { page, problems, close } = await openPage(browser, `${server.url}index.html${c.query}`, {
-      colorScheme: c.colorScheme, viewport: c.viewport, bypassCSP: true,
+      colorScheme: c.colorScheme,
+      viewport: c.viewport,
+      bypassCSP: true,
     });
     try {
       await page.locator('[data-question="q1"] [data-option="b"]').click();
@@ -60,7 +83,9 @@ for (const c of CASES) {
       await page.locator('[data-widget="playground"] summary').click();
       await page.fill('#calc-vector', '1, x');
       await page.locator('[data-widget="layer-chart"] summary').click();
-      await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+      await page.waitForFunction(
+        () => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
+      );
       await settle(page);
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(problems, []);
@@ -73,13 +98,18 @@ for (const c of CASES) {
 for (const colorScheme of ['light', 'dark']) {
   test(`axe finds no serious or critical violation inside the custom elements: embed-demo.html, ${colorScheme}`, async () => {
     const { page, problems, close } = await openPage(browser, `${server.url}embed-demo.html`, {
-      colorScheme, viewport: { width: 1280, height: 900 }, bypassCSP: true,
+      colorScheme,
+      viewport: { width: 1280, height: 900 },
+      bypassCSP: true,
     });
     try {
-      await page.waitForFunction(() => [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')]
-        .every((n) => n.shadowRoot?.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false'));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
+          (n) => n.shadowRoot?.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false',
+        ),
+      );
       await settle(page);
-      assert.ok(await page.evaluate(() => document.querySelectorAll('normlab-softmax').length) > 0);
+      assert.ok((await page.evaluate(() => document.querySelectorAll('normlab-softmax').length)) > 0);
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(problems, []);
     } finally {

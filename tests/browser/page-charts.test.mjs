@@ -22,7 +22,8 @@ async function drawEveryChart(page) {
   });
 }
 
-const gradientsDone = (page) => page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+const gradientsDone = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
 
 // The layer chart's geometry: for each sample point of each series path (one
 // per 2 px of its length), whether it falls inside the sqrt(d) rule's label,
@@ -30,7 +31,8 @@ const gradientsDone = (page) => page.waitForFunction(() => document.querySelecto
 function layerChartGeometry() {
   const svg = document.querySelector('[data-widget="layer-chart"] svg.chart:not(.legend-key)');
   const label = svg.querySelector('.rule-sqrt-d text').getBBox();
-  const inside = (p) => p.x >= label.x && p.x <= label.x + label.width && p.y >= label.y && p.y <= label.y + label.height;
+  const inside = (p) =>
+    p.x >= label.x && p.x <= label.x + label.width && p.y >= label.y && p.y <= label.y + label.height;
   const crossing = [];
   for (const path of svg.querySelectorAll('.series path')) {
     const length = path.getTotalLength();
@@ -59,17 +61,25 @@ function layerChartGeometry() {
     dots: dots.length,
     onTop,
     hollow: style ? style.fill !== style.stroke : null,
-    legendDot: document.querySelectorAll('[data-widget="layer-chart"] .chart-legend .series-norm-post .series-dot').length,
+    legendDot: document.querySelectorAll('[data-widget="layer-chart"] .chart-legend .series-norm-post .series-dot')
+      .length,
   };
 }
 
 for (const width of [375, 1280]) {
   test(`layer chart at ${width} px: both norm series visible, no curve through the √1024 label`, async () => {
-    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?layer=3`, { viewport: { width, height: 900 } });
+    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?layer=3`, {
+      viewport: { width, height: 900 },
+    });
     try {
       const chart = page.locator('[data-widget="layer-chart"] svg.chart:not(.legend-key)');
-      for (const [placement, norm, scale] of [['pre', 'rmsnorm', 'log'], ['pre', 'rmsnorm', 'linear'], ['post', 'rmsnorm', 'log'],
-        ['pre', 'layernorm', 'linear'], ['pre', 'none', 'log']]) {
+      for (const [placement, norm, scale] of [
+        ['pre', 'rmsnorm', 'log'],
+        ['pre', 'rmsnorm', 'linear'],
+        ['post', 'rmsnorm', 'log'],
+        ['pre', 'layernorm', 'linear'],
+        ['pre', 'none', 'log'],
+      ]) {
         await page.selectOption('#model-placement', placement);
         await page.selectOption('#model-norm', norm);
         await page.selectOption('#layer-chart-scale', scale);
@@ -96,7 +106,9 @@ for (const width of [375, 1280]) {
 function tickOverlaps() {
   const overlaps = [];
   for (const axis of document.querySelectorAll('svg.chart .axis')) {
-    const boxes = [...axis.querySelectorAll('.tick text')].filter((t) => t.textContent).map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }));
+    const boxes = [...axis.querySelectorAll('.tick text')]
+      .filter((t) => t.textContent)
+      .map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }));
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i].r;
@@ -111,9 +123,15 @@ function tickOverlaps() {
   return overlaps;
 }
 
-for (const [width, lang] of [[320, 'en'], [375, 'zh-CN'], [1280, 'en']]) {
+for (const [width, lang] of [
+  [320, 'en'],
+  [375, 'zh-CN'],
+  [1280, 'en'],
+]) {
   test(`${width} px, ${lang}: no two tick labels overlap, chart text is at least 12 px`, async () => {
-    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`, { viewport: { width, height: 800 } });
+    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`, {
+      viewport: { width, height: 800 },
+    });
     try {
       await gradientsDone(page);
       // The playground's question comes first; skipping it frees the slider.
@@ -126,17 +144,22 @@ for (const [width, lang] of [[320, 'en'], [375, 'zh-CN'], [1280, 'en']]) {
       }
       const ticks = await page.locator('[data-widget="playground"] .axis-x .tick text').allTextContents();
       assert.ok(ticks.length >= 2, ticks.join(' '));
-      assert.ok(ticks.every((t) => /^(10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|0\.0*1|1|10)$/.test(t)), `playground ticks: ${ticks.join(' ')}`);
+      assert.ok(
+        ticks.every((t) => /^(10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|0\.0*1|1|10)$/.test(t)),
+        `playground ticks: ${ticks.join(' ')}`,
+      );
       await page.fill('#grad-depth', '48');
       await settle(page);
       await gradientsDone(page);
       await drawEveryChart(page);
       assert.deepEqual(await page.evaluate(tickOverlaps), [], 'gradients at 48 layers');
-      const small = await page.evaluate(() => [...document.querySelectorAll('svg.chart text')]
-        .filter((t) => t.textContent && parseFloat(getComputedStyle(t).fontSize) < 12)
-        .map((t) => `${t.textContent} ${getComputedStyle(t).fontSize}`));
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll('svg.chart text')]
+          .filter((t) => t.textContent && parseFloat(getComputedStyle(t).fontSize) < 12)
+          .map((t) => `${t.textContent} ${getComputedStyle(t).fontSize}`),
+      );
       assert.deepEqual(small, []);
-      assert.ok(await page.locator('svg.chart text').count() > 100);
+      assert.ok((await page.locator('svg.chart text').count()) > 100);
       assert.deepEqual(problems, []);
     } finally {
       await close();
@@ -145,16 +168,50 @@ for (const [width, lang] of [[320, 'en'], [375, 'zh-CN'], [1280, 'en']]) {
 }
 
 for (const [lang, expected] of [
-  ['en', {
-    boxes: ['Attention output', 'After-attention RMSNorm input', 'After-attention RMSNorm output', 'MLP output', 'After-MLP RMSNorm input', 'After-MLP RMSNorm output'],
-    legend: ['residual stream', 'after-attention RMSNorm output', 'after-MLP RMSNorm output'],
-    pre: ['Input RMSNorm input', 'Input RMSNorm output', 'Attention output', 'Post-attention RMSNorm input', 'Post-attention RMSNorm output', 'MLP output'],
-  }],
-  ['zh-CN', {
-    boxes: ['注意力输出', '注意力之后的 RMSNorm：输入', '注意力之后的 RMSNorm：输出', 'MLP 输出', 'MLP 之后的 RMSNorm：输入', 'MLP 之后的 RMSNorm：输出'],
-    legend: ['残差流', '注意力之后的 RMSNorm 输出', 'MLP 之后的 RMSNorm 输出'],
-    pre: ['Input RMSNorm input', 'Input RMSNorm output', '注意力输出', 'Post-attention RMSNorm input', 'Post-attention RMSNorm output', 'MLP 输出'],
-  }],
+  [
+    'en',
+    {
+      boxes: [
+        'Attention output',
+        'After-attention RMSNorm input',
+        'After-attention RMSNorm output',
+        'MLP output',
+        'After-MLP RMSNorm input',
+        'After-MLP RMSNorm output',
+      ],
+      legend: ['residual stream', 'after-attention RMSNorm output', 'after-MLP RMSNorm output'],
+      pre: [
+        'Input RMSNorm input',
+        'Input RMSNorm output',
+        'Attention output',
+        'Post-attention RMSNorm input',
+        'Post-attention RMSNorm output',
+        'MLP output',
+      ],
+    },
+  ],
+  [
+    'zh-CN',
+    {
+      boxes: [
+        '注意力输出',
+        '注意力之后的 RMSNorm：输入',
+        '注意力之后的 RMSNorm：输出',
+        'MLP 输出',
+        'MLP 之后的 RMSNorm：输入',
+        'MLP 之后的 RMSNorm：输出',
+      ],
+      legend: ['残差流', '注意力之后的 RMSNorm 输出', 'MLP 之后的 RMSNorm 输出'],
+      pre: [
+        'Input RMSNorm input',
+        'Input RMSNorm output',
+        '注意力输出',
+        'Post-attention RMSNorm input',
+        'Post-attention RMSNorm output',
+        'MLP 输出',
+      ],
+    },
+  ],
 ]) {
   test(`${lang}: post-norm labels name each norm by where it sits`, async () => {
     const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}&layer=5`);
@@ -164,7 +221,10 @@ for (const [lang, expected] of [
       await page.selectOption('#model-placement', 'post');
       await settle(page);
       assert.deepEqual(await titles(), expected.boxes);
-      assert.deepEqual(await page.locator('[data-widget="layer-chart"] .chart-legend li span').allTextContents(), expected.legend);
+      assert.deepEqual(
+        await page.locator('[data-widget="layer-chart"] .chart-legend li span').allTextContents(),
+        expected.legend,
+      );
       const columns = await page.locator('[data-widget="layer-chart"] thead th').allTextContents();
       assert.deepEqual(columns.slice(1), expected.legend);
       // The read-out under the chart names them the same way, with the

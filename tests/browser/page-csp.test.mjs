@@ -66,7 +66,7 @@ test('served with the CSP header: no violation while every control is used', asy
   }
 });
 
-test('from file://, under the page\'s own <meta> policy: no violation', async () => {
+test("from file://, under the page's own <meta> policy: no violation", async () => {
   const { page, problems, close } = await openPage(shared.browser, fileUrl);
   try {
     await exercise(page);
@@ -78,7 +78,9 @@ test('from file://, under the page\'s own <meta> policy: no violation', async ()
 });
 
 test('with ?backend=scalar the fallback computes the same figures', async () => {
-  const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html?backend=scalar`, { csp: true });
+  const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html?backend=scalar`, {
+    csp: true,
+  });
   try {
     assert.equal(await page.textContent('#backend'), 'scalar');
     assert.deepEqual(await page.locator('[data-widget="softmax"] .bar-value').allTextContents(), SOFTMAX_AT_DEFAULT);
@@ -95,7 +97,10 @@ test('with ?backend=scalar the fallback computes the same figures', async () => 
 });
 
 test('if the kernels cannot load, the page says so and keeps its text', async () => {
-  const { page, close } = await openPage(shared.browser, `${shared.server.url}index.html`, { csp: true, blockKernels: true });
+  const { page, close } = await openPage(shared.browser, `${shared.server.url}index.html`, {
+    csp: true,
+    blockKernels: true,
+  });
   try {
     assert.equal(await page.textContent('#backend'), 'unavailable');
     assert.match(await page.textContent('#notices'), /The WebAssembly module could not be loaded/);

@@ -15,34 +15,48 @@ const shared = shareBrowserAndServer();
 const TERM = '#intro .summary .term-wrap';
 
 async function popoverState(page, nth = 0) {
-  return page.locator(TERM).nth(nth).evaluate((wrap) => {
-    const term = wrap.querySelector('.term');
-    const pop = wrap.querySelector('.term-pop');
-    const box = pop.getBoundingClientRect();
-    return {
-      expanded: term.getAttribute('aria-expanded'),
-      visible: getComputedStyle(pop).display !== 'none' && box.width > 0,
-      text: pop.textContent,
-      inViewport: box.left >= 0 && box.right <= document.documentElement.clientWidth,
-      focused: document.activeElement === term,
-    };
-  });
+  return page
+    .locator(TERM)
+    .nth(nth)
+    .evaluate((wrap) => {
+      const term = wrap.querySelector('.term');
+      const pop = wrap.querySelector('.term-pop');
+      const box = pop.getBoundingClientRect();
+      return {
+        expanded: term.getAttribute('aria-expanded'),
+        visible: getComputedStyle(pop).display !== 'none' && box.width > 0,
+        text: pop.textContent,
+        inViewport: box.left >= 0 && box.right <= document.documentElement.clientWidth,
+        focused: document.activeElement === term,
+      };
+    });
 }
 
-for (const [lang, dictionary] of [['en', en], ['zh-CN', zhCN]]) {
+for (const [lang, dictionary] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+]) {
   test(`${lang}: a term opens and closes its definition from the keyboard, in place`, async () => {
     const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`);
     try {
       const term = page.locator(TERM).first().locator('.term');
       assert.equal(await term.evaluate((n) => n.localName), 'button');
       assert.deepEqual(await popoverState(page), {
-        expanded: 'false', visible: false, text: dictionary.glossary.rmsnorm.def, inViewport: true, focused: false,
+        expanded: 'false',
+        visible: false,
+        text: dictionary.glossary.rmsnorm.def,
+        inViewport: true,
+        focused: false,
       });
       await term.focus();
       const scrollBefore = await page.evaluate(() => scrollY);
       await page.keyboard.press('Enter');
       assert.deepEqual(await popoverState(page), {
-        expanded: 'true', visible: true, text: dictionary.glossary.rmsnorm.def, inViewport: true, focused: true,
+        expanded: 'true',
+        visible: true,
+        text: dictionary.glossary.rmsnorm.def,
+        inViewport: true,
+        focused: true,
       });
       // Nothing navigated: no hash, no jump.
       assert.equal(new URL(page.url()).hash, '');
@@ -82,9 +96,19 @@ test('a screen reader hears a button, its state and the definition as its descri
       const expanded = ax.properties.find((p) => p.name === 'expanded')?.value.value;
       return { role: ax.role.value, name: ax.name.value, description: ax.description?.value, expanded };
     };
-    assert.deepEqual(await node(), { role: 'button', name: 'RMSNorm', description: en.glossary.rmsnorm.def, expanded: false });
+    assert.deepEqual(await node(), {
+      role: 'button',
+      name: 'RMSNorm',
+      description: en.glossary.rmsnorm.def,
+      expanded: false,
+    });
     await page.locator(TERM).first().locator('.term').click();
-    assert.deepEqual(await node(), { role: 'button', name: 'RMSNorm', description: en.glossary.rmsnorm.def, expanded: true });
+    assert.deepEqual(await node(), {
+      role: 'button',
+      name: 'RMSNorm',
+      description: en.glossary.rmsnorm.def,
+      expanded: true,
+    });
     assert.deepEqual(problems, []);
   } finally {
     await close();
@@ -94,7 +118,10 @@ test('a screen reader hears a button, its state and the definition as its descri
 for (const width of [320, 375]) {
   test(`a tap on a phone (${width} px) opens the definition in place; a tap elsewhere closes it`, async () => {
     const context = await shared.browser.newContext({
-      viewport: { width, height: 740 }, hasTouch: true, isMobile: true, locale: 'en-US',
+      viewport: { width, height: 740 },
+      hasTouch: true,
+      isMobile: true,
+      locale: 'en-US',
     });
     const page = await context.newPage();
     const problems = await watchProblems(page);
@@ -107,15 +134,16 @@ for (const width of [320, 375]) {
       await wrap.scrollIntoViewIfNeeded();
       const scrollBefore = await page.evaluate(() => scrollY);
       await wrap.locator('.term').tap();
-      const state = () => wrap.evaluate((w) => {
-        const pop = w.querySelector('.term-pop');
-        const box = pop.getBoundingClientRect();
-        return {
-          expanded: w.querySelector('.term').getAttribute('aria-expanded'),
-          visible: getComputedStyle(pop).display !== 'none',
-          inViewport: box.left >= 0 && box.right <= document.documentElement.clientWidth,
-        };
-      });
+      const state = () =>
+        wrap.evaluate((w) => {
+          const pop = w.querySelector('.term-pop');
+          const box = pop.getBoundingClientRect();
+          return {
+            expanded: w.querySelector('.term').getAttribute('aria-expanded'),
+            visible: getComputedStyle(pop).display !== 'none',
+            inViewport: box.left >= 0 && box.right <= document.documentElement.clientWidth,
+          };
+        });
       assert.deepEqual(await state(), { expanded: 'true', visible: true, inViewport: true });
       assert.equal(new URL(page.url()).hash, '', 'no jump to the glossary');
       assert.equal(await page.evaluate(() => scrollY), scrollBefore);

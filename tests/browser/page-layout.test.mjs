@@ -35,7 +35,12 @@ function layoutProblems(sectionSelector) {
       if (n.classList?.contains('skip-link')) return true;
       const r = n.getBoundingClientRect();
       const style = getComputedStyle(n);
-      if (r.width <= 1 && r.height <= 1 && (style.clip !== 'auto' || style.clipPath !== 'none' || style.overflow === 'hidden')) return true;
+      if (
+        r.width <= 1 &&
+        r.height <= 1 &&
+        (style.clip !== 'auto' || style.clipPath !== 'none' || style.overflow === 'hidden')
+      )
+        return true;
     }
     return false;
   };
@@ -51,14 +56,19 @@ function layoutProblems(sectionSelector) {
     if (node.getClientRects().length === 0 || offscreenByDesign(node) || insideTableRegion(node)) continue;
     const r = node.getBoundingClientRect();
     if (r.width > 0 && (r.right > width + 0.5 || r.left < -0.5)) {
-      problems.push(`${describe(node)}: spans ${Math.round(r.left)}..${Math.round(r.right)} px in a ${width} px viewport`);
+      problems.push(
+        `${describe(node)}: spans ${Math.round(r.left)}..${Math.round(r.right)} px in a ${width} px viewport`,
+      );
       continue;
     }
     const style = getComputedStyle(node);
     const clipsX = style.overflowX !== 'visible' && node.scrollWidth > node.clientWidth + 1;
-    const clipsY = style.overflowY !== 'visible' && node.localName !== 'textarea' && node.scrollHeight > node.clientHeight + 1;
+    const clipsY =
+      style.overflowY !== 'visible' && node.localName !== 'textarea' && node.scrollHeight > node.clientHeight + 1;
     if ((clipsX || clipsY) && !tableRegion(node) && !(node instanceof SVGElement)) {
-      problems.push(`${describe(node)}: ${node.scrollWidth}x${node.scrollHeight} px of content in a ${node.clientWidth}x${node.clientHeight} px box (overflow ${style.overflowX}/${style.overflowY})`);
+      problems.push(
+        `${describe(node)}: ${node.scrollWidth}x${node.scrollHeight} px of content in a ${node.clientWidth}x${node.clientHeight} px box (overflow ${style.overflowX}/${style.overflowY})`,
+      );
     }
     for (const child of node.childNodes) {
       if (child.nodeType !== Node.TEXT_NODE || !child.textContent.trim()) continue;
@@ -66,7 +76,9 @@ function layoutProblems(sectionSelector) {
       range.selectNodeContents(child);
       const t = range.getBoundingClientRect();
       if (t.width > 0 && (t.right > width + 0.5 || t.left < -0.5)) {
-        problems.push(`${describe(node)}: text "${child.textContent.trim().slice(0, 30)}" spans ${Math.round(t.left)}..${Math.round(t.right)} px`);
+        problems.push(
+          `${describe(node)}: text "${child.textContent.trim().slice(0, 30)}" spans ${Math.round(t.left)}..${Math.round(t.right)} px`,
+        );
       }
     }
   }
@@ -83,7 +95,8 @@ const CASES = [
 for (const c of CASES) {
   test(`${c.lang} at ${c.width} px: every section fits, nothing clipped or scrolled sideways`, async () => {
     const { page, problems, close } = await openPage(shared.browser, `${shared.server.url}index.html?lang=${c.lang}`, {
-      viewport: { width: c.width, height: 720 }, colorScheme: c.colorScheme,
+      viewport: { width: c.width, height: 720 },
+      colorScheme: c.colorScheme,
     });
     try {
       // The states a reader reaches: answered questions (a hint, an
@@ -101,18 +114,25 @@ for (const c of CASES) {
       await settle(page);
       await page.fill('#calc-vector', '1, x');
       for (const summary of await page.locator('main details > summary').all()) await summary.click();
-      await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
-      const sections = await page.evaluate(() => [...document.querySelectorAll('.chapter > section, .demo-part')]
-        .map((s) => (s.id ? `#${s.id}` : `[aria-labelledby="${s.getAttribute('aria-labelledby')}"]`)));
+      await page.waitForFunction(
+        () => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
+      );
+      const sections = await page.evaluate(() =>
+        [...document.querySelectorAll('.chapter > section, .demo-part')].map((s) =>
+          s.id ? `#${s.id}` : `[aria-labelledby="${s.getAttribute('aria-labelledby')}"]`,
+        ),
+      );
       assert.ok(sections.length >= 18, `found ${sections.length} sections`);
       const found = [];
       for (const selector of sections) {
         await page.locator(selector).first().scrollIntoViewIfNeeded();
         await settle(page);
         await settle(page);
-        found.push(...await page.evaluate(layoutProblems, selector));
+        found.push(...(await page.evaluate(layoutProblems, selector)));
       }
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (overflow > 0) found.push(`the page scrolls sideways by ${overflow} px`);
       assert.deepEqual([...new Set(found)], []);
       assert.deepEqual(problems, []);

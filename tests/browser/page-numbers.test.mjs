@@ -17,9 +17,12 @@ import { fileUrl, openHost, openPage, settle, shareBrowserAndServer, waitPainted
 const shared = shareBrowserAndServer();
 
 const E_NOTATION = /\d(\.\d+)?e[+-]?\d/i;
-const gradientsDone = (page) => page.waitForFunction(() => [document, ...[...document.querySelectorAll('*')]
-  .filter((n) => n.shadowRoot).map((n) => n.shadowRoot)]
-  .every((root) => [...root.querySelectorAll('[data-widget="gradient-flow"]')].every((w) => w.dataset.busy === 'false')));
+const gradientsDone = (page) =>
+  page.waitForFunction(() =>
+    [document, ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot)].every(
+      (root) => [...root.querySelectorAll('[data-widget="gradient-flow"]')].every((w) => w.dataset.busy === 'false'),
+    ),
+  );
 
 // Every text node and every attribute a reader or a screen reader gets
 // (aria-label, aria-valuetext, title, alt, placeholder), in the document
@@ -32,7 +35,8 @@ function eNotationOnPage() {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (n.parentElement?.closest('annotation, script, style')) continue;
-      if (pattern.test(n.textContent)) found.push(`text in <${n.parentElement?.localName}>: ${n.textContent.trim().slice(0, 80)}`);
+      if (pattern.test(n.textContent))
+        found.push(`text in <${n.parentElement?.localName}>: ${n.textContent.trim().slice(0, 80)}`);
     }
     for (const el of root.querySelectorAll('*')) {
       for (const attr of ['aria-label', 'aria-valuetext', 'title', 'alt', 'placeholder']) {
@@ -52,7 +56,10 @@ function eNotationOnPage() {
 async function drawEveryChart(page) {
   await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const roots = [document, ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot)];
+    const roots = [
+      document,
+      ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot),
+    ];
     for (const box of roots.flatMap((root) => [...root.querySelectorAll('.chart-box')])) {
       if (box.getClientRects().length === 0) continue;
       box.scrollIntoView({ block: 'center' });
@@ -118,11 +125,16 @@ test('no e-notation anywhere on the page, in both languages, at the extreme valu
     await settle(page);
     if (await page.isVisible('#autorun-finish')) await page.click('#autorun-finish');
     await settle(page);
-    const growth = await page.evaluate(() => document.querySelector('[data-widget="layer-chart"] .chart-summary').textContent);
+    const growth = await page.evaluate(
+      () => document.querySelector('[data-widget="layer-chart"] .chart-summary').textContent,
+    );
     assert.match(growth, /× its starting length/);
     await check('no norm, 64 layers');
     // Every table's text, and a glossary popover, in Chinese too.
-    for (const details of await page.locator('details.data-table').all()) await details.evaluate((d) => { d.open = true; });
+    for (const details of await page.locator('details.data-table').all())
+      await details.evaluate((d) => {
+        d.open = true;
+      });
     await page.locator('#intro .summary .term').first().click();
     await page.selectOption('#lang-select', 'zh-CN');
     await settle(page);
@@ -145,7 +157,10 @@ test('no e-notation in the custom elements either', async () => {
       for (const host of document.querySelectorAll('normlab-playground')) host.setAttribute('stretch', '0.0001');
     });
     await settle(page);
-    assert.match(await page.locator('normlab-playground [data-readout="input-l2"]').first().textContent(), /^0\.00\d+$/);
+    assert.match(
+      await page.locator('normlab-playground [data-readout="input-l2"]').first().textContent(),
+      /^0\.00\d+$/,
+    );
     await drawEveryChart(page);
     assert.deepEqual(await page.evaluate(eNotationOnPage), []);
     assert.deepEqual(problems, []);
@@ -157,7 +172,10 @@ test('no e-notation in the custom elements either', async () => {
 // The gain sentence: the length is *about* sqrt(d) times the gains' RMS, and
 // the widget shows both that estimate and the length the model measured,
 // each computed here from a fresh model through the page's normlab API.
-for (const [lang, dictionary] of [['en', en], ['zh-CN', zhCN]]) {
+for (const [lang, dictionary] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+]) {
   test(`${lang}: the gains set the output length "about" √d × RMS, shown beside the measured length`, async () => {
     const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`);
     try {
@@ -179,9 +197,20 @@ for (const [lang, dictionary] of [['en', en], ['zh-CN', zhCN]]) {
       const widget = page.locator('[data-widget="gain"]');
       assert.equal(await widget.locator('[data-readout="rms"]').textContent(), fixed(rms, 3));
       // The typeset √d as text, the rest as it reads.
-      const sentence = await widget.locator('.gain-length').evaluate((p) => [...p.childNodes]
-        .map((n) => (n.nodeType === Node.ELEMENT_NODE && n.classList.contains('math') ? '√d' : n.textContent)).join(''));
-      const params = { sqrtD: '32', rms: fixed(rms, 3), predicted: significant(predicted), measured: significant(measured), layer: 0 };
+      const sentence = await widget
+        .locator('.gain-length')
+        .evaluate((p) =>
+          [...p.childNodes]
+            .map((n) => (n.nodeType === Node.ELEMENT_NODE && n.classList.contains('math') ? '√d' : n.textContent))
+            .join(''),
+        );
+      const params = {
+        sqrtD: '32',
+        rms: fixed(rms, 3),
+        predicted: significant(predicted),
+        measured: significant(measured),
+        layer: 0,
+      };
       const key = params.predicted === params.measured ? 'gain.lengthMatches' : 'gain.length';
       assert.equal(sentence, plain(lookup(lang, key), params).replace('$\\sqrt{d}$', '√d'));
       assert.match(sentence, lang === 'en' ? /about √d times their RMS/ : /约为 √d 乘以增益的 RMS/);
@@ -202,8 +231,11 @@ function delayKernels() {
   let api = null;
   Object.defineProperty(window, 'normlab', {
     configurable: true,
-    get: () => api && { ...api, loadNormlab: (o) => new Promise((r) => setTimeout(r, 1500)).then(() => api.loadNormlab(o)) },
-    set: (value) => { api = value; },
+    get: () =>
+      api && { ...api, loadNormlab: (o) => new Promise((r) => setTimeout(r, 1500)).then(() => api.loadNormlab(o)) },
+    set: (value) => {
+      api = value;
+    },
   });
 }
 
@@ -217,15 +249,21 @@ test('the reading time is computed from the text and the same on every load', { 
       // Late kernels: the first paint and the estimate are long done.
       if (options.lateKernels) assert.equal(await page.textContent('#backend'), 'simd128');
       // The prose: the static text but for the references and credits.
-      const keys = await page.evaluate(() => [...document.querySelectorAll('#content [data-i18n]')]
-        .filter((n) => !n.closest('#references')).map((n) => n.dataset.i18n));
+      const keys = await page.evaluate(() =>
+        [...document.querySelectorAll('#content [data-i18n]')]
+          .filter((n) => !n.closest('#references'))
+          .map((n) => n.dataset.i18n),
+      );
       assert.ok(keys.includes('intro.story1') && keys.includes('quiz.intro') && !keys.includes('references.xiong'));
       return { text: await page.textContent('#reading-time'), keys };
     } finally {
       await close();
     }
   };
-  for (const [lang, format] of [['en', (m) => `Reading time: about ${m} min`], ['zh-CN', (m) => `阅读时间：约 ${m} 分钟`]]) {
+  for (const [lang, format] of [
+    ['en', (m) => `Reading time: about ${m} min`],
+    ['zh-CN', (m) => `阅读时间：约 ${m} 分钟`],
+  ]) {
     const loads = [
       await read({}, `?lang=${lang}`),
       await read({ blockKernels: true }, `?lang=${lang}`),
@@ -233,7 +271,10 @@ test('the reading time is computed from the text and the same on every load', { 
       await read({}, `?lang=${lang}`),
     ];
     const glossary = GLOSSARY_KEYS.flatMap((k) => [`glossary.${k}.term`, `glossary.${k}.def`]);
-    const minutes = estimateReadingMinutes([...loads[0].keys, ...glossary].map((key) => plain(lookup(lang, key))), lang);
+    const minutes = estimateReadingMinutes(
+      [...loads[0].keys, ...glossary].map((key) => plain(lookup(lang, key))),
+      lang,
+    );
     assert.ok(minutes >= 5 && minutes <= 10, `${lang}: ${minutes} min`);
     for (const load of loads) assert.equal(load.text, format(minutes), lang);
   }

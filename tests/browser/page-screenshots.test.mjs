@@ -26,12 +26,14 @@ const SHOTS = [
 
 // The gradient views fill in shortly after the others (they wait for the
 // input to settle).
-const gradientsDone = (page) => page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+const gradientsDone = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
 
 for (const shot of SHOTS) {
   test(`${shot.file}: ${shot.width} px wide, nothing overflows`, async () => {
     const { page, problems, close } = await openPage(browser, `${fileUrl}${shot.query}`, {
-      viewport: { width: shot.width, height: 900 }, colorScheme: shot.colorScheme,
+      viewport: { width: shot.width, height: 900 },
+      colorScheme: shot.colorScheme,
     });
     try {
       // Show the interactive states too: an answered quiz question.
@@ -60,11 +62,13 @@ test('every chart has a table beside it and an accessible name', async () => {
     await settle(page);
     // Every figure: the legends' little line keys are decoration, hidden from
     // assistive technology.
-    const charts = await page.locator('svg.chart:not(.legend-key)').evaluateAll((svgs) => svgs.map((svg) => ({
-      role: svg.getAttribute('role'),
-      label: svg.getAttribute('aria-label'),
-      table: Boolean(svg.closest('.widget')?.querySelector('details.data-table table tbody tr')),
-    })));
+    const charts = await page.locator('svg.chart:not(.legend-key)').evaluateAll((svgs) =>
+      svgs.map((svg) => ({
+        role: svg.getAttribute('role'),
+        label: svg.getAttribute('aria-label'),
+        table: Boolean(svg.closest('.widget')?.querySelector('details.data-table table tbody tr')),
+      })),
+    );
     // softmax, gain, layer chart, playground, attention (2), gradients (3)
     assert.equal(charts.length, 9);
     for (const chart of charts) {

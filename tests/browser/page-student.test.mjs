@@ -15,7 +15,14 @@ import { fixed, significant, vectorText } from '../../web/src/format.js';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 import {
-  FAST_WALK, WALK_COMPARE, comparison, drawn, modelFigures, text, waitStatus, walkStatus,
+  FAST_WALK,
+  WALK_COMPARE,
+  comparison,
+  drawn,
+  modelFigures,
+  text,
+  waitStatus,
+  walkStatus,
 } from './walk-support.mjs';
 
 const shared = shareBrowserAndServer();
@@ -34,7 +41,9 @@ for (const lang of ['en', 'zh-CN']) {
   const t = (key, params) => text(lang, key, params);
 
   test(`a student's path through the page, kept across a reload (${lang})`, async () => {
-    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`, { initScript: FAST_WALK });
+    const { page, problems, close } = await openPage(shared.browser, `${fileUrl}?lang=${lang}`, {
+      initScript: FAST_WALK,
+    });
     try {
       const figures = modelFigures(nl, t('model.defaultPrompt'));
 
@@ -51,7 +60,9 @@ for (const lang of ['en', 'zh-CN']) {
       await settle(page);
       await page.click('#predict-commit');
       await page.waitForFunction(() => {
-        const values = document.querySelector('[data-widget="layer-chart"] .chart-box .series-residual').dataset.values.split(',');
+        const values = document
+          .querySelector('[data-widget="layer-chart"] .chart-box .series-residual')
+          .dataset.values.split(',');
         return values.length > 1 && values.length < 25;
       });
       const part = await drawn(page, 'residual');
@@ -62,7 +73,10 @@ for (const lang of ['en', 'zh-CN']) {
       assert.deepEqual(await drawn(page, 'norm-input'), figures.norm);
       const compared = comparison(lang, figures, 100, 10 ** 1.5);
       assert.equal(await page.textContent(WALK_COMPARE), compared);
-      assert.ok(compared.includes(significant(figures.residual[24])) && compared.includes(significant(figures.norm[23])), compared);
+      assert.ok(
+        compared.includes(significant(figures.residual[24])) && compared.includes(significant(figures.norm[23])),
+        compared,
+      );
 
       // 2. The softmax widget: a guess of 0.5 at L2 128, then the reveal.
       const softmax = page.locator('[data-widget="softmax"]');
@@ -72,10 +86,20 @@ for (const lang of ['en', 'zh-CN']) {
       await softmax.locator('button[data-action="check"]').click();
       await settle(page);
       const at128 = computeSoftmax(nl, 128, 'linear');
-      assert.equal(await softmax.locator('.predict-compare').textContent(), t('softmax.predict.revealLow', {
-        l2: '128', scale: '4', value: fixed(at128.maxProb), guess: '0.5', difference: fixed(at128.maxProb - 0.5),
-      }));
-      assert.deepEqual(await softmax.locator('.bar-value').allTextContents(), at128.probs.map((p) => fixed(p)));
+      assert.equal(
+        await softmax.locator('.predict-compare').textContent(),
+        t('softmax.predict.revealLow', {
+          l2: '128',
+          scale: '4',
+          value: fixed(at128.maxProb),
+          guess: '0.5',
+          difference: fixed(at128.maxProb - 0.5),
+        }),
+      );
+      assert.deepEqual(
+        await softmax.locator('.bar-value').allTextContents(),
+        at128.probs.map((p) => fixed(p)),
+      );
 
       // 3. The calculator's challenges, each settled on the student's vector.
       const item = (id) => page.locator(`[data-challenge="${id}"]`);
@@ -134,14 +158,20 @@ for (const lang of ['en', 'zh-CN']) {
       // 5. The exercise's model answer, from the same run's figures.
       const [first, second] = EXERCISE_LAYERS;
       const names = {
-        boxIn: t('breakdown.box.inputNormIn', { norm: 'RMSNorm' }), boxOut: t('breakdown.box.inputNormOut', { norm: 'RMSNorm' }),
+        boxIn: t('breakdown.box.inputNormIn', { norm: 'RMSNorm' }),
+        boxOut: t('breakdown.box.inputNormOut', { norm: 'RMSNorm' }),
       };
       await page.locator('#exercise-reveal').scrollIntoViewIfNeeded();
       await page.click('#exercise-reveal');
       await painted(page);
-      const exercise = [first, second].map((layer) => t('exercise.figures.pre', {
-        ...names, layer, in: significant(figures.normIn[layer]), out: significant(figures.norm[layer]),
-      }));
+      const exercise = [first, second].map((layer) =>
+        t('exercise.figures.pre', {
+          ...names,
+          layer,
+          in: significant(figures.normIn[layer]),
+          out: significant(figures.norm[layer]),
+        }),
+      );
       assert.deepEqual(await page.locator('.exercise-figures li').allTextContents(), exercise);
 
       // 6. A reload finds the student's work; the link carries none of it.

@@ -27,13 +27,22 @@ export const browserEnv = { ...process.env, FONTCONFIG_FILE: fontConfigFile, TZ:
 
 export async function launchBrowser() {
   if (!existsSync(fontConfigFile)) {
-    throw new Error(`${fontConfigFile} is missing: run ./build.sh deps, which installs the fonts the browser tests use and writes it`);
+    throw new Error(
+      `${fontConfigFile} is missing: run ./build.sh deps, which installs the fonts the browser tests use and writes it`,
+    );
   }
   mkdirSync(screenshotDir, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--lang=en-US'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--lang=en-US',
+    ],
     env: browserEnv,
   });
 }
@@ -74,7 +83,9 @@ export async function watchProblems(page) {
   await page.addInitScript(() => {
     window.cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+      window.cspViolations.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`,
+      );
     });
   });
   return problems;

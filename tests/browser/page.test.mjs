@@ -83,8 +83,12 @@ describe('the page in Chromium', () => {
   });
 
   test('the server sends the right MIME types', async () => {
-    for (const [file, type] of [['index.html', 'text/html'], ['normlab.js', 'text/javascript'],
-      ['normlab.mjs', 'text/javascript'], ['style.css', 'text/css']]) {
+    for (const [file, type] of [
+      ['index.html', 'text/html'],
+      ['normlab.js', 'text/javascript'],
+      ['normlab.mjs', 'text/javascript'],
+      ['style.css', 'text/css'],
+    ]) {
       const response = await fetch(`${shared.server.url}${file}`);
       assert.equal(response.status, 200, file);
       assert.match(response.headers.get('content-type'), new RegExp(`^${type}`), file);

@@ -28,7 +28,10 @@ after(async () => {
   shared.site?.remove();
 });
 
-const CP = { '1.2': 'http://www.imsproject.org/xsd/imscp_rootv1p1p2', '2004': 'http://www.imsglobal.org/xsd/imscp_v1p1' };
+const CP = {
+  '1.2': 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
+  '2004': 'http://www.imsglobal.org/xsd/imscp_v1p1',
+};
 const ADLCP = { '1.2': 'http://www.adlnet.org/xsd/adlcp_rootv1p2', '2004': 'http://www.adlnet.org/xsd/adlcp_v1p3' };
 const SCORM_TYPE = { '1.2': 'scormtype', '2004': 'scormType' };
 const SCHEMA_VERSION = { '1.2': '1.2', '2004': '2004 4th Edition' };
@@ -40,51 +43,60 @@ const LOM = {
 
 // The manifest read by the browser's XML parser: what the checks need.
 function readManifest(page, xml, flavour) {
-  return page.evaluate(({ xml, cp, adlcp, scormType, lom, lomString, lomLang }) => {
-    const doc = new DOMParser().parseFromString(xml, 'application/xml');
-    const error = doc.getElementsByTagName('parsererror')[0];
-    if (error) return { error: error.textContent };
-    const root = doc.documentElement;
-    const one = (parent, name) => {
-      const found = [...parent.children].filter((n) => n.namespaceURI === cp && n.localName === name);
-      if (found.length !== 1) throw new Error(`${found.length} <${name}> in <${parent.localName}>`);
-      return found[0];
-    };
-    const metadata = one(root, 'metadata');
-    const organizations = one(root, 'organizations');
-    const organization = one(organizations, 'organization');
-    const item = one(organization, 'item');
-    const resources = one(root, 'resources');
-    const resource = one(resources, 'resource');
-    const texts = (name) => [...doc.getElementsByTagNameNS(lom, name)]
-      .flatMap((n) => [...n.getElementsByTagNameNS(lom, lomString)])
-      .map((n) => [n.getAttribute(lomLang), n.textContent]);
-    return {
-      rootName: root.localName,
-      rootNs: root.namespaceURI,
-      manifestId: root.getAttribute('identifier'),
-      version: root.getAttribute('version'),
-      schema: one(metadata, 'schema').textContent,
-      schemaversion: one(metadata, 'schemaversion').textContent,
-      identifiers: [...doc.querySelectorAll('[identifier]')].map((n) => n.getAttribute('identifier')),
-      defaultOrg: organizations.getAttribute('default'),
-      orgId: organization.getAttribute('identifier'),
-      orgTitle: one(organization, 'title').textContent,
-      itemTitle: one(item, 'title').textContent,
-      itemRef: item.getAttribute('identifierref'),
-      resourceId: resource.getAttribute('identifier'),
-      resourceType: resource.getAttribute('type'),
-      scormType: resource.getAttributeNS(adlcp, scormType),
-      href: resource.getAttribute('href'),
-      files: [...resource.children].filter((n) => n.localName === 'file').map((n) => n.getAttribute('href')),
-      titles: texts('title'),
-      descriptions: texts('description'),
-      languages: [...doc.getElementsByTagNameNS(lom, 'language')].map((n) => n.textContent),
-    };
-  }, {
-    xml, cp: CP[flavour], adlcp: ADLCP[flavour], scormType: SCORM_TYPE[flavour],
-    lom: LOM[flavour].ns, lomString: LOM[flavour].string, lomLang: LOM[flavour].lang,
-  });
+  return page.evaluate(
+    ({ xml, cp, adlcp, scormType, lom, lomString, lomLang }) => {
+      const doc = new DOMParser().parseFromString(xml, 'application/xml');
+      const error = doc.getElementsByTagName('parsererror')[0];
+      if (error) return { error: error.textContent };
+      const root = doc.documentElement;
+      const one = (parent, name) => {
+        const found = [...parent.children].filter((n) => n.namespaceURI === cp && n.localName === name);
+        if (found.length !== 1) throw new Error(`${found.length} <${name}> in <${parent.localName}>`);
+        return found[0];
+      };
+      const metadata = one(root, 'metadata');
+      const organizations = one(root, 'organizations');
+      const organization = one(organizations, 'organization');
+      const item = one(organization, 'item');
+      const resources = one(root, 'resources');
+      const resource = one(resources, 'resource');
+      const texts = (name) =>
+        [...doc.getElementsByTagNameNS(lom, name)]
+          .flatMap((n) => [...n.getElementsByTagNameNS(lom, lomString)])
+          .map((n) => [n.getAttribute(lomLang), n.textContent]);
+      return {
+        rootName: root.localName,
+        rootNs: root.namespaceURI,
+        manifestId: root.getAttribute('identifier'),
+        version: root.getAttribute('version'),
+        schema: one(metadata, 'schema').textContent,
+        schemaversion: one(metadata, 'schemaversion').textContent,
+        identifiers: [...doc.querySelectorAll('[identifier]')].map((n) => n.getAttribute('identifier')),
+        defaultOrg: organizations.getAttribute('default'),
+        orgId: organization.getAttribute('identifier'),
+        orgTitle: one(organization, 'title').textContent,
+        itemTitle: one(item, 'title').textContent,
+        itemRef: item.getAttribute('identifierref'),
+        resourceId: resource.getAttribute('identifier'),
+        resourceType: resource.getAttribute('type'),
+        scormType: resource.getAttributeNS(adlcp, scormType),
+        href: resource.getAttribute('href'),
+        files: [...resource.children].filter((n) => n.localName === 'file').map((n) => n.getAttribute('href')),
+        titles: texts('title'),
+        descriptions: texts('description'),
+        languages: [...doc.getElementsByTagNameNS(lom, 'language')].map((n) => n.textContent),
+      };
+    },
+    {
+      xml,
+      cp: CP[flavour],
+      adlcp: ADLCP[flavour],
+      scormType: SCORM_TYPE[flavour],
+      lom: LOM[flavour].ns,
+      lomString: LOM[flavour].string,
+      lomLang: LOM[flavour].lang,
+    },
+  );
 }
 
 for (const flavour of ['1.2', '2004']) {
@@ -93,7 +105,15 @@ for (const flavour of ['1.2', '2004']) {
     assert.ok(zip.endsWith(`/normlab-${version}-scorm${flavour === '1.2' ? '12' : '2004'}.zip`), zip);
     const entries = zipEntries(zip);
     // The page at the zip's root, where a platform launches it from.
-    for (const file of ['imsmanifest.xml', 'index.html', 'main.js', 'style.css', 'normlab.js', 'normlab_simd.js', 'normlab_scalar.js']) {
+    for (const file of [
+      'imsmanifest.xml',
+      'index.html',
+      'main.js',
+      'style.css',
+      'normlab.js',
+      'normlab_simd.js',
+      'normlab_scalar.js',
+    ]) {
       assert.ok(entries.includes(file), `${file} in ${entries.join(' ')}`);
     }
     const xml = execFileSync('unzip', ['-p', zip, 'imsmanifest.xml'], { encoding: 'utf8' });
@@ -117,8 +137,14 @@ for (const flavour of ['1.2', '2004']) {
     for (const title of [m.orgTitle, m.itemTitle]) {
       assert.ok(title.includes(en.meta.title) && title.includes(zhCN.meta.title), title);
     }
-    assert.deepEqual(m.titles, [['en', en.meta.title], ['zh-CN', zhCN.meta.title]]);
-    assert.deepEqual(m.descriptions, [['en', en.meta.description], ['zh-CN', zhCN.meta.description]]);
+    assert.deepEqual(m.titles, [
+      ['en', en.meta.title],
+      ['zh-CN', zhCN.meta.title],
+    ]);
+    assert.deepEqual(m.descriptions, [
+      ['en', en.meta.description],
+      ['zh-CN', zhCN.meta.description],
+    ]);
     assert.deepEqual(m.languages, ['en', 'zh-CN']);
   });
 }

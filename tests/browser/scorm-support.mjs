@@ -32,19 +32,24 @@ export function buildHarnessSite() {
   }
   copyFileSync(runtime('scorm12.js'), join(dir, 'scorm12.js'));
   copyFileSync(runtime('scorm2004.js'), join(dir, 'scorm2004.js'));
-  writeFileSync(join(dir, 'harness.html'), [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">',
-    '<script src="scorm12.js"></script><script src="scorm2004.js"></script>',
-    '</head><body></body></html>',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'harness.html'),
+    [
+      '<!doctype html>',
+      '<html lang="en"><head><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">',
+      '<script src="scorm12.js"></script><script src="scorm2004.js"></script>',
+      '</head><body></body></html>',
+      '',
+    ].join('\n'),
+  );
   return { dir, zips, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 // The zip's entries (Info-ZIP's listing), files only.
-export const zipEntries = (zip) => execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' })
-  .split('\n').filter((line) => line && !line.endsWith('/'));
+export const zipEntries = (zip) =>
+  execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line && !line.endsWith('/'));
 
 // web/serve.mjs on a free port for dir.
 export async function serve(dir) {
@@ -64,9 +69,28 @@ export async function serve(dir) {
 // initialize or terminate the runtime itself (window.lms). Then opens the
 // SCO in an iframe.
 export function installLms({ flavour, folder, cmi, commitFails, initializeFirst, noApi }) {
-  const names = flavour === '1.2'
-    ? ['LMSInitialize', 'LMSFinish', 'LMSGetValue', 'LMSSetValue', 'LMSCommit', 'LMSGetLastError', 'LMSGetErrorString', 'LMSGetDiagnostic']
-    : ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit', 'GetLastError', 'GetErrorString', 'GetDiagnostic'];
+  const names =
+    flavour === '1.2'
+      ? [
+          'LMSInitialize',
+          'LMSFinish',
+          'LMSGetValue',
+          'LMSSetValue',
+          'LMSCommit',
+          'LMSGetLastError',
+          'LMSGetErrorString',
+          'LMSGetDiagnostic',
+        ]
+      : [
+          'Initialize',
+          'Terminate',
+          'GetValue',
+          'SetValue',
+          'Commit',
+          'GetLastError',
+          'GetErrorString',
+          'GetDiagnostic',
+        ];
   // logLevel 5: the runtime logs nothing (the tests watch console errors).
   const lms = flavour === '1.2' ? new window.Scorm12API({ logLevel: 5 }) : new window.Scorm2004API({ logLevel: 5 });
   if (cmi) lms.loadFromFlattenedJSON(cmi);

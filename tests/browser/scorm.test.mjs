@@ -48,7 +48,9 @@ async function launch(flavour, options = {}) {
   await page.evaluate(installLms, { flavour, folder: FOLDER[flavour], ...options });
   const frameHandle = await page.waitForSelector('#sco');
   const frame = await frameHandle.contentFrame();
-  await frame.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading', null, { timeout: 60_000 });
+  await frame.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading', null, {
+    timeout: 60_000,
+  });
   await settle(frame);
   return { page, frame, problems, warnings, close: () => context.close() };
 }
@@ -66,15 +68,27 @@ async function received(page) {
 }
 
 // The runtime's own data model (what an LMS stores).
-const runtimeCmi = (page, flavour) => page.evaluate((flavour) => {
-  const { cmi } = window.lms;
-  return flavour === '1.2'
-    ? { status: cmi.core.lesson_status, raw: cmi.core.score.raw, min: cmi.core.score.min, max: cmi.core.score.max, suspend: cmi.suspend_data }
-    : {
-      completion: cmi.completion_status, success: cmi.success_status, raw: cmi.score.raw, min: cmi.score.min,
-      max: cmi.score.max, scaled: cmi.score.scaled, suspend: cmi.suspend_data,
-    };
-}, flavour);
+const runtimeCmi = (page, flavour) =>
+  page.evaluate((flavour) => {
+    const { cmi } = window.lms;
+    return flavour === '1.2'
+      ? {
+          status: cmi.core.lesson_status,
+          raw: cmi.core.score.raw,
+          min: cmi.core.score.min,
+          max: cmi.core.score.max,
+          suspend: cmi.suspend_data,
+        }
+      : {
+          completion: cmi.completion_status,
+          success: cmi.success_status,
+          raw: cmi.score.raw,
+          min: cmi.score.min,
+          max: cmi.score.max,
+          scaled: cmi.score.scaled,
+          suspend: cmi.suspend_data,
+        };
+  }, flavour);
 
 const notices = (frame) => frame.locator('#notices .notice p').allTextContents();
 const quizOption = (frame, q, o) => frame.locator(`[data-question="${q}"] [data-option="${o}"]`);
@@ -102,17 +116,48 @@ async function skipWalk(frame) {
 }
 
 // Q1 wrong then right, Q2 and Q3 right: 2 of 3 on the first try.
-const WRONG_THEN_RIGHT = [['q1', 'a'], ['q1', 'c'], ['q2', 'b'], ['q3', 'b']];
-const QUIZ_KEPT = { q1: { f: 'a', r: 0, c: 'c', w: 1 }, q2: { f: 'b', r: 1, c: 'b', w: 1 }, q3: { f: 'b', r: 1, c: 'b', w: 1 } };
+const WRONG_THEN_RIGHT = [
+  ['q1', 'a'],
+  ['q1', 'c'],
+  ['q2', 'b'],
+  ['q3', 'b'],
+];
+const QUIZ_KEPT = {
+  q1: { f: 'a', r: 0, c: 'c', w: 1 },
+  q2: { f: 'b', r: 1, c: 'b', w: 1 },
+  q3: { f: 'b', r: 1, c: 'b', w: 1 },
+};
 
 for (const flavour of ['1.2', '2004']) {
-  const status = (values) => (flavour === '1.2' ? values['cmi.core.lesson_status'] : [values['cmi.completion_status'], values['cmi.success_status']]);
-  const e = flavour === '1.2'
-    ? { raw: 'cmi.core.score.raw', min: 'cmi.core.score.min', max: 'cmi.core.score.max', time: 'cmi.core.session_time', exit: 'cmi.core.exit', finish: /^LMSFinish$/, commit: /^LMSCommit$/, set: /^LMSSetValue$/ }
-    : { raw: 'cmi.score.raw', min: 'cmi.score.min', max: 'cmi.score.max', time: 'cmi.session_time', exit: 'cmi.exit', finish: /^Terminate$/, commit: /^Commit$/, set: /^SetValue$/ };
+  const status = (values) =>
+    flavour === '1.2'
+      ? values['cmi.core.lesson_status']
+      : [values['cmi.completion_status'], values['cmi.success_status']];
+  const e =
+    flavour === '1.2'
+      ? {
+          raw: 'cmi.core.score.raw',
+          min: 'cmi.core.score.min',
+          max: 'cmi.core.score.max',
+          time: 'cmi.core.session_time',
+          exit: 'cmi.core.exit',
+          finish: /^LMSFinish$/,
+          commit: /^LMSCommit$/,
+          set: /^LMSSetValue$/,
+        }
+      : {
+          raw: 'cmi.score.raw',
+          min: 'cmi.score.min',
+          max: 'cmi.score.max',
+          time: 'cmi.session_time',
+          exit: 'cmi.exit',
+          finish: /^Terminate$/,
+          commit: /^Commit$/,
+          set: /^SetValue$/,
+        };
 
   describe(`SCORM ${flavour}`, () => {
-    test('a learner\'s session reaches the runtime; a second launch resumes it', async () => {
+    test("a learner's session reaches the runtime; a second launch resumes it", async () => {
       const first = await launch(flavour);
       let kept;
       try {
@@ -137,9 +182,20 @@ for (const flavour of ['1.2', '2004']) {
         sent = await received(first.page);
         assert.deepEqual(status(sent.values), flavour === '1.2' ? 'passed' : ['completed', 'passed']);
         const cmi = await runtimeCmi(first.page, flavour);
-        assert.deepEqual(cmi, flavour === '1.2'
-          ? { status: 'passed', raw: '2', min: '0', max: '3', suspend: sent.values['cmi.suspend_data'] }
-          : { completion: 'completed', success: 'passed', raw: '2', min: '0', max: '3', scaled: '0.6667', suspend: sent.values['cmi.suspend_data'] });
+        assert.deepEqual(
+          cmi,
+          flavour === '1.2'
+            ? { status: 'passed', raw: '2', min: '0', max: '3', suspend: sent.values['cmi.suspend_data'] }
+            : {
+                completion: 'completed',
+                success: 'passed',
+                raw: '2',
+                min: '0',
+                max: '3',
+                scaled: '0.6667',
+                suspend: sent.values['cmi.suspend_data'],
+              },
+        );
         // The learner's state is the platform's, not this browser's.
         assert.equal(await first.frame.evaluate((key) => localStorage.getItem(key), STORE_KEY), null);
 
@@ -162,9 +218,20 @@ for (const flavour of ['1.2', '2004']) {
         assert.equal(resume.view.lang, 'zh-CN');
         assert.equal(resume.view.layer, '23');
         assert.deepEqual(first.problems, []);
-        kept = flavour === '1.2'
-          ? { 'cmi.suspend_data': sent.values['cmi.suspend_data'], 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '2', 'cmi.core.entry': 'resume' }
-          : { 'cmi.suspend_data': sent.values['cmi.suspend_data'], 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed', 'cmi.score.raw': '2' };
+        kept =
+          flavour === '1.2'
+            ? {
+                'cmi.suspend_data': sent.values['cmi.suspend_data'],
+                'cmi.core.lesson_status': 'passed',
+                'cmi.core.score.raw': '2',
+                'cmi.core.entry': 'resume',
+              }
+            : {
+                'cmi.suspend_data': sent.values['cmi.suspend_data'],
+                'cmi.completion_status': 'completed',
+                'cmi.success_status': 'passed',
+                'cmi.score.raw': '2',
+              };
       } finally {
         await first.close();
       }
@@ -175,10 +242,17 @@ for (const flavour of ['1.2', '2004']) {
         const { frame } = second;
         assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-CN');
         assert.equal(await frame.inputValue('#lang-select'), 'zh-CN');
-        for (const [q, o, mark] of [['q1', 'c', 'correct'], ['q2', 'b', 'correct'], ['q3', 'b', 'correct']]) {
+        for (const [q, o, mark] of [
+          ['q1', 'c', 'correct'],
+          ['q2', 'b', 'correct'],
+          ['q3', 'b', 'correct'],
+        ]) {
           assert.equal(await quizOption(frame, q, o).getAttribute('data-mark'), mark, q);
         }
-        assert.equal(await frame.textContent('.quiz-score'), text('zh-CN', 'quiz.score', { firstTry: 2, answered: 3, total: 3 }));
+        assert.equal(
+          await frame.textContent('.quiz-score'),
+          text('zh-CN', 'quiz.score', { firstTry: 2, answered: 3, total: 3 }),
+        );
         // The walk is not asked again: its prediction was skipped and the
         // view is at the last layer, as a reload would find it.
         assert.equal(await frame.getAttribute('[data-widget="autorun"]', 'data-prediction'), 'skipped');
@@ -203,9 +277,15 @@ for (const flavour of ['1.2', '2004']) {
         // Nothing but the refused Initialize reached the runtime; the
         // answers are kept in this browser, as on the plain page.
         const sent = await received(page);
-        assert.deepEqual(sent.calls.map(([name]) => name), [flavour === '1.2' ? 'LMSInitialize' : 'Initialize']);
+        assert.deepEqual(
+          sent.calls.map(([name]) => name),
+          [flavour === '1.2' ? 'LMSInitialize' : 'Initialize'],
+        );
         assert.equal(sent.calls[0].at(-1), 'false');
-        assert.deepEqual(JSON.parse(await frame.evaluate((key) => localStorage.getItem(key), STORE_KEY)).quiz, QUIZ_KEPT);
+        assert.deepEqual(
+          JSON.parse(await frame.evaluate((key) => localStorage.getItem(key), STORE_KEY)).quiz,
+          QUIZ_KEPT,
+        );
         assert.deepEqual(await notices(frame), [NOT_SAVING.en]);
         assert.deepEqual(lms.problems, []);
       } finally {
@@ -261,7 +341,10 @@ for (const flavour of ['1.2', '2004']) {
         // The SCO's own Terminate, once; the 2004 runtime answers no, as
         // the session had ended (the 1.2 runtime takes it).
         assert.equal(sent.count(e.finish), 1);
-        assert.equal(sent.calls.filter(([name]) => e.finish.test(name))[0].at(-1), flavour === '2004' ? 'false' : 'true');
+        assert.equal(
+          sent.calls.filter(([name]) => e.finish.test(name))[0].at(-1),
+          flavour === '2004' ? 'false' : 'true',
+        );
         assert.deepEqual(lms.problems, []);
       } finally {
         await lms.close();
@@ -288,4 +371,3 @@ test('no API: the page is the plain page, and nothing of the LMS side runs', asy
     await lms.close();
   }
 });
-

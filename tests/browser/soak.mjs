@@ -102,8 +102,23 @@ export function calculatorText(random) {
   return Array.from({ length: n }, () => random.pick(NUMBER_TEXT)).join(random.pick([', ', ',', ' ']));
 }
 
-const PROMPT_PIECES = ['The', ' residual', ' stream', ' grows', '.', ' RMSNorm', ' keeps', ' it', ' 残差流', '归一化', ' 🙂', ' x', 'a',
-  ' layer', ' 24'];
+const PROMPT_PIECES = [
+  'The',
+  ' residual',
+  ' stream',
+  ' grows',
+  '.',
+  ' RMSNorm',
+  ' keeps',
+  ' it',
+  ' 残差流',
+  '归一化',
+  ' 🙂',
+  ' x',
+  'a',
+  ' layer',
+  ' 24',
+];
 
 // The next prompt from the current one, as a reader edits it: type a piece,
 // delete a few characters, paste a new one, clear it. Lengths run past the
@@ -112,7 +127,10 @@ export function nextPrompt(random, current) {
   const roll = random();
   if (roll < 0.45) return current + random.pick(PROMPT_PIECES);
   if (roll < 0.75) return [...current].slice(0, -random.int(1, 4)).join('');
-  if (roll < 0.95) return Array.from({ length: random.int(1, 9) }, () => random.pick(PROMPT_PIECES)).join('').trimStart();
+  if (roll < 0.95)
+    return Array.from({ length: random.int(1, 9) }, () => random.pick(PROMPT_PIECES))
+      .join('')
+      .trimStart();
   return '';
 }
 
@@ -125,19 +143,51 @@ export function pageControls() {
     { name: 'softmax growth', weight: 0.3, kind: 'radio', sel: ['#softmax-growth-linear', '#softmax-growth-square'] },
     // The questions before the sliders move: a guess typed, then checked,
     // skipped or asked again (hidden buttons click too: the page must cope).
-    { name: 'softmax guess', weight: 0.2, kind: 'text', sel: '#softmax-guess', text: (random) => random.pick(['0.3', '0.77', '1.5', 'x', '']) },
-    { name: 'playground guess', weight: 0.2, kind: 'text', sel: '#playground-guess', text: (random) => random.pick(['16', '160', '-1', 'y']) },
-    { name: 'question buttons', weight: 0.3, kind: 'click', sel: ['softmax', 'playground'].flatMap((name) => ['check', 'skip', 'again']
-      .map((action) => inWidget(name, `button[data-action="${action}"]`))) },
+    {
+      name: 'softmax guess',
+      weight: 0.2,
+      kind: 'text',
+      sel: '#softmax-guess',
+      text: (random) => random.pick(['0.3', '0.77', '1.5', 'x', '']),
+    },
+    {
+      name: 'playground guess',
+      weight: 0.2,
+      kind: 'text',
+      sel: '#playground-guess',
+      text: (random) => random.pick(['16', '160', '-1', 'y']),
+    },
+    {
+      name: 'question buttons',
+      weight: 0.3,
+      kind: 'click',
+      sel: ['softmax', 'playground'].flatMap((name) =>
+        ['check', 'skip', 'again'].map((action) => inWidget(name, `button[data-action="${action}"]`)),
+      ),
+    },
     { name: 'playground stretch', weight: 3, kind: 'range', sel: '#playground-stretch' },
     { name: 'playground eps', weight: 0.4, kind: 'select', sel: '#playground-eps', values: EPS },
     { name: 'calculator input', weight: 1.5, kind: 'text', sel: '#calc-vector', text: calculatorText },
     { name: 'calculator eps', weight: 0.4, kind: 'select', sel: '#calc-eps', values: EPS },
-    { name: 'calculator presets', weight: 0.3, kind: 'click', sel: [inWidget('calculator', '.button-row button:nth-of-type(1)'),
-      inWidget('calculator', '.button-row button:nth-of-type(2)')] },
+    {
+      name: 'calculator presets',
+      weight: 0.3,
+      kind: 'click',
+      sel: [
+        inWidget('calculator', '.button-row button:nth-of-type(1)'),
+        inWidget('calculator', '.button-row button:nth-of-type(2)'),
+      ],
+    },
     { name: 'layer selector', weight: 3, kind: 'range', sel: '#layer-select' },
-    { name: 'layer jump buttons', weight: 0.3, kind: 'click', sel: [inWidget('layer-breakdown', 'button[data-layer="0"]'),
-      inWidget('layer-breakdown', 'button[data-layer="22"]')] },
+    {
+      name: 'layer jump buttons',
+      weight: 0.3,
+      kind: 'click',
+      sel: [
+        inWidget('layer-breakdown', 'button[data-layer="0"]'),
+        inWidget('layer-breakdown', 'button[data-layer="22"]'),
+      ],
+    },
     { name: 'depth', weight: 2, kind: 'range', sel: '#model-depth' },
     { name: 'norm', weight: 0.7, kind: 'select', sel: '#model-norm', values: ['rmsnorm', 'layernorm', 'none'] },
     { name: 'placement', weight: 0.7, kind: 'select', sel: '#model-placement', values: ['pre', 'post'] },
@@ -148,14 +198,35 @@ export function pageControls() {
     { name: 'auto-run pause/resume', weight: 0.2, kind: 'click', sel: '#autorun-pause' },
     { name: 'auto-run next/finish', weight: 0.2, kind: 'click', sel: ['#autorun-next', '#autorun-finish'] },
     { name: 'walk prediction', weight: 0.5, kind: 'range', sel: ['#predict-residual', '#predict-norm'] },
-    { name: 'walk prediction buttons', weight: 0.2, kind: 'click', sel: ['#predict-commit', '#predict-skip', '#predict-again'] },
+    {
+      name: 'walk prediction buttons',
+      weight: 0.2,
+      kind: 'click',
+      sel: ['#predict-commit', '#predict-skip', '#predict-again'],
+    },
     { name: 'prompt reset', weight: 0.15, kind: 'click', sel: '.control-prompt button' },
-    { name: 'quiz', weight: 0.3, kind: 'radio', sel: ['q1', 'q2', 'q3'].flatMap((q) => ['a', 'b', 'c']
-      .map((o) => `[data-widget="quiz"] input[name="quiz-${q}"][value="${o}"]`)) },
+    {
+      name: 'quiz',
+      weight: 0.3,
+      kind: 'radio',
+      sel: ['q1', 'q2', 'q3'].flatMap((q) =>
+        ['a', 'b', 'c'].map((o) => `[data-widget="quiz"] input[name="quiz-${q}"][value="${o}"]`),
+      ),
+    },
     { name: 'theme', weight: 0.15, kind: 'select', sel: '#theme-select', values: ['auto', 'light', 'dark'] },
     { name: 'language', weight: 0.1, kind: 'select', sel: '#lang-select', values: ['en', 'zh-CN'] },
-    { name: 'scroll', weight: 0.3, kind: 'scroll', sel: ['[data-widget="softmax"]', '[data-widget="layer-chart"]',
-      '[data-widget="gradient-flow"]', '[data-widget="calculator"]', '#intro'] },
+    {
+      name: 'scroll',
+      weight: 0.3,
+      kind: 'scroll',
+      sel: [
+        '[data-widget="softmax"]',
+        '[data-widget="layer-chart"]',
+        '[data-widget="gradient-flow"]',
+        '[data-widget="calculator"]',
+        '#intro',
+      ],
+    },
   ];
 }
 
@@ -165,34 +236,114 @@ export const pagePromptControls = () => [{ name: 'prompt', kind: 'text', sel: '#
 export function embedControls() {
   const softmax = (n) => `normlab-softmax:nth-of-type(${n})`;
   return [
-    ...[1, 2, 3, 4].map((n) => ({ name: `softmax ${n} magnitude`, weight: 0.8, kind: 'range', host: softmax(n), sel: '#softmax-l2' })),
-    { name: 'softmax language', weight: 0.1, kind: 'select', host: softmax(1), sel: '.nl-lang', values: ['en', 'zh-CN'] },
-    { name: 'softmax l2 attribute', weight: 0.3, kind: 'attr', host: softmax(2), name_: 'l2', values: ['8', '32', '96', '300', 'abc'] },
-    { name: 'calculator input', weight: 1, kind: 'text', host: 'normlab-calculator', sel: '#calc-vector', text: calculatorText },
+    ...[1, 2, 3, 4].map((n) => ({
+      name: `softmax ${n} magnitude`,
+      weight: 0.8,
+      kind: 'range',
+      host: softmax(n),
+      sel: '#softmax-l2',
+    })),
+    {
+      name: 'softmax language',
+      weight: 0.1,
+      kind: 'select',
+      host: softmax(1),
+      sel: '.nl-lang',
+      values: ['en', 'zh-CN'],
+    },
+    {
+      name: 'softmax l2 attribute',
+      weight: 0.3,
+      kind: 'attr',
+      host: softmax(2),
+      name_: 'l2',
+      values: ['8', '32', '96', '300', 'abc'],
+    },
+    {
+      name: 'calculator input',
+      weight: 1,
+      kind: 'text',
+      host: 'normlab-calculator',
+      sel: '#calc-vector',
+      text: calculatorText,
+    },
     { name: 'calculator eps', weight: 0.2, kind: 'select', host: 'normlab-calculator', sel: '#calc-eps', values: EPS },
-    { name: 'layer-chart scale', weight: 0.3, kind: 'select', host: 'normlab-layer-chart', sel: '#layer-chart-scale', values: ['log', 'linear'] },
-    { name: 'layer-chart depth attribute', weight: 0.3, kind: 'attr', host: 'normlab-layer-chart', name_: 'depth', values: ['6', '24', '40', '64'] },
-    { name: 'playground stretch (controls hidden)', weight: 0.8, kind: 'range', host: 'normlab-playground', sel: '#playground-stretch' },
+    {
+      name: 'layer-chart scale',
+      weight: 0.3,
+      kind: 'select',
+      host: 'normlab-layer-chart',
+      sel: '#layer-chart-scale',
+      values: ['log', 'linear'],
+    },
+    {
+      name: 'layer-chart depth attribute',
+      weight: 0.3,
+      kind: 'attr',
+      host: 'normlab-layer-chart',
+      name_: 'depth',
+      values: ['6', '24', '40', '64'],
+    },
+    {
+      name: 'playground stretch (controls hidden)',
+      weight: 0.8,
+      kind: 'range',
+      host: 'normlab-playground',
+      sel: '#playground-stretch',
+    },
     { name: 'gradient-flow depth', weight: 0.8, kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth' },
-    { name: 'gradient-flow norm attribute', weight: 0.2, kind: 'attr', host: 'normlab-gradient-flow', name_: 'norm', values: ['rmsnorm', 'layernorm', 'none'] },
+    {
+      name: 'gradient-flow norm attribute',
+      weight: 0.2,
+      kind: 'attr',
+      host: 'normlab-gradient-flow',
+      name_: 'norm',
+      values: ['rmsnorm', 'layernorm', 'none'],
+    },
     { name: 'demo depth', weight: 1, kind: 'range', host: 'normlab-demo', sel: '#model-depth' },
     { name: 'demo layer', weight: 1.5, kind: 'range', host: 'normlab-demo', sel: '#layer-select' },
     { name: 'demo gradient depth', weight: 0.8, kind: 'range', host: 'normlab-demo', sel: '#grad-depth' },
-    { name: 'demo norm', weight: 0.3, kind: 'select', host: 'normlab-demo', sel: '#model-norm', values: ['rmsnorm', 'layernorm', 'none'] },
-    { name: 'demo placement', weight: 0.3, kind: 'select', host: 'normlab-demo', sel: '#model-placement', values: ['pre', 'post'] },
+    {
+      name: 'demo norm',
+      weight: 0.3,
+      kind: 'select',
+      host: 'normlab-demo',
+      sel: '#model-norm',
+      values: ['rmsnorm', 'layernorm', 'none'],
+    },
+    {
+      name: 'demo placement',
+      weight: 0.3,
+      kind: 'select',
+      host: 'normlab-demo',
+      sel: '#model-placement',
+      values: ['pre', 'post'],
+    },
     { name: 'demo eps', weight: 0.2, kind: 'select', host: 'normlab-demo', sel: '#model-eps', values: EPS },
     { name: 'demo auto-run play', weight: 0.1, kind: 'click', host: 'normlab-demo', sel: '#autorun-play' },
     { name: 'demo auto-run pause', weight: 0.1, kind: 'click', host: 'normlab-demo', sel: '#autorun-pause' },
     { name: 'demo walk prediction', weight: 0.3, kind: 'range', host: 'normlab-demo', sel: '#predict-residual' },
-    { name: 'demo walk buttons', weight: 0.2, kind: 'click', host: 'normlab-demo',
-      sel: ['#predict-commit', '#predict-skip', '#predict-again', '#autorun-next', '#autorun-finish'] },
+    {
+      name: 'demo walk buttons',
+      weight: 0.2,
+      kind: 'click',
+      host: 'normlab-demo',
+      sel: ['#predict-commit', '#predict-skip', '#predict-again', '#autorun-next', '#autorun-finish'],
+    },
   ];
 }
 
 export const embedPromptControls = () => [
   { name: 'demo prompt', kind: 'text', host: 'normlab-demo', sel: '#model-prompt', prompt: true, weight: 3 },
   { name: 'gain prompt attribute', kind: 'attr', host: 'normlab-gain', name_: 'prompt', prompt: true, weight: 1 },
-  { name: 'layer-chart prompt attribute', kind: 'attr', host: 'normlab-layer-chart', name_: 'prompt', prompt: true, weight: 1 },
+  {
+    name: 'layer-chart prompt attribute',
+    kind: 'attr',
+    host: 'normlab-layer-chart',
+    name_: 'prompt',
+    prompt: true,
+    weight: 1,
+  },
 ];
 
 function weighted(random, controls) {
@@ -213,24 +364,35 @@ export function makeScript({ controls, promptControls, moves, prompts, seed }) {
   const actions = [];
   const promptOf = new Map();
   const where = new Map(); // a slider's last fraction, so drags continue
-  const target = (c) => ({ control: c.name, kind: c.kind, host: c.host ?? null, sel: Array.isArray(c.sel) ? random.pick(c.sel) : c.sel });
+  const target = (c) => ({
+    control: c.name,
+    kind: c.kind,
+    host: c.host ?? null,
+    sel: Array.isArray(c.sel) ? random.pick(c.sel) : c.sel,
+  });
   const promptChange = () => {
     const c = weighted(random, promptControls);
     const value = nextPrompt(random, promptOf.get(c.name) ?? '');
     promptOf.set(c.name, value);
-    actions.push(c.kind === 'attr' ? { ...target(c), name: c.name_, value, prompt: true } : { ...target(c), value, prompt: true });
+    actions.push(
+      c.kind === 'attr' ? { ...target(c), name: c.name_, value, prompt: true } : { ...target(c), value, prompt: true },
+    );
   };
   let made = 0;
   let promptsMade = 0;
   // Every control once first (in a random order), so that even a short run
   // touches every widget; then by weight.
-  const first = controls.map((c) => [random(), c]).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+  const first = controls
+    .map((c) => [random(), c])
+    .sort((a, b) => a[0] - b[0])
+    .map(([, c]) => c);
   while (made < moves) {
     const c = first.shift() ?? weighted(random, controls);
     const gesture = [];
     if (c.kind === 'range') {
       let f = where.get(c.name + c.host) ?? random();
-      if (random() < 0.25) gesture.push({ ...target(c), fraction: (f = random()) }); // a jump
+      if (random() < 0.25)
+        gesture.push({ ...target(c), fraction: (f = random()) }); // a jump
       else {
         const steps = random.int(3, 25);
         const dir = random() < 0.5 ? -1 : 1;
@@ -292,17 +454,44 @@ export function warmupScript({ host = null, page = true }) {
     // The embed demo's other model views, each with its own instances.
     actions.push(
       { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '64', control: 'layer-chart depth attribute' },
-      { kind: 'attr', host: 'normlab-layer-chart', name: 'prompt', value: long, control: 'layer-chart prompt attribute' },
+      {
+        kind: 'attr',
+        host: 'normlab-layer-chart',
+        name: 'prompt',
+        value: long,
+        control: 'layer-chart prompt attribute',
+      },
       { kind: 'attr', host: 'normlab-gain', name: 'prompt', value: long, control: 'gain prompt attribute' },
       { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 1, control: 'gradient-flow depth' },
     );
     for (const norm of ['rmsnorm', 'layernorm', 'none']) {
-      actions.push({ kind: 'attr', host: 'normlab-gradient-flow', name: 'norm', value: norm, control: 'gradient-flow norm attribute' },
-        { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 1, control: 'gradient-flow depth' }, { kind: 'idle' });
+      actions.push(
+        {
+          kind: 'attr',
+          host: 'normlab-gradient-flow',
+          name: 'norm',
+          value: norm,
+          control: 'gradient-flow norm attribute',
+        },
+        {
+          kind: 'range',
+          host: 'normlab-gradient-flow',
+          sel: '#grad-depth',
+          fraction: 1,
+          control: 'gradient-flow depth',
+        },
+        { kind: 'idle' },
+      );
     }
   }
   if (page) {
-    actions.push({ kind: 'text', host, sel: '#calc-vector', value: Array.from({ length: 64 }, (_, i) => i - 32).join(', '), control: 'calculator input' });
+    actions.push({
+      kind: 'text',
+      host,
+      sel: '#calc-vector',
+      value: Array.from({ length: 64 }, (_, i) => i - 32).join(', '),
+      control: 'calculator input',
+    });
     actions.push({ kind: 'select', host, sel: '#playground-eps', value: EPS[1], control: 'playground eps' });
     actions.push({ kind: 'select', host, sel: '#lang-select', value: 'zh-CN', control: 'language' });
     actions.push({ kind: 'select', host, sel: '#lang-select', value: 'en', control: 'language' });
@@ -342,11 +531,14 @@ function soakRuntime() {
   // Resolves after the next frame has been produced: the rAF callbacks (the
   // page's render included) run, then style, layout and paint, then this
   // message task.
-  const afterFrame = () => new Promise((resolve) => requestAnimationFrame(() => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(0);
-  }));
+  const afterFrame = () =>
+    new Promise((resolve) =>
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(0);
+      }),
+    );
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   function find(host, sel) {
@@ -403,15 +595,19 @@ function soakRuntime() {
   }
 
   // Every gradient-flow view (page or elements) has its result.
-  const gradientRoots = () => [document, ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot)];
+  const gradientRoots = () => [
+    document,
+    ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot),
+  ];
   // A view marks itself busy in the frame that schedules its gradients, so
   // one frame after the last input is enough to see pending work.
   async function idle(timeoutMs = 30_000) {
     const start = performance.now();
     await afterFrame();
     for (;;) {
-      const busy = gradientRoots().some((r) => [...r.querySelectorAll('[data-widget="gradient-flow"]')]
-        .some((g) => g.dataset.busy === 'true'));
+      const busy = gradientRoots().some((r) =>
+        [...r.querySelectorAll('[data-widget="gradient-flow"]')].some((g) => g.dataset.busy === 'true'),
+      );
       if (!busy) break;
       if (performance.now() - start > timeoutMs) throw new Error('soak: the gradient views never settled');
       await sleep(20);
@@ -448,7 +644,11 @@ function soakRuntime() {
       return times;
     },
     memory() {
-      return modules.map(({ name, module }) => ({ backend: name, bufferBytes: module.HEAP8.buffer.byteLength, ...module.memoryInfo() }));
+      return modules.map(({ name, module }) => ({
+        backend: name,
+        bufferBytes: module.HEAP8.buffer.byteLength,
+        ...module.memoryInfo(),
+      }));
     },
   };
 }
@@ -458,7 +658,12 @@ function soakRuntime() {
 // Opens url with the soak's runtime installed (window.__soak: run(actions),
 // idle(), probe(actions), memory()) and a CDP session for the JS heap.
 export async function openSoakPage(browser, url, { csp = true, viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, locale: 'en-US', colorScheme: 'light', reducedMotion: 'no-preference' });
+  const context = await browser.newContext({
+    viewport,
+    locale: 'en-US',
+    colorScheme: 'light',
+    reducedMotion: 'no-preference',
+  });
   const page = await context.newPage();
   const problems = await watchProblems(page);
   page.on('crash', () => problems.push('page crashed'));
@@ -515,8 +720,18 @@ function probeActions(host, page) {
 
 // Runs one soak. target: 'page' (index.html) or 'embed' (embed-demo.html).
 // Returns the report verdict() judges; log(line) gets progress lines.
-export async function soak({ browser, baseUrl, target = 'page', moves, prompts, seed = 1, backend = 'auto', samples = 10,
-  csp = true, log = () => {} }) {
+export async function soak({
+  browser,
+  baseUrl,
+  target = 'page',
+  moves,
+  prompts,
+  seed = 1,
+  backend = 'auto',
+  samples = 10,
+  csp = true,
+  log = () => {},
+}) {
   const isPage = target === 'page';
   const query = isPage && backend !== 'auto' ? `?backend=${backend}` : '';
   const url = `${baseUrl}${isPage ? 'index.html' : 'embed-demo.html'}${query}`;
@@ -524,32 +739,76 @@ export async function soak({ browser, baseUrl, target = 'page', moves, prompts, 
   const started = Date.now();
   const { page, cdp, problems, close } = await openSoakPage(browser, url, { csp });
   const report = {
-    target, url, seed, backend, movesPlanned: moves, promptsPlanned: prompts, moves: 0, prompts: 0, skipped: 0,
-    perControl: {}, samples: [], problems, cspViolations: [], responsiveness: null, error: null, seconds: 0,
+    target,
+    url,
+    seed,
+    backend,
+    movesPlanned: moves,
+    promptsPlanned: prompts,
+    moves: 0,
+    prompts: 0,
+    skipped: 0,
+    perControl: {},
+    samples: [],
+    problems,
+    cspViolations: [],
+    responsiveness: null,
+    error: null,
+    seconds: 0,
   };
   try {
     // Loaded: the kernels in, every view painted with computed numbers.
-    await withTimeout(page.waitForFunction((p) => (p
-      ? document.getElementById('backend')?.dataset.backend !== 'loading'
-      : [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).every((n) => n.dataset.painted === 'computed')),
-    isPage, { timeout: 0 }), 60_000, 'loading');
-    report.loadedBackend = isPage ? await page.getAttribute('#backend', 'data-backend')
+    await withTimeout(
+      page.waitForFunction(
+        (p) =>
+          p
+            ? document.getElementById('backend')?.dataset.backend !== 'loading'
+            : [...document.querySelectorAll('*')]
+                .filter((n) => n.localName.startsWith('normlab-'))
+                .every((n) => n.dataset.painted === 'computed'),
+        isPage,
+        { timeout: 0 },
+      ),
+      60_000,
+      'loading',
+    );
+    report.loadedBackend = isPage
+      ? await page.getAttribute('#backend', 'data-backend')
       : await page.evaluate(() => document.querySelector('normlab-demo').dataset.backend);
 
-    const run = async (actions, what) => withTimeout(page.evaluate((a) => window.__soak.run(a), actions), LIMITS.batchTimeoutMs, what);
+    const run = async (actions, what) =>
+      withTimeout(
+        page.evaluate((a) => window.__soak.run(a), actions),
+        LIMITS.batchTimeoutMs,
+        what,
+      );
     const sample = async (phase) => {
-      await withTimeout(page.evaluate(() => window.__soak.idle()), LIMITS.batchTimeoutMs, 'settling');
+      await withTimeout(
+        page.evaluate(() => window.__soak.idle()),
+        LIMITS.batchTimeoutMs,
+        'settling',
+      );
       const entry = {
-        phase, moves: report.moves, prompts: report.prompts, seconds: (Date.now() - started) / 1000,
-        wasm: await page.evaluate(() => window.__soak.memory()), js: await jsHeap(cdp),
+        phase,
+        moves: report.moves,
+        prompts: report.prompts,
+        seconds: (Date.now() - started) / 1000,
+        wasm: await page.evaluate(() => window.__soak.memory()),
+        js: await jsHeap(cdp),
       };
       report.samples.push(entry);
-      log(`  ${phase.padEnd(8)} ${String(entry.moves).padStart(6)} moves ${String(entry.prompts).padStart(5)} prompts  `
-        + `wasm ${entry.wasm.map((m) => `${mib(m.bufferBytes)} (malloc ${mib(m.mallocBytes)}, ${m.liveAllocations} live)`).join(', ')}  `
-        + `JS heap ${mib(entry.js.usedBytes)}  ${entry.seconds.toFixed(0)} s`);
+      log(
+        `  ${phase.padEnd(8)} ${String(entry.moves).padStart(6)} moves ${String(entry.prompts).padStart(5)} prompts  ` +
+          `wasm ${entry.wasm.map((m) => `${mib(m.bufferBytes)} (malloc ${mib(m.mallocBytes)}, ${m.liveAllocations} live)`).join(', ')}  ` +
+          `JS heap ${mib(entry.js.usedBytes)}  ${entry.seconds.toFixed(0)} s`,
+      );
     };
-    const probe = async () => withTimeout(page.evaluate((a) => window.__soak.probe(a), probeActions(demoHost, isPage)),
-      LIMITS.batchTimeoutMs, 'the responsiveness probe');
+    const probe = async () =>
+      withTimeout(
+        page.evaluate((a) => window.__soak.probe(a), probeActions(demoHost, isPage)),
+        LIMITS.batchTimeoutMs,
+        'the responsiveness probe',
+      );
 
     const loadedAt = Date.now();
     // Warm-up: the heaviest settings, then a first stretch of the script
@@ -560,18 +819,24 @@ export async function soak({ browser, baseUrl, target = 'page', moves, prompts, 
     const script = makeScript({
       controls: isPage ? pageControls() : embedControls(),
       promptControls: isPage ? pagePromptControls() : embedPromptControls(),
-      moves, prompts, seed,
+      moves,
+      prompts,
+      seed,
     });
     const warmMoves = makeScript({
       controls: isPage ? pageControls() : embedControls(),
       promptControls: isPage ? pagePromptControls() : embedPromptControls(),
-      moves: Math.min(300, Math.max(50, Math.round(moves / 20))), prompts: Math.max(5, Math.round(prompts / 20)), seed: seed + 1000,
+      moves: Math.min(300, Math.max(50, Math.round(moves / 20))),
+      prompts: Math.max(5, Math.round(prompts / 20)),
+      seed: seed + 1000,
     });
     for (let i = 0; i < warmMoves.length; i += BATCH) await run(warmMoves.slice(i, i + BATCH), 'warm-up');
     const movesAt = Date.now();
     const startTimes = await probe();
-    log(`  loaded in ${((loadedAt - started) / 1000).toFixed(1)} s; warm-up: heaviest settings ${((heavyAt - loadedAt) / 1000).toFixed(1)} s, `
-      + `${warmMoves.length} moves ${((movesAt - heavyAt) / 1000).toFixed(1)} s, probes ${((Date.now() - movesAt) / 1000).toFixed(1)} s`);
+    log(
+      `  loaded in ${((loadedAt - started) / 1000).toFixed(1)} s; warm-up: heaviest settings ${((heavyAt - loadedAt) / 1000).toFixed(1)} s, ` +
+        `${warmMoves.length} moves ${((movesAt - heavyAt) / 1000).toFixed(1)} s, probes ${((Date.now() - movesAt) / 1000).toFixed(1)} s`,
+    );
     await sample('warm-up');
 
     const every = Math.max(1, Math.ceil(script.length / samples));
@@ -585,14 +850,22 @@ export async function soak({ browser, baseUrl, target = 'page', moves, prompts, 
         report.perControl[a.control] = (report.perControl[a.control] ?? 0) + 1;
       }
       const done = i + batch.length;
-      if (done % IDLE_EVERY < BATCH) await withTimeout(page.evaluate(() => window.__soak.idle()), LIMITS.batchTimeoutMs, 'settling');
+      if (done % IDLE_EVERY < BATCH)
+        await withTimeout(
+          page.evaluate(() => window.__soak.idle()),
+          LIMITS.batchTimeoutMs,
+          'settling',
+        );
       if (done < script.length && Math.floor(done / every) > Math.floor(i / every)) await sample('soak');
     }
     const endTimes = await probe();
     await sample('end');
     report.responsiveness = {
-      startMedianMs: median(startTimes), startMaxMs: Math.max(...startTimes),
-      endMedianMs: median(endTimes), endMaxMs: Math.max(...endTimes), probes: startTimes.length,
+      startMedianMs: median(startTimes),
+      startMaxMs: Math.max(...startTimes),
+      endMedianMs: median(endTimes),
+      endMaxMs: Math.max(...endTimes),
+      probes: startTimes.length,
     };
     report.cspViolations = await page.evaluate(() => window.cspViolations);
   } catch (error) {
@@ -606,8 +879,10 @@ export async function soak({ browser, baseUrl, target = 'page', moves, prompts, 
 
 // The sample the wasm memory is held to: the first past a fifth of the run.
 function settledSample(report, limits = LIMITS) {
-  return report.samples.find((s) => s.phase !== 'warm-up' && s.moves >= report.movesPlanned * limits.wasmSettledFraction)
-    ?? report.samples.find((s) => s.phase === 'end');
+  return (
+    report.samples.find((s) => s.phase !== 'warm-up' && s.moves >= report.movesPlanned * limits.wasmSettledFraction) ??
+    report.samples.find((s) => s.phase === 'end')
+  );
 }
 
 export const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -619,7 +894,9 @@ export function verdict(report, limits = LIMITS) {
   for (const p of report.problems) failures.push(p);
   for (const v of report.cspViolations) failures.push(`CSP violation: ${v}`);
   if (report.moves < report.movesPlanned || report.prompts < report.promptsPlanned) {
-    failures.push(`only ${report.moves} of ${report.movesPlanned} moves and ${report.prompts} of ${report.promptsPlanned} prompt changes ran`);
+    failures.push(
+      `only ${report.moves} of ${report.movesPlanned} moves and ${report.prompts} of ${report.promptsPlanned} prompt changes ran`,
+    );
   }
   const warm = report.samples.find((s) => s.phase === 'warm-up');
   const end = report.samples.find((s) => s.phase === 'end');
@@ -632,24 +909,33 @@ export function verdict(report, limits = LIMITS) {
   for (const s of report.samples) {
     s.wasm.forEach((m, i) => {
       if (m.bufferBytes > limits.wasmMaxBytes) {
-        failures.push(`wasm memory (${m.backend}) ${mib(m.bufferBytes)} at ${s.moves} moves, over ${mib(limits.wasmMaxBytes)}`);
+        failures.push(
+          `wasm memory (${m.backend}) ${mib(m.bufferBytes)} at ${s.moves} moves, over ${mib(limits.wasmMaxBytes)}`,
+        );
       }
       const base = settled.wasm[i];
       if (s.moves >= settled.moves && s.phase !== 'warm-up' && base && m.bufferBytes > base.bufferBytes) {
-        failures.push(`wasm memory (${m.backend}) grew after ${settled.moves} moves: ${base.bufferBytes} -> ${m.bufferBytes} bytes at ${s.moves} moves`);
+        failures.push(
+          `wasm memory (${m.backend}) grew after ${settled.moves} moves: ${base.bufferBytes} -> ${m.bufferBytes} bytes at ${s.moves} moves`,
+        );
       }
     });
   }
   const allowed = Math.max(warm.js.usedBytes * limits.jsHeapGrowthFraction, limits.jsHeapGrowthBytes);
   if (end.js.usedBytes - warm.js.usedBytes > allowed) {
-    failures.push(`JS heap after GC grew ${mib(end.js.usedBytes - warm.js.usedBytes)} (${mib(warm.js.usedBytes)} -> `
-      + `${mib(end.js.usedBytes)}), over the ${mib(allowed)} allowed`);
+    failures.push(
+      `JS heap after GC grew ${mib(end.js.usedBytes - warm.js.usedBytes)} (${mib(warm.js.usedBytes)} -> ` +
+        `${mib(end.js.usedBytes)}), over the ${mib(allowed)} allowed`,
+    );
   }
   const r = report.responsiveness;
   if (r) {
-    if (r.endMedianMs > limits.responsivenessMaxMs) failures.push(`input to frame took ${r.endMedianMs.toFixed(0)} ms (median) at the end`);
+    if (r.endMedianMs > limits.responsivenessMaxMs)
+      failures.push(`input to frame took ${r.endMedianMs.toFixed(0)} ms (median) at the end`);
     if (r.endMedianMs > limits.responsivenessFactor * r.startMedianMs && r.endMedianMs > limits.responsivenessFloorMs) {
-      failures.push(`input to frame slowed from ${r.startMedianMs.toFixed(1)} to ${r.endMedianMs.toFixed(1)} ms (median)`);
+      failures.push(
+        `input to frame slowed from ${r.startMedianMs.toFixed(1)} to ${r.endMedianMs.toFixed(1)} ms (median)`,
+      );
     }
   }
   return failures;
@@ -658,35 +944,62 @@ export function verdict(report, limits = LIMITS) {
 export function summary(report) {
   const warm = report.samples.find((s) => s.phase === 'warm-up');
   const end = report.samples.find((s) => s.phase === 'end');
-  const lines = [`${report.target} (${report.url.replace(/^.*\//, '')}, ${report.loadedBackend ?? '?'} backend, seed ${report.seed}): `
-    + `${report.moves} moves + ${report.prompts} prompt changes in ${report.seconds.toFixed(0)} s`
-    + `${report.skipped ? ` (${report.skipped} clicks on disabled buttons skipped)` : ''}`];
+  const lines = [
+    `${report.target} (${report.url.replace(/^.*\//, '')}, ${report.loadedBackend ?? '?'} backend, seed ${report.seed}): ` +
+      `${report.moves} moves + ${report.prompts} prompt changes in ${report.seconds.toFixed(0)} s` +
+      `${report.skipped ? ` (${report.skipped} clicks on disabled buttons skipped)` : ''}`,
+  ];
   if (warm && end) {
     const settled = settledSample(report);
     warm.wasm.forEach((m, i) => {
       const e = end.wasm[i];
-      lines.push(`  wasm memory (${m.backend}): ${m.bufferBytes} B after warm-up, ${settled.wasm[i]?.bufferBytes} B at ${settled.moves} moves, `
-        + `${e.bufferBytes} B at the end; `
-        + `malloc'd ${m.mallocBytes} -> ${e.mallocBytes} B; live allocations ${m.liveAllocations} -> ${e.liveAllocations}`);
+      lines.push(
+        `  wasm memory (${m.backend}): ${m.bufferBytes} B after warm-up, ${settled.wasm[i]?.bufferBytes} B at ${settled.moves} moves, ` +
+          `${e.bufferBytes} B at the end; ` +
+          `malloc'd ${m.mallocBytes} -> ${e.mallocBytes} B; live allocations ${m.liveAllocations} -> ${e.liveAllocations}`,
+      );
     });
-    lines.push(`  JS heap after GC: ${mib(warm.js.usedBytes)} after warm-up, ${mib(end.js.usedBytes)} at the end `
-      + `(${((end.js.usedBytes / warm.js.usedBytes - 1) * 100).toFixed(1)}%); samples ${report.samples.map((s) => mib(s.js.usedBytes).replace(' MiB', '')).join(', ')} MiB`);
+    lines.push(
+      `  JS heap after GC: ${mib(warm.js.usedBytes)} after warm-up, ${mib(end.js.usedBytes)} at the end ` +
+        `(${((end.js.usedBytes / warm.js.usedBytes - 1) * 100).toFixed(1)}%); samples ${report.samples.map((s) => mib(s.js.usedBytes).replace(' MiB', '')).join(', ')} MiB`,
+    );
   }
   const r = report.responsiveness;
   if (r) {
-    lines.push(`  input to painted frame: median ${r.startMedianMs.toFixed(1)} ms at the start, ${r.endMedianMs.toFixed(1)} ms at the end `
-      + `(max ${r.startMaxMs.toFixed(1)} / ${r.endMaxMs.toFixed(1)} ms, ${r.probes} probes each)`);
+    lines.push(
+      `  input to painted frame: median ${r.startMedianMs.toFixed(1)} ms at the start, ${r.endMedianMs.toFixed(1)} ms at the end ` +
+        `(max ${r.startMaxMs.toFixed(1)} / ${r.endMaxMs.toFixed(1)} ms, ${r.probes} probes each)`,
+    );
   }
-  lines.push(`  console errors, page errors, failed requests, CSP violations: ${report.problems.length + report.cspViolations.length}`);
+  lines.push(
+    `  console errors, page errors, failed requests, CSP violations: ${report.problems.length + report.cspViolations.length}`,
+  );
   return lines.join('\n');
 }
 
 // ------------------------------------------------------------ the CLI
 
 function parseArgs(argv) {
-  const options = { moves: 10_000, prompts: 1_000, embedMoves: 500, embedPrompts: 50, seed: 1, backend: 'auto', samples: 10, json: null };
-  const names = { '--moves': 'moves', '--prompts': 'prompts', '--embed-moves': 'embedMoves', '--embed-prompts': 'embedPrompts',
-    '--seed': 'seed', '--backend': 'backend', '--samples': 'samples', '--json': 'json' };
+  const options = {
+    moves: 10_000,
+    prompts: 1_000,
+    embedMoves: 500,
+    embedPrompts: 50,
+    seed: 1,
+    backend: 'auto',
+    samples: 10,
+    json: null,
+  };
+  const names = {
+    '--moves': 'moves',
+    '--prompts': 'prompts',
+    '--embed-moves': 'embedMoves',
+    '--embed-prompts': 'embedPrompts',
+    '--seed': 'seed',
+    '--backend': 'backend',
+    '--samples': 'samples',
+    '--json': 'json',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
     if (!key || argv[i + 1] === undefined) throw new Error(`unknown or incomplete option ${argv[i]}`);
@@ -702,11 +1015,23 @@ async function main() {
   const reports = [];
   let failed = false;
   try {
-    for (const [target, moves, prompts] of [['page', options.moves, options.prompts], ['embed', options.embedMoves, options.embedPrompts]]) {
+    for (const [target, moves, prompts] of [
+      ['page', options.moves, options.prompts],
+      ['embed', options.embedMoves, options.embedPrompts],
+    ]) {
       if (moves + prompts === 0) continue;
       console.log(`[soak] ${target}: ${moves} moves and ${prompts} prompt changes (seed ${options.seed})`);
-      const report = await soak({ browser, baseUrl: server.url, target, moves, prompts, seed: options.seed, backend: options.backend,
-        samples: options.samples, log: (line) => console.log(line) });
+      const report = await soak({
+        browser,
+        baseUrl: server.url,
+        target,
+        moves,
+        prompts,
+        seed: options.seed,
+        backend: options.backend,
+        samples: options.samples,
+        log: (line) => console.log(line),
+      });
       reports.push(report);
       console.log(summary(report));
       const failures = verdict(report);
@@ -732,4 +1057,3 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exitCode = 1;
   });
 }
-

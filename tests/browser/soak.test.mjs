@@ -23,21 +23,38 @@ function check(report, controls) {
   assert.equal(warm.wasm[0].backend, 'simd128');
   assert.ok(warm.wasm[0].bufferBytes >= 16 * 1024 * 1024, `wasm memory ${warm.wasm[0].bufferBytes}`);
   assert.equal(end.wasm[0].bufferBytes, warm.wasm[0].bufferBytes);
-  assert.ok(warm.js.usedBytes > 1024 * 1024 && end.js.usedBytes > 1024 * 1024, `JS heap ${mib(warm.js.usedBytes)}, ${mib(end.js.usedBytes)}`);
+  assert.ok(
+    warm.js.usedBytes > 1024 * 1024 && end.js.usedBytes > 1024 * 1024,
+    `JS heap ${mib(warm.js.usedBytes)}, ${mib(end.js.usedBytes)}`,
+  );
   assert.ok(report.responsiveness.endMedianMs > 0 && report.responsiveness.startMedianMs > 0);
   // Every control got moves.
   for (const c of controls) assert.ok(report.perControl[c.name] > 0, `no move on ${c.name}`);
 }
 
 test('soak, short: 300 moves and 30 prompt changes over every widget of the page', async () => {
-  const report = await soak({ browser: shared.browser, baseUrl: shared.server.url, target: 'page', moves: 300, prompts: 30, samples: 3 });
+  const report = await soak({
+    browser: shared.browser,
+    baseUrl: shared.server.url,
+    target: 'page',
+    moves: 300,
+    prompts: 30,
+    samples: 3,
+  });
   assert.equal(report.moves, 300);
   assert.equal(report.prompts, 30);
   check(report, pageControls());
 });
 
-test('soak, short: 150 moves and 15 prompt changes over the embed demo\'s elements', async () => {
-  const report = await soak({ browser: shared.browser, baseUrl: shared.server.url, target: 'embed', moves: 150, prompts: 15, samples: 2 });
+test("soak, short: 150 moves and 15 prompt changes over the embed demo's elements", async () => {
+  const report = await soak({
+    browser: shared.browser,
+    baseUrl: shared.server.url,
+    target: 'embed',
+    moves: 150,
+    prompts: 15,
+    samples: 2,
+  });
   assert.equal(report.moves, 150);
   assert.equal(report.prompts, 15);
   check(report, embedControls());
@@ -46,18 +63,27 @@ test('soak, short: 150 moves and 15 prompt changes over the embed demo\'s elemen
 test('the embed elements delete the models they no longer show', async () => {
   const { page, problems, close } = await openSoakPage(shared.browser, `${shared.server.url}embed-demo.html`);
   try {
-    await page.waitForFunction(() => [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-'))
-      .every((n) => n.dataset.painted === 'computed'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('*')]
+        .filter((n) => n.localName.startsWith('normlab-'))
+        .every((n) => n.dataset.painted === 'computed'),
+    );
     await page.evaluate(() => window.__soak.idle());
     // The models' shared scratch is allocated at its largest on first use
     // (the kept run for every layer of a 64-layer model, the backward's
     // checkpoints at their budget); the layer chart goes to depth 50 and the
     // gradient views to 48 once before the baseline all the same.
-    await page.evaluate((a) => window.__soak.run(a), [
-      { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '50' },
-      { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 1 }, { kind: 'idle' },
-      { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '24' },
-      { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 6 / 42 }, { kind: 'idle' }]);
+    await page.evaluate(
+      (a) => window.__soak.run(a),
+      [
+        { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '50' },
+        { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 1 },
+        { kind: 'idle' },
+        { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '24' },
+        { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 6 / 42 },
+        { kind: 'idle' },
+      ],
+    );
     const memory = async () => (await page.evaluate(() => window.__soak.memory()))[0];
     const base = await memory();
     // 22 gradient depths x 2 stacks on <normlab-gradient-flow> (the first
@@ -66,17 +92,29 @@ test('the embed elements delete the models they no longer show', async () => {
     // the same range on its instance.
     const actions = [];
     for (let depth = 8; depth <= 50; depth += 2) {
-      actions.push({ kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: (Math.min(depth, 48) - 6) / 42 },
-        { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: String(depth) }, { kind: 'idle' });
+      actions.push(
+        { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: (Math.min(depth, 48) - 6) / 42 },
+        { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: String(depth) },
+        { kind: 'idle' },
+      );
     }
     // Back to where they started: gdepth 12, depth 24.
-    actions.push({ kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 6 / 42 },
-      { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '24' }, { kind: 'idle' });
+    actions.push(
+      { kind: 'range', host: 'normlab-gradient-flow', sel: '#grad-depth', fraction: 6 / 42 },
+      { kind: 'attr', host: 'normlab-layer-chart', name: 'depth', value: '24' },
+      { kind: 'idle' },
+    );
     await page.evaluate((a) => window.__soak.run(a), actions);
     const after = await memory();
     assert.equal(after.liveAllocations, base.liveAllocations);
-    assert.ok(after.mallocBytes <= base.mallocBytes + 1024 * 1024, `malloc'd ${base.mallocBytes} -> ${after.mallocBytes} bytes`);
-    assert.ok(after.bufferBytes <= base.bufferBytes * 1.5, `wasm memory ${base.bufferBytes} -> ${after.bufferBytes} bytes`);
+    assert.ok(
+      after.mallocBytes <= base.mallocBytes + 1024 * 1024,
+      `malloc'd ${base.mallocBytes} -> ${after.mallocBytes} bytes`,
+    );
+    assert.ok(
+      after.bufferBytes <= base.bufferBytes * 1.5,
+      `wasm memory ${base.bufferBytes} -> ${after.bufferBytes} bytes`,
+    );
     assert.equal(await page.textContent('normlab-gradient-flow #grad-depth + output').then((t) => /12/.test(t)), true);
     assert.deepEqual(problems, []);
   } finally {

@@ -20,7 +20,15 @@ export const FAST_WALK = () => {
 // page): the residual stream's L2 entering each layer and after the last,
 // and the input norm's input and output at each layer.
 export function modelFigures(nl, prompt) {
-  const model = nl.createModel({ hidden: 1024, heads: 16, seed: 1, norm: 'rmsnorm', placement: 'pre', layers: 24, eps: 1e-6 });
+  const model = nl.createModel({
+    hidden: 1024,
+    heads: 16,
+    seed: 1,
+    norm: 'rmsnorm',
+    placement: 'pre',
+    layers: 24,
+    eps: 1e-6,
+  });
   try {
     const run = model.forward(prompt);
     return {
@@ -34,12 +42,16 @@ export function modelFigures(nl, prompt) {
 }
 
 // The values a layer-chart series has drawn (its data-values).
-export const drawn = (page, id) => page.getAttribute(`[data-widget="layer-chart"] .chart-box .series-${id}`, 'data-values')
-  .then((v) => (v ? v.split(',').map(Number) : []));
+export const drawn = (page, id) =>
+  page
+    .getAttribute(`[data-widget="layer-chart"] .chart-box .series-${id}`, 'data-values')
+    .then((v) => (v ? v.split(',').map(Number) : []));
 export const WALK_COMPARE = '[data-widget="autorun"] .predict-compare';
 export const walkStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
-export const waitStatus = (page, status, timeout = 60_000) => page.waitForFunction(
-  (s) => document.querySelector('[data-widget="autorun"]').dataset.status === s, status, { timeout });
+export const waitStatus = (page, status, timeout = 60_000) =>
+  page.waitForFunction((s) => document.querySelector('[data-widget="autorun"]').dataset.status === s, status, {
+    timeout,
+  });
 
 // The comparison sentence the page should write for guesses r (the
 // residual stream after the last layer) and n (the norm's output there).
@@ -51,7 +63,13 @@ export function comparison(lang, figures, r, n) {
     return text(lang, `autorun.predict.verdict.${v.verdict}`, { factor: factorText(v.factor), percent: '10' });
   };
   return text(lang, 'autorun.predict.compare', {
-    last: 23, residualGuess: guessText(r), residual: significant(residual), residualVerdict: verdict(r, residual),
-    norm: 'RMSNorm', normGuess: guessText(n), normValue: significant(norm), normVerdict: verdict(n, norm),
+    last: 23,
+    residualGuess: guessText(r),
+    residual: significant(residual),
+    residualVerdict: verdict(r, residual),
+    norm: 'RMSNorm',
+    normGuess: guessText(n),
+    normValue: significant(norm),
+    normVerdict: verdict(n, norm),
   });
 }

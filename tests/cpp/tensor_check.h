@@ -82,7 +82,8 @@ double max_scaled_diff(const std::vector<G>& got, const std::vector<W>& want, in
 // Relative difference of two per-row scalars (rstd, mean, a statistic),
 // with the same NaN/inf rules.
 inline double rel_diff(double got, double want) {
-  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got) ? 0.0 : INFINITY;
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got) ? 0.0 : INFINITY;
   if (std::isinf(want) || std::isinf(got)) return want == got ? 0.0 : INFINITY;
   const double scale = std::fabs(want) > 0.0 ? std::fabs(want) : 1.0;
   return std::fabs(got - want) / scale;
@@ -114,7 +115,8 @@ inline std::vector<float> sweep_input(Rng& rng, int T, int D) {
   static constexpr float kScales[] = {1.0f, 100.0f, 0.01f};
   std::vector<float> x(static_cast<std::size_t>(T) * D);
   for (int t = 0; t < T; ++t) {
-    for (int i = 0; i < D; ++i) x[static_cast<std::size_t>(t) * D + i] = kScales[t % 3] * rng.uniform(-1.0f, 1.0f);
+    for (int i = 0; i < D; ++i)
+      x[static_cast<std::size_t>(t) * D + i] = kScales[t % 3] * rng.uniform(-1.0f, 1.0f);
   }
   return x;
 }

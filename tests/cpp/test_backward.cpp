@@ -22,7 +22,9 @@ using namespace normlab::test;
 
 namespace {
 
-std::vector<double> to_double(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
+std::vector<double> to_double(const std::vector<float>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0.0;
@@ -62,13 +64,15 @@ constexpr double kRefTol = 1e-7;
 // backward-stable float computation meets.
 
 // r * max_i (|u_i| + |xhat_i| * mean_j |u_j xhat_j|), u = g * dy, xhat = x * r
-std::vector<double> rmsnorm_term_scale(const std::vector<float>& x, const float* gain, const std::vector<float>& dy,
-                                       const std::vector<float>& rstd, int T, int D) {
+std::vector<double> rmsnorm_term_scale(const std::vector<float>& x, const float* gain,
+                                       const std::vector<float>& dy, const std::vector<float>& rstd,
+                                       int T, int D) {
   std::vector<double> scale(T);
   for (int t = 0; t < T; ++t) {
     const double r = rstd[t];
     double mean_abs_uxhat = 0.0;
-    for (int i = 0; i < D; ++i) mean_abs_uxhat += std::fabs((gain ? gain[i] : 1.0) * dy[t * D + i] * x[t * D + i] * r) / D;
+    for (int i = 0; i < D; ++i)
+      mean_abs_uxhat += std::fabs((gain ? gain[i] : 1.0) * dy[t * D + i] * x[t * D + i] * r) / D;
     double m = 0.0;
     for (int i = 0; i < D; ++i) {
       const double u = (gain ? gain[i] : 1.0) * dy[t * D + i];
@@ -80,8 +84,10 @@ std::vector<double> rmsnorm_term_scale(const std::vector<float>& x, const float*
 }
 
 // r * max_i (|u_i| + mean |u| + |xhat_i| * mean_j |u_j xhat_j|), xhat = (x - mean) * r
-std::vector<double> layernorm_term_scale(const std::vector<float>& x, const float* gain, const std::vector<float>& dy,
-                                         const std::vector<float>& mean, const std::vector<float>& rstd, int T, int D) {
+std::vector<double> layernorm_term_scale(const std::vector<float>& x, const float* gain,
+                                         const std::vector<float>& dy,
+                                         const std::vector<float>& mean,
+                                         const std::vector<float>& rstd, int T, int D) {
   std::vector<double> scale(T);
   for (int t = 0; t < T; ++t) {
     const double r = rstd[t];
@@ -94,7 +100,8 @@ std::vector<double> layernorm_term_scale(const std::vector<float>& x, const floa
     double m = 0.0;
     for (int i = 0; i < D; ++i) {
       const double u = (gain ? gain[i] : 1.0) * dy[t * D + i];
-      m = std::max(m, std::fabs(u) + mean_abs_u + std::fabs((x[t * D + i] - mean[t]) * r) * mean_abs_uxhat);
+      m = std::max(
+          m, std::fabs(u) + mean_abs_u + std::fabs((x[t * D + i] - mean[t]) * r) * mean_abs_uxhat);
     }
     scale[t] = r * m;
   }
@@ -102,14 +109,16 @@ std::vector<double> layernorm_term_scale(const std::vector<float>& x, const floa
 }
 
 // max_i p_i (|dy_i| + sum_j p_j |dy_j|) / temperature
-std::vector<double> softmax_term_scale(const std::vector<float>& p, const std::vector<float>& dy, int T, int D,
-                                       float temperature) {
+std::vector<double> softmax_term_scale(const std::vector<float>& p, const std::vector<float>& dy,
+                                       int T, int D, float temperature) {
   std::vector<double> scale(T);
   for (int t = 0; t < T; ++t) {
     double dot_abs = 0.0;
-    for (int i = 0; i < D; ++i) dot_abs += std::fabs(static_cast<double>(p[t * D + i]) * dy[t * D + i]);
+    for (int i = 0; i < D; ++i)
+      dot_abs += std::fabs(static_cast<double>(p[t * D + i]) * dy[t * D + i]);
     double m = 0.0;
-    for (int i = 0; i < D; ++i) m = std::max(m, p[t * D + i] * (std::fabs(dy[t * D + i]) + dot_abs));
+    for (int i = 0; i < D; ++i)
+      m = std::max(m, p[t * D + i] * (std::fabs(dy[t * D + i]) + dot_abs));
     scale[t] = m / temperature;
   }
   return scale;
@@ -149,7 +158,8 @@ TEST_CASE("rmsnorm backward matches finite differences", "[backward][rmsnorm]") 
     const std::vector<double> wd = to_double(w);
     std::vector<double> yd(T * D), rd(T);
     const auto loss = [&] {
-      rmsnorm_forward_ref(yd.data(), rd.data(), xd.data(), gd.data(), T, D, static_cast<double>(eps));
+      rmsnorm_forward_ref(yd.data(), rd.data(), xd.data(), gd.data(), T, D,
+                          static_cast<double>(eps));
       return dot(wd, yd);
     };
     const std::vector<double> dx_fd = finite_diff(xd, loss);
@@ -158,7 +168,8 @@ TEST_CASE("rmsnorm backward matches finite differences", "[backward][rmsnorm]") 
     // Reference, in double.
     loss();
     std::vector<double> dx_ref(T * D), dg_ref(D, 0.0);
-    rmsnorm_backward_ref(dx_ref.data(), dg_ref.data(), wd.data(), xd.data(), gd.data(), rd.data(), T, D);
+    rmsnorm_backward_ref(dx_ref.data(), dg_ref.data(), wd.data(), xd.data(), gd.data(), rd.data(),
+                         T, D);
     // SIMD kernel, in float, with its own forward's rstd.
     std::vector<float> y(T * D), rstd(T), dx(T * D), dg(D, 0.0f);
     rmsnorm_forward(y.data(), rstd.data(), x.data(), g.data(), T, D, eps);
@@ -196,11 +207,12 @@ TEST_CASE("layernorm backward matches finite differences", "[backward][layernorm
 
     loss();
     std::vector<double> dx_ref(T * D), dg_ref(D, 0.0), db_ref(D, 0.0);
-    layernorm_backward_ref(dx_ref.data(), dg_ref.data(), db_ref.data(), wd.data(), xd.data(), gd.data(), md.data(),
-                           rd.data(), T, D);
+    layernorm_backward_ref(dx_ref.data(), dg_ref.data(), db_ref.data(), wd.data(), xd.data(),
+                           gd.data(), md.data(), rd.data(), T, D);
     std::vector<float> y(T * D), mean(T), rstd(T), dx(T * D), dg(D, 0.0f), db(D, 0.0f);
     layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D, eps);
-    layernorm_backward(dx.data(), dg.data(), db.data(), w.data(), x.data(), g.data(), mean.data(), rstd.data(), T, D);
+    layernorm_backward(dx.data(), dg.data(), db.data(), w.data(), x.data(), g.data(), mean.data(),
+                       rstd.data(), T, D);
 
     INFO("D = " << D);
     CHECK(max_scaled_diff(dx_ref, dx_fd, T, D) <= kRefTol);
@@ -230,7 +242,8 @@ TEST_CASE("softmax backward matches finite differences", "[backward][softmax]") 
 
       loss();
       std::vector<double> dx_ref(T * D);
-      softmax_backward_ref(dx_ref.data(), wd.data(), pd.data(), T, D, static_cast<double>(temperature));
+      softmax_backward_ref(dx_ref.data(), wd.data(), pd.data(), T, D,
+                           static_cast<double>(temperature));
       std::vector<float> p(T * D), dx(T * D);
       softmax_forward(p.data(), x.data(), T, D, temperature);
       softmax_backward(dx.data(), w.data(), p.data(), T, D, temperature);
@@ -252,7 +265,8 @@ TEST_CASE("gradient identities of the normalizations", "[backward]") {
   const std::vector<float> g = rng.uniform_vec(D, -1.5f, 1.5f);
   const std::vector<float> dy = rng.uniform_vec(T * D, -1.0f, 1.0f);
   std::vector<float> y(T * D), mean(T), rstd(T), dx(T * D);
-  const auto row_dot = [&](const std::vector<float>& a, const std::vector<float>* b, int t, double* norms) {
+  const auto row_dot = [&](const std::vector<float>& a, const std::vector<float>* b, int t,
+                           double* norms) {
     double s = 0.0, na = 0.0, nb = 0.0;
     for (int i = 0; i < D; ++i) {
       const double bi = b ? (*b)[t * D + i] : 1.0;
@@ -273,7 +287,8 @@ TEST_CASE("gradient identities of the normalizations", "[backward]") {
   }
 
   layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), nullptr, T, D, 0.0f);
-  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), g.data(), mean.data(), rstd.data(), T, D);
+  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), g.data(), mean.data(),
+                     rstd.data(), T, D);
   for (int t = 0; t < T; ++t) {
     double n;
     double s = row_dot(dx, nullptr, t, &n);
@@ -315,10 +330,12 @@ TEST_CASE("dgain and dbias accumulate; nullptr skips them", "[backward]") {
   SECTION("layernorm") {
     layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), nullptr, T, D, 1e-5f);
     std::vector<float> dg_zero(D, 0.0f), db_zero(D, 0.0f), dg(start), db(start);
-    layernorm_backward(dx.data(), dg_zero.data(), db_zero.data(), dy.data(), x.data(), g.data(), mean.data(),
+    layernorm_backward(dx.data(), dg_zero.data(), db_zero.data(), dy.data(), x.data(), g.data(),
+                       mean.data(), rstd.data(), T, D);
+    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
                        rstd.data(), T, D);
-    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(), rstd.data(), T, D);
-    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(), rstd.data(), T, D);
+    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
+                       rstd.data(), T, D);
     for (int i = 0; i < D; ++i) {
       CHECK(dg[i] == Approx(start[i] + 2.0 * dg_zero[i]).margin(1e-5));
       CHECK(db[i] == Approx(start[i] + 2.0 * db_zero[i]).margin(1e-5));
@@ -326,8 +343,8 @@ TEST_CASE("dgain and dbias accumulate; nullptr skips them", "[backward]") {
       for (int t = 0; t < T; ++t) sum_dy += dy[t * D + i];
       CHECK(db_zero[i] == Approx(sum_dy).margin(1e-6));
     }
-    layernorm_backward(dx_no_grads.data(), nullptr, nullptr, dy.data(), x.data(), g.data(), mean.data(), rstd.data(), T,
-                       D);
+    layernorm_backward(dx_no_grads.data(), nullptr, nullptr, dy.data(), x.data(), g.data(),
+                       mean.data(), rstd.data(), T, D);
     CHECK(std::memcmp(dx.data(), dx_no_grads.data(), dx.size() * sizeof(float)) == 0);
   }
 }
@@ -349,7 +366,8 @@ TEST_CASE("eps = 0 zero rows have zero gradient", "[backward][numerics]") {
   std::fill(dx.begin(), dx.end(), 7.0f);
   layernorm_forward(y.data(), &mean, &rstd, c.data(), g.data(), nullptr, 1, D, 0.0f);
   CHECK(rstd == 0.0f);
-  layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), c.data(), g.data(), &mean, &rstd, 1, D);
+  layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), c.data(), g.data(), &mean, &rstd,
+                     1, D);
   CHECK(dx == std::vector<float>(D, 0.0f));
   CHECK(dg == std::vector<float>(D, 1.0f));
   CHECK(db == std::vector<float>(D, 1.5f));
@@ -369,10 +387,11 @@ TEST_CASE("backward on rows across the float range (eps = 0)", "[backward][numer
   std::vector<float> dx_unit(T * D), dg_unit(D, 0.0f), db_unit(D, 0.0f);
   std::vector<float> dx_unit_ln(T * D), dg_unit_ln(D, 0.0f);
   rmsnorm_forward(y.data(), rstd.data(), x.data(), g.data(), T, D, 0.0f);
-  rmsnorm_backward(dx_unit.data(), dg_unit.data(), dy.data(), x.data(), g.data(), rstd.data(), T, D);
+  rmsnorm_backward(dx_unit.data(), dg_unit.data(), dy.data(), x.data(), g.data(), rstd.data(), T,
+                   D);
   layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), nullptr, T, D, 0.0f);
-  layernorm_backward(dx_unit_ln.data(), dg_unit_ln.data(), db_unit.data(), dy.data(), x.data(), g.data(), mean.data(),
-                     rstd.data(), T, D);
+  layernorm_backward(dx_unit_ln.data(), dg_unit_ln.data(), db_unit.data(), dy.data(), x.data(),
+                     g.data(), mean.data(), rstd.data(), T, D);
 
   for (const int e : {126, 64, 63, -64, -100, -120}) {
     std::vector<float> xs(x);
@@ -391,9 +410,10 @@ TEST_CASE("backward on rows across the float range (eps = 0)", "[backward][numer
 
     std::fill(dg.begin(), dg.end(), 0.0f);
     layernorm_forward(y.data(), mean.data(), rstd.data(), xs.data(), g.data(), nullptr, T, D, 0.0f);
-    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), xs.data(), g.data(), mean.data(), rstd.data(), T, D);
-    layernorm_backward_ref(dx_ref.data(), nullptr, nullptr, dy.data(), xs.data(), g.data(), mean.data(), rstd.data(),
-                           T, D);
+    layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), xs.data(), g.data(), mean.data(),
+                       rstd.data(), T, D);
+    layernorm_backward_ref(dx_ref.data(), nullptr, nullptr, dy.data(), xs.data(), g.data(),
+                           mean.data(), rstd.data(), T, D);
     for (int k = 0; k < T * D; ++k) dx_expected[k] = std::ldexp(dx_unit_ln[k], -e);
     CHECK(max_scaled_diff(dx, dx_ref, T, D) <= kTol);
     CHECK(max_scaled_diff(dx, dx_expected, T, D) <= kTol);
@@ -402,7 +422,8 @@ TEST_CASE("backward on rows across the float range (eps = 0)", "[backward][numer
   }
 }
 
-TEST_CASE("backward with gradients near FLT_MAX stays finite where the exact dx is", "[backward][numerics]") {
+TEST_CASE("backward with gradients near FLT_MAX stays finite where the exact dx is",
+          "[backward][numerics]") {
   // Found by fuzzing: u - xhat c (and softmax's dy - dot) can overflow float
   // while r < 1 (resp. p < 1) brings the exact dx back into range.
   // rmsnorm, x = [4, 4, 4, -4]: r = 1/4, xhat = [1, 1, 1, -1],
@@ -420,8 +441,10 @@ TEST_CASE("backward with gradients near FLT_MAX stays finite where the exact dx 
   // layernorm on the same row: mean 2, var 12; u - mean(u) = 3.75e38 alone
   // would overflow.
   layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), nullptr, nullptr, 1, 4, 0.0f);
-  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(), rstd.data(), 1, 4);
-  layernorm_backward_ref(dx_ref.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(), rstd.data(), 1, 4);
+  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(),
+                     rstd.data(), 1, 4);
+  layernorm_backward_ref(dx_ref.data(), nullptr, nullptr, dy.data(), x.data(), nullptr, mean.data(),
+                         rstd.data(), 1, 4);
   CHECK(std::all_of(dx.begin(), dx.end(), [](float v) { return std::isfinite(v); }));
   CHECK(max_scaled_diff(dx, dx_ref, 1, 4) <= kTol);
 
@@ -455,36 +478,45 @@ TEST_CASE("backward: SIMD matches the reference on every tail length", "[backwar
 
       rmsnorm_forward(y.data(), rstd.data(), x.data(), gain, T, D, 1e-5f);
       rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), gain, rstd.data(), T, D);
-      rmsnorm_backward_ref(dx_ref.data(), dg_ref.data(), dy.data(), x.data(), gain, rstd.data(), T, D);
+      rmsnorm_backward_ref(dx_ref.data(), dg_ref.data(), dy.data(), x.data(), gain, rstd.data(), T,
+                           D);
       for (int t = 0; t < T; ++t) {
-        for (int i = 0; i < D; ++i) abs_dg[i] += std::fabs(static_cast<double>(dy[t * D + i]) * x[t * D + i] * rstd[t]);
+        for (int i = 0; i < D; ++i)
+          abs_dg[i] += std::fabs(static_cast<double>(dy[t * D + i]) * x[t * D + i] * rstd[t]);
       }
-      worst_rms = std::max({worst_rms, max_diff_on_scale(dx, dx_ref, rmsnorm_term_scale(x, gain, dy, rstd, T, D), T, D),
-                            max_diff_on_scale(dg, dg_ref, {accumulated_scale(start, abs_dg)}, 1, D)});
+      worst_rms = std::max(
+          {worst_rms,
+           max_diff_on_scale(dx, dx_ref, rmsnorm_term_scale(x, gain, dy, rstd, T, D), T, D),
+           max_diff_on_scale(dg, dg_ref, {accumulated_scale(start, abs_dg)}, 1, D)});
 
       std::fill(dg.begin(), dg.end(), start);
       std::fill(dg_ref.begin(), dg_ref.end(), start);
       std::fill(abs_dg.begin(), abs_dg.end(), 0.0);
       layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), gain, nullptr, T, D, 1e-5f);
-      layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), gain, mean.data(), rstd.data(), T, D);
-      layernorm_backward_ref(dx_ref.data(), dg_ref.data(), db_ref.data(), dy.data(), x.data(), gain, mean.data(),
-                             rstd.data(), T, D);
+      layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), gain, mean.data(),
+                         rstd.data(), T, D);
+      layernorm_backward_ref(dx_ref.data(), dg_ref.data(), db_ref.data(), dy.data(), x.data(), gain,
+                             mean.data(), rstd.data(), T, D);
       for (int t = 0; t < T; ++t) {
         for (int i = 0; i < D; ++i) {
-          abs_dg[i] += std::fabs(static_cast<double>(dy[t * D + i]) * (x[t * D + i] - mean[t]) * rstd[t]);
+          abs_dg[i] +=
+              std::fabs(static_cast<double>(dy[t * D + i]) * (x[t * D + i] - mean[t]) * rstd[t]);
           abs_db[i] += std::fabs(dy[t * D + i]);
         }
       }
-      worst_ln = std::max({worst_ln,
-                           max_diff_on_scale(dx, dx_ref, layernorm_term_scale(x, gain, dy, mean, rstd, T, D), T, D),
-                           max_diff_on_scale(dg, dg_ref, {accumulated_scale(start, abs_dg)}, 1, D),
-                           max_diff_on_scale(db, db_ref, {accumulated_scale(start, abs_db)}, 1, D)});
+      worst_ln = std::max(
+          {worst_ln,
+           max_diff_on_scale(dx, dx_ref, layernorm_term_scale(x, gain, dy, mean, rstd, T, D), T, D),
+           max_diff_on_scale(dg, dg_ref, {accumulated_scale(start, abs_dg)}, 1, D),
+           max_diff_on_scale(db, db_ref, {accumulated_scale(start, abs_db)}, 1, D)});
     }
     for (const float temperature : {1.0f, 0.3f}) {
       softmax_forward(y.data(), x.data(), T, D, temperature);
       softmax_backward(dx.data(), dy.data(), y.data(), T, D, temperature);
       softmax_backward_ref(dx_ref.data(), dy.data(), y.data(), T, D, temperature);
-      worst_sm = std::max(worst_sm, max_diff_on_scale(dx, dx_ref, softmax_term_scale(y, dy, T, D, temperature), T, D));
+      worst_sm = std::max(
+          worst_sm,
+          max_diff_on_scale(dx, dx_ref, softmax_term_scale(y, dy, T, D, temperature), T, D));
       // Row 0 (logits in +-1, never saturated) also meets the plain row scale.
       const double d = max_scaled_diff(dx, dx_ref, 1, D);
       if (d > worst_sm_row) {
@@ -495,7 +527,8 @@ TEST_CASE("backward: SIMD matches the reference on every tail length", "[backwar
   }
   INFO("backward: max |d - d_ref| / term scale (dx, dgain, dbias): rmsnorm "
        << worst_rms << ", layernorm " << worst_ln << ", softmax " << worst_sm
-       << "; softmax unsaturated row on the row scale " << worst_sm_row << " (D = " << worst_sm_row_D << ")");
+       << "; softmax unsaturated row on the row scale " << worst_sm_row
+       << " (D = " << worst_sm_row_D << ")");
   CHECK(worst_rms <= kTol);
   CHECK(worst_ln <= kTol);
   CHECK(worst_sm <= kTol);

@@ -121,18 +121,21 @@ TEST_CASE("layernorm: a row whose mean dwarfs its spread", "[layernorm]") {
   std::vector<float> y(D), y_ref(D);
   float mean, rstd, mean_ref, rstd_ref;
   layernorm_forward(y.data(), &mean, &rstd, x.data(), nullptr, nullptr, 1, D, 1e-5f);
-  layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, x.data(), nullptr, nullptr, 1, D, 1e-5f);
+  layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, x.data(), nullptr, nullptr, 1, D,
+                        1e-5f);
   const double cond = 1e4 * rstd_ref;
   const double two_pass_bound = 8.0 * 0x1.0p-24 * cond;
   const double d = max_scaled_diff(y, y_ref, 1, D);
-  INFO("|mean|/std = " << cond << ", max |y - y_ref| / scale = " << d << ", two-pass bound " << two_pass_bound);
+  INFO("|mean|/std = " << cond << ", max |y - y_ref| / scale = " << d << ", two-pass bound "
+                       << two_pass_bound);
   CHECK(d <= two_pass_bound);
   CHECK(d <= kTol);
   CHECK(rel_diff(mean, mean_ref) <= 0x1.0p-24);
   CHECK(rel_diff(rstd, rstd_ref) <= kTol);
 }
 
-TEST_CASE("layernorm forward: SIMD matches the reference on every tail length", "[layernorm][sweep]") {
+TEST_CASE("layernorm forward: SIMD matches the reference on every tail length",
+          "[layernorm][sweep]") {
   Rng rng(14);
   double worst_y = 0.0, worst_cache = 0.0;
   int worst_D = 0;
@@ -147,7 +150,8 @@ TEST_CASE("layernorm forward: SIMD matches the reference on every tail length", 
       const float* bias = variant & 2 ? b.data() : nullptr;
       std::vector<float> y(T * D), y_ref(T * D), mean(T), mean_ref(T), rstd(T), rstd_ref(T);
       layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), gain, bias, T, D, 1e-5f);
-      layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), gain, bias, T, D, 1e-5f);
+      layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), gain, bias, T,
+                            D, 1e-5f);
       const double d = max_scaled_diff(y, y_ref, T, D);
       if (d > worst_y) {
         worst_y = d;
@@ -157,12 +161,13 @@ TEST_CASE("layernorm forward: SIMD matches the reference on every tail length", 
       // The mean's error measured against the row's spread (std = 1 / rstd):
       // a mean near 0 has no meaningful relative error.
       for (int t = 0; t < T; ++t) {
-        worst_cache = std::max(worst_cache, std::fabs(static_cast<double>(mean[t]) - mean_ref[t]) * rstd_ref[t]);
+        worst_cache = std::max(worst_cache,
+                               std::fabs(static_cast<double>(mean[t]) - mean_ref[t]) * rstd_ref[t]);
       }
     }
   }
-  INFO("layernorm forward: max |y - y_ref| / row scale = " << worst_y << " (D = " << worst_D
-                                                            << "), max rstd/mean diff = " << worst_cache);
+  INFO("layernorm forward: max |y - y_ref| / row scale = "
+       << worst_y << " (D = " << worst_D << "), max rstd/mean diff = " << worst_cache);
   CHECK(worst_y <= kTol);
   CHECK(worst_cache <= kTol);
 }
@@ -176,15 +181,17 @@ TEST_CASE("layernorm: rows whose first entries are a poor guess at the mean", "[
   for (const int D : {65, 100, 1024, 1031}) {
     const int T = 4;
     std::vector<float> x = rng.uniform_vec(static_cast<std::size_t>(T) * D, -1.0f, 1.0f);
-    for (int i = 0; i < 64; ++i) x[0 * D + i] += 1000.0f;          // outlying prefix
-    for (int i = 0; i < D; ++i) x[1 * D + i] += 0.5f * i;           // trend
-    for (int i = 0; i < 64; ++i) x[2 * D + i] *= 1e-3f;             // quiet prefix, loud rest
+    for (int i = 0; i < 64; ++i) x[0 * D + i] += 1000.0f;               // outlying prefix
+    for (int i = 0; i < D; ++i) x[1 * D + i] += 0.5f * i;               // trend
+    for (int i = 0; i < 64; ++i) x[2 * D + i] *= 1e-3f;                 // quiet prefix, loud rest
     for (int i = 0; i < D; ++i) x[3 * D + i] += i < 64 ? -3e4f : 3e4f;  // two plateaus
     const std::vector<float> g = rng.uniform_vec(D, 0.5f, 1.5f);
     const std::vector<float> b = rng.uniform_vec(D, -1.0f, 1.0f);
     std::vector<float> y(x.size()), y_ref(x.size()), mean(T), mean_ref(T), rstd(T), rstd_ref(T);
-    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
-    layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
+    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D,
+                      1e-5f);
+    layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), g.data(),
+                          b.data(), T, D, 1e-5f);
     INFO("D = " << D);
     CHECK(max_scaled_diff(y, y_ref, T, D) <= kTol);
     CHECK(max_rel_diff(rstd.data(), rstd_ref.data(), T) <= kTol);

@@ -86,15 +86,14 @@ TEST_CASE("invalid options give one clear message each", "[model][config]") {
                    "norm must be 'rmsnorm', 'layernorm' or 'none'"});
   cases.push_back({with([](ModelOptions& o) { o.norm = ""; }),
                    "norm must be 'rmsnorm', 'layernorm' or 'none'"});
-  cases.push_back({with([](ModelOptions& o) { o.placement = "middle"; }),
-                   "placement must be 'pre' or 'post'"});
+  cases.push_back(
+      {with([](ModelOptions& o) { o.placement = "middle"; }), "placement must be 'pre' or 'post'"});
   for (double v : {-1e-6, 2.0, inf}) {
-    cases.push_back({with([v](ModelOptions& o) { o.eps = v; }),
-                     "eps must be a number in 0..1"});
+    cases.push_back({with([v](ModelOptions& o) { o.eps = v; }), "eps must be a number in 0..1"});
   }
   for (double v : {-1.0, 4294967296.0, 0.5, nan}) {
-    cases.push_back({with([v](ModelOptions& o) { o.seed = v; }),
-                     "seed must be an integer in 0..4294967295"});
+    cases.push_back(
+        {with([v](ModelOptions& o) { o.seed = v; }), "seed must be an integer in 0..4294967295"});
   }
   for (const Case& c : cases) {
     INFO("expecting: " << c.message);
@@ -116,8 +115,7 @@ TEST_CASE("invalid options give one clear message each", "[model][config]") {
 TEST_CASE("prompts: UTF-8 bytes, 1..64 of them", "[model][config]") {
   CHECK(validate_prompt("") == "prompt is empty");
   CHECK(validate_prompt(std::string(64, 'a')).empty());
-  CHECK(validate_prompt(std::string(65, 'a')) ==
-        "prompt longer than 64 tokens (65 UTF-8 bytes)");
+  CHECK(validate_prompt(std::string(65, 'a')) == "prompt longer than 64 tokens (65 UTF-8 bytes)");
   // 22 Chinese characters are 66 bytes: one token per byte.
   std::string zh;
   for (int i = 0; i < 22; i++) zh += "\xe5\xb1\x82";  // U+5C42
@@ -131,13 +129,11 @@ TEST_CASE("prompts: UTF-8 bytes, 1..64 of them", "[model][config]") {
   CHECK(tokens[3] == 0x82);
 }
 
-TEST_CASE("bad prompts, top_k and gain queries return messages",
-          "[model][config]") {
+TEST_CASE("bad prompts, top_k and gain queries return messages", "[model][config]") {
   Model model(small_options());
   REQUIRE(model.error().empty());
   CHECK(model.forward("") == "prompt is empty");
-  CHECK(model.forward(std::string(65, 'x')) ==
-        "prompt longer than 64 tokens (65 UTF-8 bytes)");
+  CHECK(model.forward(std::string(65, 'x')) == "prompt longer than 64 tokens (65 UTF-8 bytes)");
   CHECK(model.forward("ok", 0) == "top_k must be an integer in 1..256");
   CHECK(model.forward("ok", 257) == "top_k must be an integer in 1..256");
   CHECK(model.forward("ok", 256).empty());
@@ -149,10 +145,8 @@ TEST_CASE("bad prompts, top_k and gain queries return messages",
   CHECK(model.validate_gain_query(0, "inputNorm").empty());
   CHECK(model.validate_gain_query(1, "postAttentionNorm").empty());
   CHECK(model.validate_gain_query(-7, "finalNorm").empty());
-  CHECK(model.validate_gain_query(2, "inputNorm") ==
-        "layer must be an integer in 0..1");
-  CHECK(model.validate_gain_query(0.5, "inputNorm") ==
-        "layer must be an integer in 0..1");
+  CHECK(model.validate_gain_query(2, "inputNorm") == "layer must be an integer in 0..1");
+  CHECK(model.validate_gain_query(0.5, "inputNorm") == "layer must be an integer in 0..1");
   CHECK(model.validate_gain_query(0, "gain") ==
         "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'");
 }
@@ -165,8 +159,7 @@ TEST_CASE("a failed call leaves the previous result intact", "[model][config]") 
   CHECK(model.forward_result().stats == before);
 }
 
-TEST_CASE("problems name their rule and field; the message is the same",
-          "[model][config]") {
+TEST_CASE("problems name their rule and field; the message is the same", "[model][config]") {
   struct Case {
     Problem problem;
     ProblemCode code;
@@ -181,45 +174,42 @@ TEST_CASE("problems name their rule and field; the message is the same",
   Model model(small_options());
   REQUIRE(!model.problem());
   const std::vector<Case> cases = {
-      {with([](ModelOptions& o) { o.layers = 0; }), ProblemCode::kOutOfRange,
-       Field::kLayers, "layers must be an integer in 1..64"},
-      {with([](ModelOptions& o) { o.hidden = 100; }), ProblemCode::kOutOfRange,
-       Field::kHidden, "hidden must be a power of two in 64..1024"},
-      {with([](ModelOptions& o) { o.heads = 3; }), ProblemCode::kOutOfRange,
-       Field::kHeads, "heads must be a power of two in 1..64 for hidden 1024"},
-      {with([](ModelOptions& o) { o.norm = "batchnorm"; }),
-       ProblemCode::kNotOneOf, Field::kNorm,
+      {with([](ModelOptions& o) { o.layers = 0; }), ProblemCode::kOutOfRange, Field::kLayers,
+       "layers must be an integer in 1..64"},
+      {with([](ModelOptions& o) { o.hidden = 100; }), ProblemCode::kOutOfRange, Field::kHidden,
+       "hidden must be a power of two in 64..1024"},
+      {with([](ModelOptions& o) { o.heads = 3; }), ProblemCode::kOutOfRange, Field::kHeads,
+       "heads must be a power of two in 1..64 for hidden 1024"},
+      {with([](ModelOptions& o) { o.norm = "batchnorm"; }), ProblemCode::kNotOneOf, Field::kNorm,
        "norm must be 'rmsnorm', 'layernorm' or 'none'"},
-      {with([](ModelOptions& o) { o.placement = ""; }), ProblemCode::kNotOneOf,
-       Field::kPlacement, "placement must be 'pre' or 'post'"},
-      {with([](ModelOptions& o) { o.eps = -1.0; }), ProblemCode::kOutOfRange,
-       Field::kEps, "eps must be a number in 0..1"},
-      {with([](ModelOptions& o) { o.seed = 0.5; }), ProblemCode::kOutOfRange,
-       Field::kSeed, "seed must be an integer in 0..4294967295"},
+      {with([](ModelOptions& o) { o.placement = ""; }), ProblemCode::kNotOneOf, Field::kPlacement,
+       "placement must be 'pre' or 'post'"},
+      {with([](ModelOptions& o) { o.eps = -1.0; }), ProblemCode::kOutOfRange, Field::kEps,
+       "eps must be a number in 0..1"},
+      {with([](ModelOptions& o) { o.seed = 0.5; }), ProblemCode::kOutOfRange, Field::kSeed,
+       "seed must be an integer in 0..4294967295"},
       // The first bad field in the options' order.
       {with([](ModelOptions& o) {
          o.seed = -1;
          o.hidden = 8;
        }),
-       ProblemCode::kOutOfRange, Field::kHidden,
-       "hidden must be a power of two in 64..1024"},
+       ProblemCode::kOutOfRange, Field::kHidden, "hidden must be a power of two in 64..1024"},
       {check_prompt(""), ProblemCode::kEmpty, Field::kPrompt, "prompt is empty"},
       {check_prompt(std::string(65, 'a')), ProblemCode::kTooLong, Field::kPrompt,
        "prompt longer than 64 tokens (65 UTF-8 bytes)"},
-      {model.check_forward(""), ProblemCode::kEmpty, Field::kPrompt,
-       "prompt is empty"},
+      {model.check_forward(""), ProblemCode::kEmpty, Field::kPrompt, "prompt is empty"},
       {model.check_forward("ok", 0), ProblemCode::kOutOfRange, Field::kTopK,
        "top_k must be an integer in 1..256"},
       {model.check_forward("ok", 5, 3), ProblemCode::kOutOfRange, Field::kLayers,
        "layers must be an integer in 1..2"},
       {model.check_gradients("x"), ProblemCode::kTooShort, Field::kPrompt,
        "gradients need a prompt of at least 2 tokens"},
-      {model.check_gradients(std::string(70, 'b')), ProblemCode::kTooLong,
-       Field::kPrompt, "prompt longer than 64 tokens (70 UTF-8 bytes)"},
+      {model.check_gradients(std::string(70, 'b')), ProblemCode::kTooLong, Field::kPrompt,
+       "prompt longer than 64 tokens (70 UTF-8 bytes)"},
       {model.check_gain_query(0, "gain"), ProblemCode::kNotOneOf, Field::kWhich,
        "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'"},
-      {model.check_gain_query(2, "inputNorm"), ProblemCode::kOutOfRange,
-       Field::kLayer, "layer must be an integer in 0..1"},
+      {model.check_gain_query(2, "inputNorm"), ProblemCode::kOutOfRange, Field::kLayer,
+       "layer must be an integer in 0..1"},
   };
   for (const Case& c : cases) {
     INFO(c.message);
@@ -229,16 +219,14 @@ TEST_CASE("problems name their rule and field; the message is the same",
     CHECK(c.problem.message == c.message);
   }
   // The names JavaScript gets for them.
-  CHECK(std::string(kProblemCodeNames[static_cast<int>(ProblemCode::kOutOfRange)]) ==
-        "outOfRange");
+  CHECK(std::string(kProblemCodeNames[static_cast<int>(ProblemCode::kOutOfRange)]) == "outOfRange");
   CHECK(std::string(kFieldNames[static_cast<int>(Field::kTopK)]) == "topK");
 
   // No problem: code kNone, field kNone, no message; a model built from bad
   // options answers every check with its options' problem.
   for (const Problem& ok :
-       {check_model_options(ModelOptions{}), check_prompt("hi"),
-        model.check_forward("hi", 256, 2), model.check_gradients("hi"),
-        model.check_gain_query(-3, "finalNorm")}) {
+       {check_model_options(ModelOptions{}), check_prompt("hi"), model.check_forward("hi", 256, 2),
+        model.check_gradients("hi"), model.check_gain_query(-3, "finalNorm")}) {
     CHECK_FALSE(static_cast<bool>(ok));
     CHECK(ok.code == ProblemCode::kNone);
     CHECK(ok.field == Field::kNone);
@@ -248,8 +236,7 @@ TEST_CASE("problems name their rule and field; the message is the same",
   bad.norm = "x";
   Model broken(bad);
   for (const Problem& p : {broken.problem(), broken.check_forward("hi"),
-                           broken.check_gradients("hi"),
-                           broken.check_gain_query(0, "inputNorm")}) {
+                           broken.check_gradients("hi"), broken.check_gain_query(0, "inputNorm")}) {
     CHECK(p.code == ProblemCode::kNotOneOf);
     CHECK(p.field == Field::kNorm);
   }

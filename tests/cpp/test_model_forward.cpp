@@ -53,8 +53,7 @@ ModelOptions options(const char* norm, const char* placement) {
 struct View {
   const ForwardResult& r;
   float stat(int l, int probe, int t, int s) const {
-    return r.stats[((static_cast<size_t>(l) * kProbes + probe) * r.tokens + t) *
-                       kStats + s];
+    return r.stats[((static_cast<size_t>(l) * kProbes + probe) * r.tokens + t) * kStats + s];
   }
   float mean(int l, int probe, int s) const {
     return r.stats_mean[(static_cast<size_t>(l) * kProbes + probe) * kStats + s];
@@ -76,8 +75,7 @@ struct View {
   }
 };
 
-constexpr int kL2 = 0, kMean = 1, kVariance = 2, kStd = 3, kRms = 4,
-              kMaxAbs = 5;
+constexpr int kL2 = 0, kMean = 1, kVariance = 2, kStd = 3, kRms = 4, kMaxAbs = 5;
 
 }  // namespace
 
@@ -91,8 +89,7 @@ TEST_CASE("same seed, same numbers; other seeds differ", "[model][forward]") {
   const ParameterSet& pb = b.parameters();
   REQUIRE(pa.size() == pb.size());
   CHECK(std::equal(pa.data(), pa.data() + pa.size(), pb.data()));
-  CHECK_FALSE(std::equal(pa.data(), pa.data() + pa.size(),
-                         c.parameters().data()));
+  CHECK_FALSE(std::equal(pa.data(), pa.data() + pa.size(), c.parameters().data()));
 
   const std::string prompt = kLongPrompts[1];
   // forward_result() is the last forward() of any model: copied before the
@@ -111,16 +108,14 @@ TEST_CASE("same seed, same numbers; other seeds differ", "[model][forward]") {
 
   REQUIRE(a.gradients(prompt).empty());
   const std::vector<float> a_grads(a.parameter_gradients().data(),
-                                   a.parameter_gradients().data() +
-                                       a.parameter_gradients().size());
+                                   a.parameter_gradients().data() + a.parameter_gradients().size());
   REQUIRE(b.gradients(prompt).empty());
   CHECK(a.gradient_result().layer_grad_l2 == b.gradient_result().layer_grad_l2);
   CHECK(a.gradient_result().loss == b.gradient_result().loss);
   CHECK(std::equal(a_grads.begin(), a_grads.end(), b.parameter_gradients().data()));
 }
 
-TEST_CASE("layer l's weights do not depend on depth, norm or placement",
-          "[model][forward]") {
+TEST_CASE("layer l's weights do not depend on depth, norm or placement", "[model][forward]") {
   ModelOptions shallow;
   shallow.layers = 6;
   ModelOptions post = options("layernorm", "post");
@@ -156,9 +151,10 @@ void check_same_run(const ForwardResult& a, const ForwardResult& b) {
   CHECK(a.next_token == b.next_token);
 }
 
-TEST_CASE("forward at a depth: the first n layers are the n-layer model, "
-          "reused across depths",
-          "[model][forward]") {
+TEST_CASE(
+    "forward at a depth: the first n layers are the n-layer model, "
+    "reused across depths",
+    "[model][forward]") {
   for (const char* placement : {"pre", "post"}) {
     INFO(placement);
     ModelOptions deep_options = options("rmsnorm", placement);
@@ -224,8 +220,7 @@ TEST_CASE("statistics agree with golden values from any build", "[model][forward
   CHECK(v.mean(23, kResidualOut, kL2) == Approx(101.307266).epsilon(tol));
   CHECK(v.mean(23, kResidualOut, kMaxAbs) == Approx(10.9674559).epsilon(tol));
   // A mean's scale is the row's RMS (~3.2 at layer 23).
-  CHECK(v.mean(23, kResidualOut, kMean) ==
-        Approx(-0.0354220197).margin(tol * 3.2));
+  CHECK(v.mean(23, kResidualOut, kMean) == Approx(-0.0354220197).margin(tol * 3.2));
   CHECK(v.mean(0, kAttentionOut, kL2) == Approx(3.68643498).epsilon(tol));
   CHECK(v.mean(23, kMlpOut, kL2) == Approx(19.6534615).epsilon(tol));
   CHECK(v.r.final_stats_mean[2 * kStats + kL2] == Approx(32.189518).epsilon(tol));
@@ -239,8 +234,7 @@ TEST_CASE("statistics agree with golden values from any build", "[model][forward
   CHECK(g.residual_grad_l2[0] == Approx(1.24956775).epsilon(tol));
 }
 
-TEST_CASE("result layout: sizes, token means, shared probes, top-k",
-          "[model][forward]") {
+TEST_CASE("result layout: sizes, token means, shared probes, top-k", "[model][forward]") {
   for (const char* placement : {"pre", "post"}) {
     Model model(options("rmsnorm", placement));
     const std::string prompt = kLongPrompts[0];
@@ -280,8 +274,7 @@ TEST_CASE("result layout: sizes, token means, shared probes, top-k",
         if (!post) {
           CHECK(v.stat(l, kInputNormIn, t, kL2) == v.stat(l, kResidualIn, t, kL2));
         } else {
-          CHECK(v.stat(l, kResidualOut, t, kL2) ==
-                v.stat(l, kPostAttnNormOut, t, kL2));
+          CHECK(v.stat(l, kResidualOut, t, kL2) == v.stat(l, kPostAttnNormOut, t, kL2));
         }
         // The statistics are consistent with each other.
         const float l2 = v.stat(l, kResidualOut, t, kL2);
@@ -297,8 +290,7 @@ TEST_CASE("result layout: sizes, token means, shared probes, top-k",
     // The final norm reads the last layer's output.
     for (int t = 0; t < T; t++) {
       CHECK(r.final_stats[t * kStats + kL2] == v.stat(L - 1, kResidualOut, t, kL2));
-      CHECK(r.final_stats[(T + t) * kStats + kL2] ==
-            Approx(std::sqrt(1024.0)).epsilon(1e-3));
+      CHECK(r.final_stats[(T + t) * kStats + kL2] == Approx(std::sqrt(1024.0)).epsilon(1e-3));
     }
     // Top-k: sorted, a distribution's head, greedy = first.
     CHECK(r.next_token == r.top_tokens[0]);
@@ -339,8 +331,7 @@ TEST_CASE("result layout: sizes, token means, shared probes, top-k",
   }
 }
 
-TEST_CASE("gains: most near 1, a few far, range ~0.3..2, per layer and norm",
-          "[model][forward]") {
+TEST_CASE("gains: most near 1, a few far, range ~0.3..2, per layer and norm", "[model][forward]") {
   Model model(ModelOptions{});
   const int D = 1024;
   std::vector<const float*> all;
@@ -381,18 +372,18 @@ TEST_CASE("gains: most near 1, a few far, range ~0.3..2, per layer and norm",
   CHECK(*hi > 1.0f);
 }
 
-TEST_CASE("pre-norm: the residual climbs ~10x from below sqrt(D); every norm "
-          "output sits at sqrt(D)",
-          "[model][forward]") {
+TEST_CASE(
+    "pre-norm: the residual climbs ~10x from below sqrt(D); every norm "
+    "output sits at sqrt(D)",
+    "[model][forward]") {
   Model model(ModelOptions{});
   const double sqrt_d = 32.0;
   for (const char* prompt : kAllPrompts) {
     REQUIRE(model.forward(prompt).empty());
     const View v{model.forward_result()};
     const int L = v.r.layers, T = v.r.tokens;
-    INFO("prompt '" << prompt << "' (" << T << " tokens), residual ratio "
-                    << v.residual_ratio() << ", start "
-                    << v.mean(0, kResidualIn, kL2) << ", end "
+    INFO("prompt '" << prompt << "' (" << T << " tokens), residual ratio " << v.residual_ratio()
+                    << ", start " << v.mean(0, kResidualIn, kL2) << ", end "
                     << v.mean(L - 1, kResidualOut, kL2));
     CHECK(v.mean(0, kResidualIn, kL2) < sqrt_d);
     CHECK(v.residual_ratio() >= 6.0);
@@ -415,8 +406,7 @@ TEST_CASE("pre-norm: the residual climbs ~10x from below sqrt(D); every norm "
   }
 }
 
-TEST_CASE("pre-norm attention stays spread out; without a norm it saturates",
-          "[model][forward]") {
+TEST_CASE("pre-norm attention stays spread out; without a norm it saturates", "[model][forward]") {
   Model pre(ModelOptions{});
   Model none(options("none", "pre"));
   for (const char* prompt : kLongPrompts) {
@@ -425,9 +415,8 @@ TEST_CASE("pre-norm attention stays spread out; without a norm it saturates",
     REQUIRE(none.forward(prompt).empty());
     const View vp{pre_result}, vn{none.forward_result()};
     INFO("prompt '" << prompt << "': mean max attention probability, last 4 "
-                    << "layers: pre-norm " << vp.max_prob_last4()
-                    << ", no norm " << vn.max_prob_last4()
-                    << "; residual ratio pre " << vp.residual_ratio()
+                    << "layers: pre-norm " << vp.max_prob_last4() << ", no norm "
+                    << vn.max_prob_last4() << "; residual ratio pre " << vp.residual_ratio()
                     << ", none " << vn.residual_ratio());
     CHECK(vp.max_prob_last4() < 0.6);
     CHECK(vn.max_prob_last4() > 0.9);
@@ -447,9 +436,10 @@ TEST_CASE("pre-norm attention stays spread out; without a norm it saturates",
   }
 }
 
-TEST_CASE("post-norm: the residual stays pinned near sqrt(D); the norms' "
-          "rescaling factors multiply",
-          "[model][forward]") {
+TEST_CASE(
+    "post-norm: the residual stays pinned near sqrt(D); the norms' "
+    "rescaling factors multiply",
+    "[model][forward]") {
   Model model(options("rmsnorm", "post"));
   const double sqrt_d = 32.0;
   for (const char* prompt : kAllPrompts) {
@@ -494,8 +484,7 @@ TEST_CASE("post-norm: the residual stays pinned near sqrt(D); the norms' "
           product_sum += r.norm_rescale_product[(static_cast<size_t>(l) * 2 + k) * T + t];
         }
         CHECK(r.norm_rescale_mean[l * 2 + k] == Approx(rescale_sum / T).epsilon(1e-6));
-        CHECK(r.norm_rescale_product_mean[l * 2 + k] ==
-              Approx(product_sum / T).epsilon(1e-6));
+        CHECK(r.norm_rescale_product_mean[l * 2 + k] == Approx(product_sum / T).epsilon(1e-6));
         product_t0 *= r.norm_rescale[(static_cast<size_t>(l) * 2 + k) * T];
         CHECK(r.norm_rescale_product[(static_cast<size_t>(l) * 2 + k) * T] ==
               Approx(product_t0).epsilon(1e-5));
@@ -506,8 +495,7 @@ TEST_CASE("post-norm: the residual stays pinned near sqrt(D); the norms' "
   }
 }
 
-TEST_CASE("LayerNorm variant: normed rows have mean 0 and L2 sqrt(D)",
-          "[model][forward]") {
+TEST_CASE("LayerNorm variant: normed rows have mean 0 and L2 sqrt(D)", "[model][forward]") {
   for (const char* placement : {"pre", "post"}) {
     Model model(options("layernorm", placement));
     REQUIRE(model.forward(kLongPrompts[1]).empty());
@@ -529,8 +517,7 @@ TEST_CASE("LayerNorm variant: normed rows have mean 0 and L2 sqrt(D)",
   }
 }
 
-TEST_CASE("other widths: norm outputs at sqrt(D) for D = 64..512",
-          "[model][forward]") {
+TEST_CASE("other widths: norm outputs at sqrt(D) for D = 64..512", "[model][forward]") {
   for (int hidden : {64, 128, 256, 512}) {
     ModelOptions o;
     o.hidden = hidden;
@@ -542,8 +529,7 @@ TEST_CASE("other widths: norm outputs at sqrt(D) for D = 64..512",
     const View v{model.forward_result()};
     INFO("hidden " << hidden);
     for (int l = 0; l < 4; l++) {
-      CHECK(v.mean(l, kInputNormNormed, kL2) ==
-            Approx(std::sqrt(hidden)).epsilon(1e-3));
+      CHECK(v.mean(l, kInputNormNormed, kL2) == Approx(std::sqrt(hidden)).epsilon(1e-3));
     }
     CHECK(v.mean(0, kResidualIn, kL2) < std::sqrt(hidden));
   }
@@ -572,9 +558,10 @@ TEST_CASE("buffers are reused: no growth after warm-up", "[model][forward]") {
   CHECK(total * 4 < 32u * 1024 * 1024);
 }
 
-TEST_CASE("models of one seed and shape share their parameters; one taken "
-          "for writing gets its own",
-          "[model][forward][memory]") {
+TEST_CASE(
+    "models of one seed and shape share their parameters; one taken "
+    "for writing gets its own",
+    "[model][forward][memory]") {
   ModelOptions o;
   o.layers = 6;
   o.hidden = 128;
@@ -611,9 +598,10 @@ TEST_CASE("models of one seed and shape share their parameters; one taken "
   CHECK(Model::shared_parameter_floats() == before);
 }
 
-TEST_CASE("the page's models at their largest: three 64-layer models, their "
-          "parameters and the shared scratch in 44 MB",
-          "[model][forward][memory]") {
+TEST_CASE(
+    "the page's models at their largest: three 64-layer models, their "
+    "parameters and the shared scratch in 44 MB",
+    "[model][forward][memory]") {
   // The demo panel holds at most three 64-layer models (the forward views',
   // the other placement of the gradient pair, one spare) and runs them to
   // every depth, with prompts up to 64 tokens.
@@ -642,9 +630,8 @@ TEST_CASE("the page's models at their largest: three 64-layer models, their "
   const size_t models = a.memory_floats() + b.memory_floats() + c.memory_floats();
   const size_t parameters = Model::shared_parameter_floats();
   const size_t floats = models + parameters + shared;
-  INFO("three models " << models * 4 / 1e6 << " MB, their parameters "
-                       << parameters * 4 / 1e6 << " MB, shared scratch "
-                       << shared * 4 / 1e6 << " MB");
+  INFO("three models " << models * 4 / 1e6 << " MB, their parameters " << parameters * 4 / 1e6
+                       << " MB, shared scratch " << shared * 4 / 1e6 << " MB");
   CHECK(floats * 4 < 44u * 1000 * 1000);
 }
 
@@ -685,35 +672,36 @@ void check_steps(const ModelOptions& options, const std::vector<Step>& steps) {
   }
 }
 
-TEST_CASE("forward reuses the prompt's unchanged prefix: appends, edits, "
-          "deletions, new prompts, with depth changes and extensions, each "
-          "equal to a fresh run",
-          "[model][forward][reuse]") {
+TEST_CASE(
+    "forward reuses the prompt's unchanged prefix: appends, edits, "
+    "deletions, new prompts, with depth changes and extensions, each "
+    "equal to a fresh run",
+    "[model][forward][reuse]") {
   // "你好" in UTF-8: three tokens each.
   const std::string hello = "\xe4\xbd\xa0\xe5\xa5\xbd";
   const std::string full(64, 'q');
   const std::vector<Step> steps = {
       {"The residual", 6, 0, 6},
-      {"The residual stream", 6, 0, 6},     // append
-      {"The residual stream.", 8, 0, 8},    // append, two layers deeper
-      {"The residual stream.", 0, 3, 11},   // extend by 3
-      {"The residual stream.", 0, 5, 12},   // extend past L: stops at L
-      {"The residual stream.", 0, 1, 12},   // nothing left to run
-      {"The residual stream.", 4, 0, 12},   // down: no layer runs
-      {"The residual stream.!", 4, 0, 4},   // append with fewer layers
-      {"The residual stream.!", 12, 0, 12}, // layers 4..11 whole
-      {"The rEsidual stream.!", 12, 0, 12}, // edit in the middle
-      {"The rEsidual", 9, 0, 12},           // delete the end: nothing runs
+      {"The residual stream", 6, 0, 6},      // append
+      {"The residual stream.", 8, 0, 8},     // append, two layers deeper
+      {"The residual stream.", 0, 3, 11},    // extend by 3
+      {"The residual stream.", 0, 5, 12},    // extend past L: stops at L
+      {"The residual stream.", 0, 1, 12},    // nothing left to run
+      {"The residual stream.", 4, 0, 12},    // down: no layer runs
+      {"The residual stream.!", 4, 0, 4},    // append with fewer layers
+      {"The residual stream.!", 12, 0, 12},  // layers 4..11 whole
+      {"The rEsidual stream.!", 12, 0, 12},  // edit in the middle
+      {"The rEsidual", 9, 0, 12},            // delete the end: nothing runs
       {"The rEsidual", 12, 0, 12},
-      {"The", 2, 0, 12},                    // delete more, then append again
+      {"The", 2, 0, 12},  // delete more, then append again
       {"Thermal", 12, 0, 12},
-      {"Another prompt", 5, 0, 5},          // a new prompt: from scratch
+      {"Another prompt", 5, 0, 5},  // a new prompt: from scratch
       {"Another prompt " + hello, 12, 0, 12},
       {"Another prompt " + hello.substr(0, 4), 12, 0, 12},  // half a character
-      {full, 12, 0, 12},                    // the longest prompt
-      {full.substr(0, 63) + "r", 7, 0, 7},  // its last token changed
+      {full, 12, 0, 12},                                    // the longest prompt
+      {full.substr(0, 63) + "r", 7, 0, 7},                  // its last token changed
       {full.substr(0, 40), 12, 0, 12},
-      {"x", 1, 0, 1},                       // a new first token
+      {"x", 1, 0, 1},  // a new first token
       {"x", 0, 20, 12},
   };
   const ModelOptions base = [] {
@@ -741,9 +729,10 @@ TEST_CASE("forward reuses the prompt's unchanged prefix: appends, edits, "
                      {"Each layer adds to the stream!", 8, 0, 8}});
 }
 
-TEST_CASE("the kept run belongs to the model that ran last; gradients and "
-          "loss leave it alone",
-          "[model][forward][reuse]") {
+TEST_CASE(
+    "the kept run belongs to the model that ran last; gradients and "
+    "loss leave it alone",
+    "[model][forward][reuse]") {
   ModelOptions o;
   o.layers = 10;
   o.hidden = 128;
@@ -786,9 +775,10 @@ TEST_CASE("the kept run belongs to the model that ran last; gradients and "
   CHECK(b.kept_layers() == 0);
 }
 
-TEST_CASE("gradients() reports the forward pass's post-norm rescalings, "
-          "exactly; pre-norm and no norm report none",
-          "[model][forward][gradients]") {
+TEST_CASE(
+    "gradients() reports the forward pass's post-norm rescalings, "
+    "exactly; pre-norm and no norm report none",
+    "[model][forward][gradients]") {
   for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
     for (const char* placement : {"pre", "post"}) {
       INFO(norm << " " << placement);

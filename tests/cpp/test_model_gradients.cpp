@@ -24,10 +24,9 @@ namespace {
 const char* const kPrompt = "Hi, \xe4\xbd\xa0\xe5\xa5\xbd";
 
 const char* const kTensorNames[kLayerTensors] = {
-    "attn mix",      "attn query",    "attn key",      "attn value",
-    "attn out",      "mlp in mix",    "mlp in scale",  "mlp out mix",
-    "mlp out scale", "norm1 gain",    "norm1 bias",    "norm2 gain",
-    "norm2 bias"};
+    "attn mix",   "attn query",   "attn key",    "attn value",    "attn out",
+    "mlp in mix", "mlp in scale", "mlp out mix", "mlp out scale", "norm1 gain",
+    "norm1 bias", "norm2 gain",   "norm2 bias"};
 
 ModelOptions small(const char* norm, const char* placement, int heads) {
   ModelOptions o;
@@ -52,8 +51,8 @@ struct DirectionalCheck {
   double numeric;
 };
 
-DirectionalCheck directional(Model* model, const std::vector<float>& grad,
-                             size_t offset, int n, Rng* rng) {
+DirectionalCheck directional(Model* model, const std::vector<float>& grad, size_t offset, int n,
+                             Rng* rng) {
   float* p = model->mutable_parameters().data() + offset;
   std::vector<float> dir(n), saved(p, p + n);
   double analytic = 0.0;
@@ -81,11 +80,9 @@ void check_all_tensors(const ModelOptions& options) {
   int checked = 0;
   auto check = [&](const std::string& name, size_t offset, int n) {
     const DirectionalCheck c = directional(&model, grad, offset, n, &rng);
-    INFO(options.norm << " " << options.placement << " heads " << options.heads
-                      << ", " << name << ": analytic " << c.analytic
-                      << ", numeric " << c.numeric);
-    CHECK(std::fabs(c.analytic - c.numeric) <=
-          0.01 * std::fabs(c.analytic) + 1e-4);
+    INFO(options.norm << " " << options.placement << " heads " << options.heads << ", " << name
+                      << ": analytic " << c.analytic << ", numeric " << c.numeric);
+    CHECK(std::fabs(c.analytic - c.numeric) <= 0.01 * std::fabs(c.analytic) + 1e-4);
     checked += c.analytic != 0.0;
   };
   for (int l = 0; l < L; l++) {
@@ -101,27 +98,23 @@ void check_all_tensors(const ModelOptions& options) {
   // Every tensor the model uses has a non-zero gradient.
   const bool norm = options.norm != "none";
   const bool bias = options.norm == "layernorm";
-  const int used = L * (9 + (norm ? 2 : 0) + (bias ? 2 : 0)) + 1 +
-                   (norm ? 1 : 0) + (bias ? 1 : 0);
+  const int used = L * (9 + (norm ? 2 : 0) + (bias ? 2 : 0)) + 1 + (norm ? 1 : 0) + (bias ? 1 : 0);
   CHECK(checked == used);
 }
 
 }  // namespace
 
-TEST_CASE("gradients match finite differences: RMSNorm, pre and post",
-          "[model][gradients]") {
+TEST_CASE("gradients match finite differences: RMSNorm, pre and post", "[model][gradients]") {
   check_all_tensors(small("rmsnorm", "pre", 4));
   check_all_tensors(small("rmsnorm", "post", 4));
 }
 
-TEST_CASE("gradients match finite differences: LayerNorm, pre and post",
-          "[model][gradients]") {
+TEST_CASE("gradients match finite differences: LayerNorm, pre and post", "[model][gradients]") {
   check_all_tensors(small("layernorm", "pre", 4));
   check_all_tensors(small("layernorm", "post", 4));
 }
 
-TEST_CASE("gradients match finite differences: no norm; one head; 16 heads",
-          "[model][gradients]") {
+TEST_CASE("gradients match finite differences: no norm; one head; 16 heads", "[model][gradients]") {
   check_all_tensors(small("none", "pre", 4));
   check_all_tensors(small("rmsnorm", "pre", 1));
   // Head dim 4: the scalar paths of the per-head primitives.
@@ -139,10 +132,9 @@ TEST_CASE("single parameters: the largest gradient entries", "[model][gradients]
       const size_t o = static_cast<size_t>(l * kLayerTensors + k) * 64;
       std::vector<size_t> idx(64);
       for (size_t i = 0; i < 64; i++) idx[i] = o + i;
-      std::partial_sort(idx.begin(), idx.begin() + 3, idx.end(),
-                        [&](size_t a, size_t b) {
-                          return std::fabs(grad[a]) > std::fabs(grad[b]);
-                        });
+      std::partial_sort(idx.begin(), idx.begin() + 3, idx.end(), [&](size_t a, size_t b) {
+        return std::fabs(grad[a]) > std::fabs(grad[b]);
+      });
       for (int j = 0; j < 3; j++) {
         if (grad[idx[j]] == 0.0f) continue;
         float* p = model.mutable_parameters().data() + idx[j];
@@ -154,17 +146,15 @@ TEST_CASE("single parameters: the largest gradient entries", "[model][gradients]
         const double minus = model.loss(kPrompt);
         *p = saved;
         const double numeric = (plus - minus) / (2 * h);
-        INFO("layer " << l << " " << kTensorNames[k] << " entry " << idx[j] - o
-                      << ": analytic " << grad[idx[j]] << ", numeric " << numeric);
-        CHECK(std::fabs(grad[idx[j]] - numeric) <=
-              0.02 * std::fabs(grad[idx[j]]) + 2e-4);
+        INFO("layer " << l << " " << kTensorNames[k] << " entry " << idx[j] - o << ": analytic "
+                      << grad[idx[j]] << ", numeric " << numeric);
+        CHECK(std::fabs(grad[idx[j]] - numeric) <= 0.02 * std::fabs(grad[idx[j]]) + 2e-4);
       }
     }
   }
 }
 
-TEST_CASE("the gradient report is consistent with the gradients",
-          "[model][gradients]") {
+TEST_CASE("the gradient report is consistent with the gradients", "[model][gradients]") {
   for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
     Model model(small(norm, "pre", 4));
     REQUIRE(model.gradients(kPrompt).empty());
@@ -263,9 +253,10 @@ const char* const kSentence = "Each layer adds to the stream.";
 
 }  // namespace
 
-TEST_CASE("gradients of the first n layers of a 64-layer model are the "
-          "n-layer model's, bit for bit",
-          "[model][gradients]") {
+TEST_CASE(
+    "gradients of the first n layers of a 64-layer model are the "
+    "n-layer model's, bit for bit",
+    "[model][gradients]") {
   for (const char* norm : {"rmsnorm", "layernorm"}) {
     for (const char* placement : {"pre", "post"}) {
       Model deep(narrow(64, norm, placement));
@@ -273,8 +264,7 @@ TEST_CASE("gradients of the first n layers of a 64-layer model are the "
         INFO(norm << " " << placement << ", layers " << n);
         Model fresh(narrow(n, norm, placement));
         REQUIRE(fresh.gradients(kSentence).empty());
-        const std::vector<float> expected =
-            first_layers_gradients(fresh.parameter_gradients(), n);
+        const std::vector<float> expected = first_layers_gradients(fresh.parameter_gradients(), n);
         REQUIRE(deep.gradients(kSentence, n == 64 ? 0 : n).empty());
         check_same_gradients(deep.gradient_result(), fresh.gradient_result());
         const ParameterSet& g = deep.parameter_gradients();
@@ -290,8 +280,7 @@ TEST_CASE("gradients of the first n layers of a 64-layer model are the "
   }
 }
 
-TEST_CASE("checkpoint plans: every input while they fit, else every S-th",
-          "[model][gradients]") {
+TEST_CASE("checkpoint plans: every input while they fit, else every S-th", "[model][gradients]") {
   using Plan = Model::CheckpointPlan;
   auto plan = [](int layers, int tokens) {
     return Model::plan_checkpoints(layers, tokens, Model::kCheckpointRows);
@@ -312,9 +301,10 @@ TEST_CASE("checkpoint plans: every input while they fit, else every S-th",
   CHECK(same(Model::plan_checkpoints(13, 10, 40), Plan{3, 5, 7}));
 }
 
-TEST_CASE("gradients with every S-th layer input kept equal those with every "
-          "input kept, bit for bit",
-          "[model][gradients]") {
+TEST_CASE(
+    "gradients with every S-th layer input kept equal those with every "
+    "input kept, bit for bit",
+    "[model][gradients]") {
   for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
     for (const char* placement : {"pre", "post"}) {
       INFO(norm << " " << placement);
@@ -366,8 +356,7 @@ TEST_CASE("gradient flow at depth 6, 12, 24, 48: pre-norm vs post-norm",
             << r.layer_grad_l2[last] / r.layer_grad_l2[0] << " ("
             << r.attention_grad_l2[last] / r.attention_grad_l2[0] << ", "
             << r.mlp_grad_l2[last] / r.mlp_grad_l2[0] << ", "
-            << r.norm_grad_l2[last] / r.norm_grad_l2[0]
-            << "); residual gradient last/first "
+            << r.norm_grad_l2[last] / r.norm_grad_l2[0] << "); residual gradient last/first "
             << r.residual_grad_l2[depth] / r.residual_grad_l2[0] << "\n";
     }
   }

@@ -28,8 +28,7 @@ double l2(const std::vector<float>& x) {
 
 }  // namespace
 
-TEST_CASE("fwht and hadamard_project match the reference on every block size",
-          "[model][vec]") {
+TEST_CASE("fwht and hadamard_project match the reference on every block size", "[model][vec]") {
   Rng rng(11);
   for (int block = 1; block <= 1024; block *= 2) {
     for (int n_blocks : {1, 3}) {
@@ -46,14 +45,12 @@ TEST_CASE("fwht and hadamard_project match the reference on every block size",
       std::vector<float> proj(n), proj_ref(n);
       const float scale = 1.0f / std::sqrt(static_cast<float>(block));
       hadamard_project(proj.data(), x.data(), diag.data(), scale, n, block);
-      hadamard_project_ref(proj_ref.data(), x.data(), diag.data(), scale, n,
-                           block);
+      hadamard_project_ref(proj_ref.data(), x.data(), diag.data(), scale, n, block);
       CHECK(max_scaled_diff(proj, proj_ref, 1, n) < kTol);
 
       // In place, without a diagonal: the plain normalized transform.
       std::vector<float> in_place = x;
-      hadamard_project(in_place.data(), in_place.data(), nullptr, scale, n,
-                       block);
+      hadamard_project(in_place.data(), in_place.data(), nullptr, scale, n, block);
       std::vector<float> expected = x;
       fwht_ref(expected.data(), n, block);
       for (float& v : expected) v *= scale;
@@ -62,8 +59,7 @@ TEST_CASE("fwht and hadamard_project match the reference on every block size",
   }
 }
 
-TEST_CASE("the normalized Hadamard transform is orthogonal and its own inverse",
-          "[model][vec]") {
+TEST_CASE("the normalized Hadamard transform is orthogonal and its own inverse", "[model][vec]") {
   Rng rng(12);
   for (int n : {4, 64, 256, 1024}) {
     const std::vector<float> x = rng.uniform_vec(n, -1.0f, 1.0f);
@@ -82,8 +78,7 @@ TEST_CASE("the normalized Hadamard transform is orthogonal and its own inverse",
   for (float v : e0) CHECK(v == 1.0f);
 }
 
-TEST_CASE("elementwise primitives match their references on every tail length",
-          "[model][vec]") {
+TEST_CASE("elementwise primitives match their references on every tail length", "[model][vec]") {
   Rng rng(13);
   for (int n : sweep_sizes()) {
     INFO("n " << n);
@@ -121,10 +116,8 @@ TEST_CASE("elementwise primitives match their references on every tail length",
     add_ref(want.data(), a.data(), b.data(), n);
     CHECK(max_scaled_diff(got, want, 1, n) < kTol);
 
-    CHECK(dot(a.data(), b.data(), n) ==
-          Approx(dot_ref(a.data(), b.data(), n)).margin(1e-5 * n));
-    CHECK(sum_squares(a.data(), n) ==
-          Approx(sum_squares_ref(a.data(), n)).epsilon(1e-5));
+    CHECK(dot(a.data(), b.data(), n) == Approx(dot_ref(a.data(), b.data(), n)).margin(1e-5 * n));
+    CHECK(sum_squares(a.data(), n) == Approx(sum_squares_ref(a.data(), n)).epsilon(1e-5));
 
     silu_forward(got.data(), a.data(), n);
     silu_forward_ref(want.data(), a.data(), n);
@@ -141,8 +134,7 @@ TEST_CASE("elementwise primitives match their references on every tail length",
   }
 }
 
-TEST_CASE("silu: values, its exp's range limits, and the derivative",
-          "[model][vec]") {
+TEST_CASE("silu: values, its exp's range limits, and the derivative", "[model][vec]") {
   // silu(0) = 0, silu(x) -> x for large x, -> 0 for very negative x, and
   // never NaN for huge inputs (the exponent is clamped).
   const float x[6] = {0.0f, 1.0f, -1.0f, 20.0f, -1e30f, 1e30f};
@@ -168,8 +160,7 @@ TEST_CASE("silu: values, its exp's range limits, and the derivative",
   }
 }
 
-TEST_CASE("segment and rotation primitives match their references",
-          "[model][vec]") {
+TEST_CASE("segment and rotation primitives match their references", "[model][vec]") {
   Rng rng(15);
   // 1030: segments past the sums' 1024-float blocks, with a tail.
   for (int seg : {2, 4, 8, 16, 64, 1030}) {
@@ -186,8 +177,7 @@ TEST_CASE("segment and rotation primitives match their references",
       segment_dots_ref(want.data(), a.data(), b[0].data(), n, seg);
       CHECK(max_scaled_diff(got.data(), want.data(), 1, n_seg) < kTol);
 
-      const float* const b4[4] = {b[0].data(), b[1].data(), b[2].data(),
-                                  b[3].data()};
+      const float* const b4[4] = {b[0].data(), b[1].data(), b[2].data(), b[3].data()};
       segment_dots4(got.data(), a.data(), b4, n, seg);
       segment_dots4_ref(want.data(), a.data(), b4, n, seg);
       CHECK(max_scaled_diff(got, want, 1, 4 * n_seg) < kTol);
@@ -218,16 +208,16 @@ TEST_CASE("segment and rotation primitives match their references",
         angle_sin[j] = std::sin(0.3f * (j + 1));
       }
       std::vector<float> r(n), r_ref(n);
-      mul_rotate_segments(r.data(), a.data(), b[1].data(), angle_cos.data(),
-                          angle_sin.data(), n, seg);
-      mul_rotate_segments_ref(r_ref.data(), a.data(), b[1].data(),
-                              angle_cos.data(), angle_sin.data(), n, seg);
+      mul_rotate_segments(r.data(), a.data(), b[1].data(), angle_cos.data(), angle_sin.data(), n,
+                          seg);
+      mul_rotate_segments_ref(r_ref.data(), a.data(), b[1].data(), angle_cos.data(),
+                              angle_sin.data(), n, seg);
       CHECK(max_scaled_diff(r, r_ref, 1, n) < kTol);
       std::vector<float> ab(n);
       mul_ref(ab.data(), a.data(), b[1].data(), 1.0f, n);
       for (int o = 0; o < n; o += seg) {
-        rotate_pairs(r.data() + o, r.data() + o + half, angle_cos.data(),
-                     angle_sin.data(), -1.0f, half);
+        rotate_pairs(r.data() + o, r.data() + o + half, angle_cos.data(), angle_sin.data(), -1.0f,
+                     half);
       }
       CHECK(max_scaled_diff(r, ab, 1, n) < kTol);
     }

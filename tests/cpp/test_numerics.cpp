@@ -191,7 +191,8 @@ TEST_CASE("long rows keep their accuracy", "[numerics]") {
   CHECK(rel_diff(s.mean, s_ref.mean) <= 1e-6);
 }
 
-TEST_CASE("layernorm is shift and scale invariant across the float range", "[numerics][layernorm]") {
+TEST_CASE("layernorm is shift and scale invariant across the float range",
+          "[numerics][layernorm]") {
   // y(2^e x) = y(x) for eps = 0, and a well-conditioned row (|mean| ~ std)
   // keeps that at every scale.
   Rng rng(44);
@@ -202,13 +203,15 @@ TEST_CASE("layernorm is shift and scale invariant across the float range", "[num
     const std::vector<float> b = rng.uniform_vec(D, -1.0f, 1.0f);
     std::vector<float> y_unit(D);
     float mean_unit, rstd_unit;
-    layernorm_forward_ref(y_unit.data(), &mean_unit, &rstd_unit, x.data(), g.data(), b.data(), 1, D, 0.0f);
+    layernorm_forward_ref(y_unit.data(), &mean_unit, &rstd_unit, x.data(), g.data(), b.data(), 1, D,
+                          0.0f);
     for (const int e : kExponents) {
       const std::vector<float> xs = scaled(x, std::ldexp(1.0f, e));
       std::vector<float> y(D), y_ref(D);
       float mean, rstd, mean_ref, rstd_ref;
       layernorm_forward(y.data(), &mean, &rstd, xs.data(), g.data(), b.data(), 1, D, 0.0f);
-      layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, xs.data(), g.data(), b.data(), 1, D, 0.0f);
+      layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, xs.data(), g.data(), b.data(), 1, D,
+                            0.0f);
       INFO("D = " << D << ", x scaled by 2^" << e);
       CHECK(all_finite(y));
       CHECK(max_scaled_diff(y, y_ref, 1, D) <= kTol);
@@ -219,7 +222,8 @@ TEST_CASE("layernorm is shift and scale invariant across the float range", "[num
   }
 }
 
-TEST_CASE("layernorm on rows of +-3e38, 1e19, 1e-38 and mixed magnitudes", "[numerics][layernorm]") {
+TEST_CASE("layernorm on rows of +-3e38, 1e19, 1e-38 and mixed magnitudes",
+          "[numerics][layernorm]") {
   Rng rng(45);
   const int D = 53;
   std::vector<float> x;
@@ -235,7 +239,8 @@ TEST_CASE("layernorm on rows of +-3e38, 1e19, 1e-38 and mixed magnitudes", "[num
   for (const float eps : {0.0f, 1e-5f}) {
     std::vector<float> y(T * D), y_ref(T * D), mean(T), mean_ref(T), rstd(T), rstd_ref(T);
     layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), nullptr, nullptr, T, D, eps);
-    layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), nullptr, nullptr, T, D, eps);
+    layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), x.data(), nullptr,
+                          nullptr, T, D, eps);
     INFO("eps = " << eps);
     CHECK(all_finite(y));
     CHECK(max_scaled_diff(y, y_ref, T, D) <= kTol);
@@ -259,7 +264,8 @@ TEST_CASE("layernorm with eps near FLT_MAX stays finite", "[numerics][layernorm]
   std::vector<float> y(D), y_ref(D);
   float mean, rstd, mean_ref, rstd_ref;
   layernorm_forward(y.data(), &mean, &rstd, x.data(), nullptr, nullptr, 1, D, FLT_MAX);
-  layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, x.data(), nullptr, nullptr, 1, D, FLT_MAX);
+  layernorm_forward_ref(y_ref.data(), &mean_ref, &rstd_ref, x.data(), nullptr, nullptr, 1, D,
+                        FLT_MAX);
   CHECK(all_finite(y));
   CHECK(max_scaled_diff(y, y_ref, 1, D) <= kTol);
   CHECK(rel_diff(rstd, rstd_ref) <= kTol);
@@ -302,7 +308,8 @@ TEST_CASE("a NaN or inf row leaves every other row untouched", "[numerics]") {
 
   SECTION("layernorm: NaN and inf rows all NaN") {
     std::vector<float> y(T * D), mean(T), rstd(T);
-    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
+    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D,
+                      1e-5f);
     for (const int t : {0, 2, 4}) {
       std::vector<float> y_t(D);
       float mean_t, rstd_t;
@@ -336,13 +343,15 @@ TEST_CASE("a NaN or inf row leaves every other row untouched", "[numerics]") {
     std::vector<float> clean_x;  // rows 0, 2, 4 alone
     for (const int t : {0, 2, 4}) clean_x.insert(clean_x.end(), row(t), row(t) + D);
     std::vector<float> clean_dy;
-    for (const int t : {0, 2, 4}) clean_dy.insert(clean_dy.end(), dy.begin() + t * D, dy.begin() + (t + 1) * D);
+    for (const int t : {0, 2, 4})
+      clean_dy.insert(clean_dy.end(), dy.begin() + t * D, dy.begin() + (t + 1) * D);
     std::vector<float> y3(3 * D), mean3(3), rstd3(3), dx3(3 * D);
 
     rmsnorm_forward(y.data(), rstd.data(), x.data(), g.data(), T, D, 1e-5f);
     rmsnorm_backward(dx.data(), nullptr, dy.data(), x.data(), g.data(), rstd.data(), T, D);
     rmsnorm_forward(y3.data(), rstd3.data(), clean_x.data(), g.data(), 3, D, 1e-5f);
-    rmsnorm_backward(dx3.data(), nullptr, clean_dy.data(), clean_x.data(), g.data(), rstd3.data(), 3, D);
+    rmsnorm_backward(dx3.data(), nullptr, clean_dy.data(), clean_x.data(), g.data(), rstd3.data(),
+                     3, D);
     for (int k = 0; k < 3; ++k) {
       CHECK(std::memcmp(dx3.data() + k * D, dx.data() + 2 * k * D, D * sizeof(float)) == 0);
     }
@@ -350,11 +359,14 @@ TEST_CASE("a NaN or inf row leaves every other row untouched", "[numerics]") {
       for (int i = 0; i < D; ++i) CHECK(std::isnan(dx[t * D + i]));
     }
 
-    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
-    layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), g.data(), mean.data(), rstd.data(), T, D);
-    layernorm_forward(y3.data(), mean3.data(), rstd3.data(), clean_x.data(), g.data(), b.data(), 3, D, 1e-5f);
-    layernorm_backward(dx3.data(), nullptr, nullptr, clean_dy.data(), clean_x.data(), g.data(), mean3.data(),
-                       rstd3.data(), 3, D);
+    layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), T, D,
+                      1e-5f);
+    layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(), g.data(), mean.data(),
+                       rstd.data(), T, D);
+    layernorm_forward(y3.data(), mean3.data(), rstd3.data(), clean_x.data(), g.data(), b.data(), 3,
+                      D, 1e-5f);
+    layernorm_backward(dx3.data(), nullptr, nullptr, clean_dy.data(), clean_x.data(), g.data(),
+                       mean3.data(), rstd3.data(), 3, D);
     for (int k = 0; k < 3; ++k) {
       CHECK(std::memcmp(dx3.data() + k * D, dx.data() + 2 * k * D, D * sizeof(float)) == 0);
     }
@@ -417,8 +429,10 @@ TEST_CASE("rmsnorm, layernorm and softmax work in place (out = inp)", "[numerics
     CHECK(std::memcmp(want.data(), got.data(), bytes) == 0);
 
     got = x;
-    layernorm_forward(want.data(), stat.data(), stat2.data(), x.data(), g.data(), b.data(), T, D, 1e-5f);
-    layernorm_forward(got.data(), stat_in.data(), stat2_in.data(), got.data(), g.data(), b.data(), T, D, 1e-5f);
+    layernorm_forward(want.data(), stat.data(), stat2.data(), x.data(), g.data(), b.data(), T, D,
+                      1e-5f);
+    layernorm_forward(got.data(), stat_in.data(), stat2_in.data(), got.data(), g.data(), b.data(),
+                      T, D, 1e-5f);
     CHECK(std::memcmp(want.data(), got.data(), bytes) == 0);
 
     for (const float temperature : {1.0f, 0.3f, 2e36f}) {

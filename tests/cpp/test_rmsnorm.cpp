@@ -155,8 +155,8 @@ TEST_CASE("rmsnorm forward: SIMD matches the reference on every tail length", "[
       worst_rstd = std::max(worst_rstd, max_rel_diff(rstd.data(), rstd_ref.data(), T));
     }
   }
-  INFO("rmsnorm forward: max |y - y_ref| / row scale = " << worst_y << " (D = " << worst_D
-                                                          << "), max rel rstd diff = " << worst_rstd);
+  INFO("rmsnorm forward: max |y - y_ref| / row scale = "
+       << worst_y << " (D = " << worst_D << "), max rel rstd diff = " << worst_rstd);
   CHECK(worst_y <= kTol);
   CHECK(worst_rstd <= kTol);
 }

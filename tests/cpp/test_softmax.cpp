@@ -130,7 +130,8 @@ TEST_CASE("softmax: +inf entries share the mass evenly", "[softmax]") {
   std::vector<float> x(20, 0.0f);
   x[3] = x[7] = x[11] = x[19] = kInf;
   const std::vector<float> p = softmax(x, 0.5f);
-  for (int i = 0; i < 20; ++i) CHECK(p[i] == (i == 3 || i == 7 || i == 11 || i == 19 ? 0.25f : 0.0f));
+  for (int i = 0; i < 20; ++i)
+    CHECK(p[i] == (i == 3 || i == 7 || i == 11 || i == 19 ? 0.25f : 0.0f));
 }
 
 TEST_CASE("softmax: a NaN makes its whole row NaN", "[softmax]") {

@@ -40,8 +40,9 @@ double stats_diff(const RowStats& got, const RowStats& want) {
   d = std::max(d, rel_diff(got.rms, want.rms));
   d = std::max(d, rel_diff(got.max_abs, want.max_abs));
   const double mean_scale = want.rms > 0.0f ? want.rms : 1.0;
-  d = std::max(d, std::isfinite(want.mean) ? std::fabs(static_cast<double>(got.mean) - want.mean) / mean_scale
-                                           : rel_diff(got.mean, want.mean));
+  d = std::max(d, std::isfinite(want.mean)
+                      ? std::fabs(static_cast<double>(got.mean) - want.mean) / mean_scale
+                      : rel_diff(got.mean, want.mean));
   return d;
 }
 
@@ -185,7 +186,8 @@ TEST_CASE("row_stats: one-pass and two-pass variance both match the reference", 
       for (float& v : x) v += offset;
       RowStats ref;
       row_stats_ref(&ref, x.data(), 1, D);
-      INFO("D " << D << ", offset " << offset << ", |mean| / rms " << std::fabs(ref.mean) / ref.rms);
+      INFO("D " << D << ", offset " << offset << ", |mean| / rms "
+                << std::fabs(ref.mean) / ref.rms);
       CHECK(stats_diff(stats_of(x), ref) <= kTol);
     }
   }
@@ -247,7 +249,8 @@ TEST_CASE("distribution_stats: SIMD matches the reference on every tail length",
     for (int t = 0; t < T; ++t) {
       // Entropy is compared on the scale of max(H, 1e-3): a near one-hot row
       // has H ~ 0 and its absolute error is what matters.
-      const double dh = std::fabs(static_cast<double>(h[t]) - h_ref[t]) / std::max(1e-3, static_cast<double>(h_ref[t]));
+      const double dh = std::fabs(static_cast<double>(h[t]) - h_ref[t]) /
+                        std::max(1e-3, static_cast<double>(h_ref[t]));
       const double d = std::max(dh, rel_diff(m[t], m_ref[t]));
       if (d > worst) {
         worst = d;

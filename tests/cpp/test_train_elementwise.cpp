@@ -30,11 +30,13 @@ TEST_CASE("GELU forward and backward against the double reference", "[train][ele
     for (int i = 0; i < n; ++i) {
       // Absolute error: tanh's is ~1e-6 (elementwise.h), scaled by |x| / 2 in
       // the forward and by at most ~1.2 |dy| in the backward.
-      worst_f = std::max(worst_f, std::fabs(static_cast<double>(y[i]) - y_ref[i]) / std::max(1.0, std::fabs(static_cast<double>(x[i]))));
+      worst_f = std::max(worst_f, std::fabs(static_cast<double>(y[i]) - y_ref[i]) /
+                                      std::max(1.0, std::fabs(static_cast<double>(x[i]))));
       worst_b = std::max(worst_b, std::fabs(static_cast<double>(dx[i]) - dx_ref[i]));
     }
   }
-  std::printf("GELU vs double reference, x in [-6, 6]: forward %.2e x max(1, |x|), backward %.2e\n", worst_f, worst_b);
+  std::printf("GELU vs double reference, x in [-6, 6]: forward %.2e x max(1, |x|), backward %.2e\n",
+              worst_f, worst_b);
   CHECK(worst_f < 2e-6);
   CHECK(worst_b < 4e-6);
 
@@ -62,14 +64,18 @@ TEST_CASE("Adam update and sum of squares against the double reference", "[train
     std::vector<float> v = rng.uniform_vec(n, 0, 1e-4f);
     const std::vector<float> g = rng.uniform_vec(n, -0.1f, 0.1f);
     std::vector<float> p_ref = p, m_ref = m, v_ref = v;
-    train::adam_update(p.data(), m.data(), v.data(), g.data(), n, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.19f, 0.002f);
-    train::adam_update_ref(p_ref.data(), m_ref.data(), v_ref.data(), g.data(), n, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.19f,
-                           0.002f);
-    for (int i = 0; i < n; ++i) worst_p = std::max(worst_p, std::fabs(static_cast<double>(p[i]) - p_ref[i]));
-    worst_s = std::max(worst_s, rel_diff(train::sum_squares(g.data(), n), train::sum_squares_ref(g.data(), n)));
+    train::adam_update(p.data(), m.data(), v.data(), g.data(), n, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.19f,
+                       0.002f);
+    train::adam_update_ref(p_ref.data(), m_ref.data(), v_ref.data(), g.data(), n, 1e-2f, 0.9f,
+                           0.999f, 1e-8f, 0.19f, 0.002f);
+    for (int i = 0; i < n; ++i)
+      worst_p = std::max(worst_p, std::fabs(static_cast<double>(p[i]) - p_ref[i]));
+    worst_s = std::max(
+        worst_s, rel_diff(train::sum_squares(g.data(), n), train::sum_squares_ref(g.data(), n)));
   }
-  std::printf("Adam vs double reference: max |dp| %.2e (steps of up to ~1e-2); sum of squares rel %.2e\n", worst_p,
-              worst_s);
+  std::printf(
+      "Adam vs double reference: max |dp| %.2e (steps of up to ~1e-2); sum of squares rel %.2e\n",
+      worst_p, worst_s);
   // p is within ~1 of 0, where one float rounding is up to 2^-24 to 2^-23:
   // two ulps of 1 cover the rounding of p - step and the step's own error.
   CHECK(worst_p <= 0x1p-22);

@@ -31,7 +31,8 @@ double max_abs(const std::vector<double>& v) {
 
 // Every parameter except the rows of wte no input byte selects, of which
 // eight are kept (they get gradient through the tied head only).
-std::vector<std::size_t> checked_indices(const train::ParamLayout& layout, const train::TrainConfig& c,
+std::vector<std::size_t> checked_indices(const train::ParamLayout& layout,
+                                         const train::TrainConfig& c,
                                          const std::vector<uint8_t>& inputs) {
   std::vector<bool> used(256, false);
   for (uint8_t b : inputs) used[b] = true;
@@ -43,7 +44,8 @@ std::vector<std::size_t> checked_indices(const train::ParamLayout& layout, const
   }
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < layout.total; ++i) {
-    if (i >= layout.wte && i < layout.wte + 256u * c.hidden && !used[(i - layout.wte) / c.hidden]) continue;
+    if (i >= layout.wte && i < layout.wte + 256u * c.hidden && !used[(i - layout.wte) / c.hidden])
+      continue;
     idx.push_back(i);
   }
   return idx;
@@ -51,7 +53,8 @@ std::vector<std::size_t> checked_indices(const train::ParamLayout& layout, const
 
 }  // namespace
 
-TEST_CASE("trainer backward: reference vs finite differences, float vs reference", "[train][gradients]") {
+TEST_CASE("trainer backward: reference vs finite differences, float vs reference",
+          "[train][gradients]") {
   const char* placements[] = {"pre", "post"};
   const char* norms[] = {"rmsnorm", "layernorm", "none"};
   for (const char* placement : placements) {
@@ -71,7 +74,8 @@ TEST_CASE("trainer backward: reference vs finite differences, float vs reference
       const std::vector<double> grad_f(trainer.grads(), trainer.grads() + layout.total);
 
       std::vector<double> p(pf.begin(), pf.end()), grad_ref;
-      const double loss_ref = reference_loss(c, layout, p, inputs.data(), targets.data(), B, &grad_ref);
+      const double loss_ref =
+          reference_loss(c, layout, p, inputs.data(), targets.data(), B, &grad_ref);
 
       // h = 1e-5: truncation ~h^2 |L'''| ~ 1e-10, rounding ~1e-16 |L| / h ~ 1e-10, against
       // gradients of ~1e-2.
@@ -90,16 +94,19 @@ TEST_CASE("trainer backward: reference vs finite differences, float vs reference
         fd[n] = (up - down) / (2 * h);
         fd_scale = std::max(fd_scale, std::fabs(fd[n]));
       }
-      for (std::size_t n = 0; n < idx.size(); ++n) worst_fd = std::max(worst_fd, std::fabs(grad_ref[idx[n]] - fd[n]));
+      for (std::size_t n = 0; n < idx.size(); ++n)
+        worst_fd = std::max(worst_fd, std::fabs(grad_ref[idx[n]] - fd[n]));
       worst_fd /= fd_scale;
       const double ref_scale = max_abs(grad_ref);
       for (std::size_t i = 0; i < layout.total; ++i) {
         worst_float = std::max(worst_float, std::fabs(grad_f[i] - grad_ref[i]));
       }
       worst_float /= ref_scale;
-      std::printf("gradients %-4s %-9s: %zu params, %zu by finite differences; loss float %.7f ref %.7f; "
-                  "max error ref vs FD %.2e, float vs ref %.2e (of max |grad| %.3g)\n",
-                  placement, norm, layout.total, idx.size(), loss_f, loss_ref, worst_fd, worst_float, ref_scale);
+      std::printf(
+          "gradients %-4s %-9s: %zu params, %zu by finite differences; loss float %.7f ref %.7f; "
+          "max error ref vs FD %.2e, float vs ref %.2e (of max |grad| %.3g)\n",
+          placement, norm, layout.total, idx.size(), loss_f, loss_ref, worst_fd, worst_float,
+          ref_scale);
       INFO(placement << " " << norm);
       CHECK(worst_fd < 1e-7);
       CHECK(worst_float < 2e-5);

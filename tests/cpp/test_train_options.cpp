@@ -45,12 +45,17 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
     CHECK(message_for([v](auto& o) { o.hidden = v; }) == "hidden must be a power of two in 8..256");
   }
   for (double v : {0.0, 3.0, 16.0}) {
-    CHECK(message_for([v](auto& o) { o.heads = v; }) == "heads must be a power of two in 1..8 for hidden 32");
+    CHECK(message_for([v](auto& o) { o.heads = v; }) ==
+          "heads must be a power of two in 1..8 for hidden 32");
   }
-  CHECK(message_for([](auto& o) { o.hidden = 256; o.heads = 32; }) ==
-        "heads must be a power of two in 1..16 for hidden 256");
-  CHECK(message_for([](auto& o) { o.norm = "batchnorm"; }) == "norm must be 'rmsnorm', 'layernorm' or 'none'");
-  CHECK(message_for([](auto& o) { o.placement = "sandwich"; }) == "placement must be 'pre' or 'post'");
+  CHECK(message_for([](auto& o) {
+          o.hidden = 256;
+          o.heads = 32;
+        }) == "heads must be a power of two in 1..16 for hidden 256");
+  CHECK(message_for([](auto& o) { o.norm = "batchnorm"; }) ==
+        "norm must be 'rmsnorm', 'layernorm' or 'none'");
+  CHECK(message_for([](auto& o) { o.placement = "sandwich"; }) ==
+        "placement must be 'pre' or 'post'");
   for (double v : {-1e-9, 1.5, inf}) {
     CHECK(message_for([v](auto& o) { o.eps = v; }) == "eps must be a number in 0..1");
   }
@@ -74,19 +79,31 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
   }
   CHECK(message_for([](auto& o) { o.text = "RMSNorm"; }) ==
         "text must hold at least 650 bytes for seq 64 (its last 10% is held out), not 7");
-  CHECK(message_for([](auto& o) { o.seq = 8; o.text = std::string(89, 'x'); }) ==
-        "text must hold at least 90 bytes for seq 8 (its last 10% is held out), not 89");
-  CHECK(message_for([](auto& o) { o.seq = 8; o.text = std::string(90, 'x'); }).empty());
+  CHECK(message_for([](auto& o) {
+          o.seq = 8;
+          o.text = std::string(89, 'x');
+        }) == "text must hold at least 90 bytes for seq 8 (its last 10% is held out), not 89");
+  CHECK(message_for([](auto& o) {
+          o.seq = 8;
+          o.text = std::string(90, 'x');
+        }).empty());
   // The largest model: 64 layers of hidden 256 over 256-byte sequences.
-  const std::string too_big = message_for([](auto& o) { o.layers = 64; o.hidden = 256; o.seq = 256; });
+  const std::string too_big = message_for([](auto& o) {
+    o.layers = 64;
+    o.hidden = 256;
+    o.seq = 256;
+  });
   train::TrainOptions big = valid();
   big.layers = 64;
   big.hidden = 256;
   big.seq = 256;
-  const double mib = train::memory_needed(train::resolve_train_options(big), big.text.size()).total / (1024.0 * 1024.0);
+  const double mib =
+      train::memory_needed(train::resolve_train_options(big), big.text.size()).total /
+      (1024.0 * 1024.0);
   char expected[128];
-  std::snprintf(expected, sizeof expected,
-                "layers, hidden and seq need %.0f MiB together, more than a trainer may use (256 MiB)", mib);
+  std::snprintf(
+      expected, sizeof expected,
+      "layers, hidden and seq need %.0f MiB together, more than a trainer may use (256 MiB)", mib);
   CHECK(too_big == expected);
   CHECK(mib > 256);
 }
@@ -97,7 +114,8 @@ TEST_CASE("generate options: each bad argument gets its message", "[train][optio
   for (double n : {-1.0, 1.5, 100001.0, std::numeric_limits<double>::quiet_NaN()}) {
     CHECK(train::validate_generate_options(n, 1, 1) == "nBytes must be an integer in 0..100000");
   }
-  for (double t : {-0.1, 101.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+  for (double t : {-0.1, 101.0, std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::quiet_NaN()}) {
     CHECK(train::validate_generate_options(10, t, 1) == "temperature must be a number in 0..100");
   }
   CHECK(train::validate_generate_options(10, 1, -1) == "seed must be an integer in 0..4294967295");
@@ -149,7 +167,7 @@ TEST_CASE("flops_per_step counts every product of a step", "[train][options]") {
     long madds = 0;
     for (long l = 0; l < c.layers; ++l) {
       madds += T * 3 * D * D + T * D * D + T * F * D + T * D * F;  // qkv, attn_out, fc, fc_out
-      madds += 2 * H * pairs * dh;                                  // q k^T, P v
+      madds += 2 * H * pairs * dh;                                 // q k^T, P v
     }
     madds += T * train::TrainConfig::kVocab * D;  // the tied head
     const double expected = 2.0 * 3.0 * static_cast<double>(madds) * c.batch;

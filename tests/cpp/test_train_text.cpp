@@ -25,7 +25,8 @@ TEST_CASE("SHA-256 of the committed training text is the recorded one", "[train]
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  const std::string recorded = read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.sha256");
+  const std::string recorded =
+      read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.sha256");
   REQUIRE(recorded.size() > 64);
   const std::string& text = training_text();
   std::printf("training text: %zu bytes, sha256 %s\n", text.size(), sha256_hex(text).c_str());
@@ -41,7 +42,8 @@ TEST_CASE("split, unigram entropy and held-out windows", "[train][text]") {
   CHECK(train::unigram_entropy(same, 4) == 0.0);
   std::vector<uint8_t> all(256 * 3);
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint8_t>(i);
-  CHECK(train::unigram_entropy(all.data(), static_cast<int>(all.size())) == Approx(std::log(256.0)).epsilon(1e-12));
+  CHECK(train::unigram_entropy(all.data(), static_cast<int>(all.size())) ==
+        Approx(std::log(256.0)).epsilon(1e-12));
 
   const std::string& text = training_text();
   const train::TextSplit split = train::split_text(text);
@@ -49,8 +51,8 @@ TEST_CASE("split, unigram entropy and held-out windows", "[train][text]") {
   CHECK(split.n_train + split.n_heldout == static_cast<int>(text.size()));
   CHECK(split.heldout == split.train + split.n_train);
   const double h = train::unigram_entropy(split.train, split.n_train);
-  std::printf("training split %d bytes, held out %d, unigram entropy %.4f nats, %d windows of 64\n", split.n_train,
-              split.n_heldout, h, train::heldout_windows(split, 64));
+  std::printf("training split %d bytes, held out %d, unigram entropy %.4f nats, %d windows of 64\n",
+              split.n_train, split.n_heldout, h, train::heldout_windows(split, 64));
   // Chinese UTF-8 prose: ~146 distinct bytes, entropy well above English's ~3.2.
   CHECK(h > 4.0);
   CHECK(h < std::log(256.0));
@@ -79,8 +81,8 @@ TEST_CASE("batches: targets follow inputs, depend on seed and step only", "[trai
     const uint8_t* seq = in.data() + b * T;
     bool found = false;
     for (int start = 0; start + T < split.n_train && !found; ++start) {
-      found = std::equal(seq, seq + T, split.train + start) && std::equal(tg.data() + b * T, tg.data() + (b + 1) * T,
-                                                                          split.train + start + 1);
+      found = std::equal(seq, seq + T, split.train + start) &&
+              std::equal(tg.data() + b * T, tg.data() + (b + 1) * T, split.train + start + 1);
     }
     CHECK(found);
   }

@@ -45,14 +45,15 @@ Outcome train_run(train::TrainOptions o, int seed) {
 
 }  // namespace
 
-TEST_CASE("thesis: deep post-norm stalls without warmup; pre-norm, warmup and 6 layers learn", "[.thesis]") {
+TEST_CASE("thesis: deep post-norm stalls without warmup; pre-norm, warmup and 6 layers learn",
+          "[.thesis]") {
   train::TrainOptions demo;
   demo.text = training_text();
   const train::TrainConfig c = train::resolve_train_options(demo);
   const train::TextSplit split = train::split_text(demo.text);
   const double entropy = train::unigram_entropy(split.train, split.n_train);
-  std::printf("thesis: D %d, L %d, lr %g, %d steps, unigram entropy %.4f\n", c.hidden, c.layers, c.lr, c.steps,
-              entropy);
+  std::printf("thesis: D %d, L %d, lr %g, %d steps, unigram entropy %.4f\n", c.hidden, c.layers,
+              c.lr, c.steps, entropy);
 
   struct Variant {
     const char* name;
@@ -75,13 +76,15 @@ TEST_CASE("thesis: deep post-norm stalls without warmup; pre-norm, warmup and 6 
       o.warmup = v.warmup;
       o.layers = v.layers;
       const Outcome out = train_run(o, seed);
-      const bool ok = v.should_stall ? std::fabs(out.final_loss - entropy) <= 0.2 && out.ratio < 1e-2
-                                     : out.final_loss <= entropy - 0.3;
+      const bool ok = v.should_stall
+                          ? std::fabs(out.final_loss - entropy) <= 0.2 && out.ratio < 1e-2
+                          : out.final_loss <= entropy - 0.3;
       passed += ok;
-      std::printf("  %-15s L %2d seed %d: final train loss %.4f (entropy %+.4f), held-out %.4f, "
-                  "grad first/last %.2e  %s\n",
-                  v.name, v.layers, seed, out.final_loss, out.final_loss - entropy, out.heldout, out.ratio,
-                  ok ? "as the thesis says" : "NOT as the thesis says");
+      std::printf(
+          "  %-15s L %2d seed %d: final train loss %.4f (entropy %+.4f), held-out %.4f, "
+          "grad first/last %.2e  %s\n",
+          v.name, v.layers, seed, out.final_loss, out.final_loss - entropy, out.heldout, out.ratio,
+          ok ? "as the thesis says" : "NOT as the thesis says");
     }
     INFO(v.name);
     CHECK(passed >= 2);

@@ -59,12 +59,14 @@ bool same(const Trace& a, const Trace& b) {
   CHECK(a.grad_first == b.grad_first);
   CHECK(a.grad_last == b.grad_last);
   CHECK(a.params == b.params);
-  return a.loss == b.loss && a.grad_first == b.grad_first && a.grad_last == b.grad_last && a.params == b.params;
+  return a.loss == b.loss && a.grad_first == b.grad_first && a.grad_last == b.grad_last &&
+         a.params == b.params;
 }
 
 }  // namespace
 
-TEST_CASE("trainer: a fixed seed gives bit-identical runs, whatever the slicing and micro-batch", "[train]") {
+TEST_CASE("trainer: a fixed seed gives bit-identical runs, whatever the slicing and micro-batch",
+          "[train]") {
   const int steps = 6;
   for (const char* placement : {"pre", "post"}) {
     const train::TrainConfig c = small_config(placement);
@@ -119,8 +121,10 @@ TEST_CASE("trainer: a fixed seed gives bit-identical runs, whatever the slicing 
     train::Trainer t(small_config(placement, 2), training_text());
     for (int s = 0; s < steps; ++s) record(other, t.step());
     CHECK(other.loss != whole.loss);
-    std::printf("determinism %s: %d steps bit-identical twice, unit by unit, micro-batch 1, 3, 4; loss %.6f -> %.6f\n",
-                placement, steps, whole.loss.front(), whole.loss.back());
+    std::printf(
+        "determinism %s: %d steps bit-identical twice, unit by unit, micro-batch 1, 3, 4; loss "
+        "%.6f -> %.6f\n",
+        placement, steps, whole.loss.front(), whole.loss.back());
   }
 }
 
@@ -133,11 +137,13 @@ TEST_CASE("trainer: 20 steps against the double reference trained alongside", "[
   for (const char* placement : {"pre", "post"}) {
     for (const char* norm : {"rmsnorm", "layernorm"}) {
       train::TrainConfig c = small_config(placement);
-      c.norm = std::string(norm) == "layernorm" ? train::NormKind::layernorm : train::NormKind::rmsnorm;
+      c.norm =
+          std::string(norm) == "layernorm" ? train::NormKind::layernorm : train::NormKind::rmsnorm;
       c.eps = c.norm == train::NormKind::layernorm ? 1e-5f : 1e-6f;
       train::Trainer t(c, training_text());
       const train::ParamLayout& layout = t.layout();
-      std::vector<double> p(t.params(), t.params() + layout.total), m(layout.total, 0.0), v(layout.total, 0.0), g;
+      std::vector<double> p(t.params(), t.params() + layout.total), m(layout.total, 0.0),
+          v(layout.total, 0.0), g;
       std::vector<uint8_t> in(c.batch * c.seq), tg(c.batch * c.seq);
       double worst = 0.0, first = 0.0, last = 0.0;
       for (int s = 0; s < steps; ++s) {
@@ -151,8 +157,9 @@ TEST_CASE("trainer: 20 steps against the double reference trained alongside", "[
         if (s == 0) first = loss_ref;
         last = loss_ref;
       }
-      std::printf("20 steps %s %s vs double reference: loss %.4f -> %.4f, max |loss - reference| %.2e\n", placement,
-                  norm, first, last, worst);
+      std::printf(
+          "20 steps %s %s vs double reference: loss %.4f -> %.4f, max |loss - reference| %.2e\n",
+          placement, norm, first, last, worst);
       INFO(placement << " " << norm);
       CHECK(last < first - 0.5);
       CHECK(worst < 1e-4);
@@ -169,11 +176,13 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   const int windows = t.heldout_windows();
   CHECK(windows == (split.n_heldout - 1) / c.seq);
   std::vector<uint8_t> in(windows * c.seq), tg(windows * c.seq);
-  for (int w = 0; w < windows; ++w) train::heldout_window(in.data() + w * c.seq, tg.data() + w * c.seq, split, w, c.seq);
+  for (int w = 0; w < windows; ++w)
+    train::heldout_window(in.data() + w * c.seq, tg.data() + w * c.seq, split, w, c.seq);
   const std::vector<double> p(t.params(), t.params() + t.layout().total);
   const double ref = reference_loss(c, t.layout(), p, in.data(), tg.data(), windows, nullptr);
   const double got = t.evaluate();
-  std::printf("held-out loss after 3 steps: %.7f, reference %.7f (%d windows)\n", got, ref, windows);
+  std::printf("held-out loss after 3 steps: %.7f, reference %.7f (%d windows)\n", got, ref,
+              windows);
   CHECK(std::fabs(got - ref) < 1e-5);
   double by_window = 0.0;
   for (int w = 0; w < windows; ++w) by_window += t.heldout_window_loss(w);
@@ -199,10 +208,12 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   deep.text = training_text();
   const train::TrainConfig dc = train::resolve_train_options(deep);
   const train::MemoryReport dm = train::memory_needed(dc, deep.text.size());
-  std::printf("memory at D 32, L 48, T 64, B 8: %.1f MiB (params %.1f, Adam %.1f, grads %.1f, activations %.1f, "
-              "scratch %.1f)\n",
-              dm.total / 1048576, dm.params / 1048576, dm.adam / 1048576, dm.grads / 1048576,
-              dm.activations / 1048576, dm.scratch / 1048576);
+  std::printf(
+      "memory at D 32, L 48, T 64, B 8: %.1f MiB (params %.1f, Adam %.1f, grads %.1f, activations "
+      "%.1f, "
+      "scratch %.1f)\n",
+      dm.total / 1048576, dm.params / 1048576, dm.adam / 1048576, dm.grads / 1048576,
+      dm.activations / 1048576, dm.scratch / 1048576);
   CHECK(dm.total < 32.0 * 1024 * 1024);
 
   // Divergence: weights of 1e20 overflow the attention scores; the step says
@@ -230,7 +241,7 @@ TEST_CASE("trainer: generation", "[train]") {
   for (int s = 0; s < 20; ++s) t.step();
   const std::string greedy = t.generate("RMSNorm", 24, 0.0, 1);
   CHECK(greedy.size() == 24);
-  CHECK(t.generate("RMSNorm", 24, 0.0, 2) == greedy);       // greedy ignores the seed
+  CHECK(t.generate("RMSNorm", 24, 0.0, 2) == greedy);  // greedy ignores the seed
   CHECK(t.generate("RMSNorm", 10, 0.0, 1) == greedy.substr(0, 10));
   // The window: only the last T bytes of the context count.
   const std::string long_prompt = std::string(40, 'z') + "RMSNorm 把向量";

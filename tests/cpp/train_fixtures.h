@@ -26,7 +26,8 @@ inline std::string read_file(const std::string& path) {
 
 // The page's Chinese prose as committed (web/data/training-text.zh.txt).
 inline const std::string& training_text() {
-  static const std::string text = read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.txt");
+  static const std::string text =
+      read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.txt");
   return text;
 }
 
@@ -46,7 +47,8 @@ inline train::TrainOptions tiny_options(const char* placement, const char* norm)
 
 // Weights uniform in [-0.5, 0.5), gains in [0.5, 1.5), biases in [-0.2, 0.2):
 // far from the N(0, 0.02) start, where the model is nearly linear.
-inline std::vector<float> spread_params(const train::ParamLayout& layout, const train::TrainConfig& c, uint64_t seed) {
+inline std::vector<float> spread_params(const train::ParamLayout& layout,
+                                        const train::TrainConfig& c, uint64_t seed) {
   Rng rng(seed);
   std::vector<float> p(layout.total);
   for (float& x : p) x = rng.uniform(-0.5f, 0.5f);

@@ -20,7 +20,9 @@ using train::Placement;
 using Vec = std::vector<double>;
 constexpr int V = train::TrainConfig::kVocab;
 
-const double* at(const Vec& p, std::size_t offset) { return offset == kAbsent ? nullptr : p.data() + offset; }
+const double* at(const Vec& p, std::size_t offset) {
+  return offset == kAbsent ? nullptr : p.data() + offset;
+}
 double* at(Vec& p, std::size_t offset) { return offset == kAbsent ? nullptr : p.data() + offset; }
 
 // out, mean, rstd: (R, D), (R), (R); x: (R, D); gain, bias: (D) or nullptr
@@ -41,7 +43,8 @@ void norm_forward(NormKind kind, Vec& out, Vec& mean, Vec& rstd, const Vec& x, c
     mean[r] = mu;
     rstd[r] = rs;
     for (int i = 0; i < D; ++i) {
-      out[static_cast<std::size_t>(r) * D + i] = (x_r[i] - mu) * rs * (gain ? gain[i] : 1.0) + (bias ? bias[i] : 0.0);
+      out[static_cast<std::size_t>(r) * D + i] =
+          (x_r[i] - mu) * rs * (gain ? gain[i] : 1.0) + (bias ? bias[i] : 0.0);
     }
   }
 }
@@ -50,8 +53,9 @@ void norm_forward(NormKind kind, Vec& out, Vec& mean, Vec& rstd, const Vec& x, c
 //   RMSNorm    dx = r (u - xhat mean(u xhat))
 //   LayerNorm  dx = r (u - mean(u) - xhat mean(u xhat))
 // dgain += dy xhat, dbias += dy.  dx: (R, D) written
-void norm_backward(NormKind kind, Vec& dx, double* dgain, double* dbias, const Vec& dy, const Vec& x,
-                   const double* gain, const Vec& mean, const Vec& rstd, int R, int D) {
+void norm_backward(NormKind kind, Vec& dx, double* dgain, double* dbias, const Vec& dy,
+                   const Vec& x, const double* gain, const Vec& mean, const Vec& rstd, int R,
+                   int D) {
   dx.assign(static_cast<std::size_t>(R) * D, 0.0);
   for (int r = 0; r < R; ++r) {
     const std::size_t o = static_cast<std::size_t>(r) * D;
@@ -79,14 +83,16 @@ void linear_forward(Vec& y, const Vec& x, const double* w, int R, int C, int OC)
   for (int r = 0; r < R; ++r) {
     for (int o = 0; o < OC; ++o) {
       double s = 0.0;
-      for (int c = 0; c < C; ++c) s += x[static_cast<std::size_t>(r) * C + c] * w[static_cast<std::size_t>(o) * C + c];
+      for (int c = 0; c < C; ++c)
+        s += x[static_cast<std::size_t>(r) * C + c] * w[static_cast<std::size_t>(o) * C + c];
       y[static_cast<std::size_t>(r) * OC + o] = s;
     }
   }
 }
 
 // dx = dy W (written), dW += dy^T x
-void linear_backward(Vec& dx, double* dw, const Vec& dy, const Vec& x, const double* w, int R, int C, int OC) {
+void linear_backward(Vec& dx, double* dw, const Vec& dy, const Vec& x, const double* w, int R,
+                     int C, int OC) {
   dx.assign(static_cast<std::size_t>(R) * C, 0.0);
   for (int r = 0; r < R; ++r) {
     for (int o = 0; o < OC; ++o) {
@@ -106,9 +112,15 @@ void attention_forward(Vec& y, Vec& p, const Vec& qkv, int N, int T, int D, int 
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   y.assign(static_cast<std::size_t>(N) * T * D, 0.0);
   p.assign(static_cast<std::size_t>(N) * H * T * T, 0.0);
-  auto q_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + h * dh + c]; };
-  auto k_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + D + h * dh + c]; };
-  auto v_ = [&](int n, int t, int h, int c) { return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + 2 * D + h * dh + c]; };
+  auto q_ = [&](int n, int t, int h, int c) {
+    return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + h * dh + c];
+  };
+  auto k_ = [&](int n, int t, int h, int c) {
+    return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + D + h * dh + c];
+  };
+  auto v_ = [&](int n, int t, int h, int c) {
+    return qkv[(static_cast<std::size_t>(n) * T + t) * 3 * D + 2 * D + h * dh + c];
+  };
   for (int n = 0; n < N; ++n) {
     for (int h = 0; h < H; ++h) {
       for (int i = 0; i < T; ++i) {
@@ -135,7 +147,8 @@ void attention_forward(Vec& y, Vec& p, const Vec& qkv, int N, int T, int D, int 
 
 // dP_ij = dy_i . v_j, dv_j += P_ij dy_i, dA_ij = P_ij (dP_ij - sum_k P_ik dP_ik) / sqrt(dh),
 // dq_i += dA_ij k_j, dk_j += dA_ij q_i.  dqkv: (R, 3D) written
-void attention_backward(Vec& dqkv, const Vec& dy, const Vec& p, const Vec& qkv, int N, int T, int D, int H) {
+void attention_backward(Vec& dqkv, const Vec& dy, const Vec& p, const Vec& qkv, int N, int T, int D,
+                        int H) {
   const int dh = D / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   dqkv.assign(static_cast<std::size_t>(N) * T * 3 * D, 0.0);
@@ -197,7 +210,8 @@ Vec sum(const Vec& a, const Vec& b) {
 }
 
 struct LayerCache {
-  Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc, gelu, y;
+  Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc,
+      gelu, y;
 };
 
 }  // namespace
@@ -215,8 +229,9 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     for (int t = 0; t < T; ++t) {
       const int r = n * T + t;
       for (int i = 0; i < D; ++i) {
-        x[static_cast<std::size_t>(r) * D + i] = p[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] +
-                                                 p[layout.wpe + static_cast<std::size_t>(t) * D + i];
+        x[static_cast<std::size_t>(r) * D + i] =
+            p[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] +
+            p[layout.wpe + static_cast<std::size_t>(t) * D + i];
       }
     }
   }
@@ -237,12 +252,14 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
       a.y = sum(a.mid, proj);
     } else if (pre) {
-      norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain), at(p, o.norm1_bias), R, D, eps);
+      norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain),
+                   at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.qkv, a.norm1, &p[o.qkv], R, D, 3 * D);
       attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.mid = sum(a.x, proj);
-      norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain), at(p, o.norm2_bias), R, D, eps);
+      norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain),
+                   at(p, o.norm2_bias), R, D, eps);
       linear_forward(a.fc, a.norm2, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
@@ -252,19 +269,22 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.norm1 = sum(a.x, proj);
-      norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain), at(p, o.norm1_bias), R, D, eps);
+      norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain),
+                   at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
       a.norm2 = sum(a.mid, proj);
-      norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain), at(p, o.norm2_bias), R, D, eps);
+      norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain),
+                   at(p, o.norm2_bias), R, D, eps);
     }
     x = a.y;
   }
   // Head: final norm (pre-norm), tied logits, log-softmax.
   Vec xf = x, final_mean, final_rstd;
   if (c.has_final_norm()) {
-    norm_forward(kind, xf, final_mean, final_rstd, x, at(p, layout.final_gain), at(p, layout.final_bias), R, D, eps);
+    norm_forward(kind, xf, final_mean, final_rstd, x, at(p, layout.final_gain),
+                 at(p, layout.final_bias), R, D, eps);
   }
   Vec logits;
   linear_forward(logits, xf, &p[layout.wte], R, D, V);
@@ -291,8 +311,8 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
   Vec dxf, dx;
   linear_backward(dxf, &g[layout.wte], dlogits, xf, &p[layout.wte], R, D, V);
   if (c.has_final_norm()) {
-    norm_backward(kind, dx, at(g, layout.final_gain), at(g, layout.final_bias), dxf, x, at(p, layout.final_gain),
-                  final_mean, final_rstd, R, D);
+    norm_backward(kind, dx, at(g, layout.final_gain), at(g, layout.final_bias), dxf, x,
+                  at(p, layout.final_gain), final_mean, final_rstd, R, D);
   } else {
     dx = dxf;
   }
@@ -314,25 +334,25 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_backward(dgelu, &g[o.fc_out], dy, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dtmp, &g[o.fc], dfc, a.norm2, &p[o.fc], R, D, F);
-      norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), dtmp, a.mid, at(p, o.norm2_gain),
-                    a.norm2_mean, a.norm2_rstd, R, D);
+      norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), dtmp, a.mid,
+                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
       dmid = sum(dmid, dy);
       linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
       linear_backward(dtmp, &g[o.qkv], dqkv, a.norm1, &p[o.qkv], R, D, 3 * D);
-      norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x, at(p, o.norm1_gain),
-                    a.norm1_mean, a.norm1_rstd, R, D);
+      norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x,
+                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       dx = sum(dx, dmid);
     } else {
       Vec ds2, ds1;
-      norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.norm2, at(p, o.norm2_gain),
-                    a.norm2_mean, a.norm2_rstd, R, D);
+      norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.norm2,
+                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
       linear_backward(dgelu, &g[o.fc_out], ds2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
       dmid = sum(dmid, ds2);
-      norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1, at(p, o.norm1_gain),
-                    a.norm1_mean, a.norm1_rstd, R, D);
+      norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1,
+                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
@@ -343,8 +363,10 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     for (int t = 0; t < T; ++t) {
       const int r = n * T + t;
       for (int i = 0; i < D; ++i) {
-        g[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] += dx[static_cast<std::size_t>(r) * D + i];
-        g[layout.wpe + static_cast<std::size_t>(t) * D + i] += dx[static_cast<std::size_t>(r) * D + i];
+        g[layout.wte + static_cast<std::size_t>(inputs[r]) * D + i] +=
+            dx[static_cast<std::size_t>(r) * D + i];
+        g[layout.wpe + static_cast<std::size_t>(t) * D + i] +=
+            dx[static_cast<std::size_t>(r) * D + i];
       }
     }
   }

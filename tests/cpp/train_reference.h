@@ -18,15 +18,13 @@ namespace normlab::test {
 // Mean cross-entropy of N sequences (inputs, targets: (N, T)) under params
 // (laid out as param_layout(config)); with grads, also its gradient (written,
 // same layout).
-double reference_loss(const train::TrainConfig& config,
-                      const train::ParamLayout& layout,
+double reference_loss(const train::TrainConfig& config, const train::ParamLayout& layout,
                       const std::vector<double>& params, const uint8_t* inputs,
                       const uint8_t* targets, int N, std::vector<double>* grads);
 
 // Adam as the trainer applies it (beta 0.9, 0.999, eps 1e-8, no weight
 // decay), in double. step counts from 1.
-void reference_adam(std::vector<double>& params, std::vector<double>& m,
-                    std::vector<double>& v, const std::vector<double>& grads,
-                    double lr, int step);
+void reference_adam(std::vector<double>& params, std::vector<double>& m, std::vector<double>& v,
+                    const std::vector<double>& grads, double lr, int step);
 
 }  // namespace normlab::test

@@ -130,9 +130,11 @@ Case decode(const std::uint8_t* data, std::size_t size) {
   return c;
 }
 
-[[noreturn]] void fail(const char* op, const char* what, int t, int i, double got, double want, double bound) {
-  std::fprintf(stderr, "%s: %s at row %d, index %d: got %.9g, want %.9g (allowed difference %.3g)\n", op, what, t, i,
-               got, want, bound);
+[[noreturn]] void fail(const char* op, const char* what, int t, int i, double got, double want,
+                       double bound) {
+  std::fprintf(stderr,
+               "%s: %s at row %d, index %d: got %.9g, want %.9g (allowed difference %.3g)\n", op,
+               what, t, i, got, want, bound);
   std::abort();
 }
 
@@ -143,7 +145,8 @@ bool same_special(double got, double want) {
 // One value against the reference: the special cases exactly (when
 // `specials`), a finite reference within `bound`. An infinite bound means
 // the value is beyond float's range (see check_row_scaled): nothing to hold.
-void check_value(const char* op, int t, int i, double got, double want, double bound, bool specials) {
+void check_value(const char* op, int t, int i, double got, double want, double bound,
+                 bool specials) {
   bound += kSubnormalSlack;
   if (std::isfinite(want)) {
     if (std::isinf(bound)) return;
@@ -156,25 +159,28 @@ void check_value(const char* op, int t, int i, double got, double want, double b
 
 // Row t of got against the reference, within kTol of the row's scale,
 // max |want_i| over its finite entries (1 for a zero row), + underflow.
-void check_row(const char* op, int t, const float* got, const float* want, int D, double underflow, bool specials) {
+void check_row(const char* op, int t, const float* got, const float* want, int D, double underflow,
+               bool specials) {
   double scale = 0.0;
   for (int i = 0; i < D; ++i) {
     if (std::isfinite(want[i])) scale = std::max(scale, std::fabs(static_cast<double>(want[i])));
   }
   if (scale == 0.0) scale = 1.0;
-  for (int i = 0; i < D; ++i) check_value(op, t, i, got[i], want[i], kTol * scale + underflow, specials);
+  for (int i = 0; i < D; ++i)
+    check_value(op, t, i, got[i], want[i], kTol * scale + underflow, specials);
 }
 
 // As check_row, within kTol * scale + underflow.
-void check_row_scaled(const char* op, int t, const float* got, const float* want, int D, double scale,
-                      double underflow, bool specials) {
+void check_row_scaled(const char* op, int t, const float* got, const float* want, int D,
+                      double scale, double underflow, bool specials) {
   // Terms beyond FLT_MAX (a gradient of 1e29 times rstd 1e19) make any
   // float evaluation overflow: a finite result there is cancellation's luck.
   const double bound = scale <= FLT_MAX ? kTol * scale + underflow : INFINITY;
   for (int i = 0; i < D; ++i) check_value(op, t, i, got[i], want[i], bound, specials);
 }
 
-void check_identical(const char* op, const float* batched, const float* alone, std::size_t n, int t) {
+void check_identical(const char* op, const float* batched, const float* alone, std::size_t n,
+                     int t) {
   if (std::memcmp(batched, alone, n * sizeof(float)) != 0) {
     fail(op, "row computed with the others differs from the row computed alone", t, -1, 0, 0, 0);
   }
@@ -192,7 +198,9 @@ double max_abs(const std::vector<float>& v) {
   return m;
 }
 
-double at(const std::vector<float>& v, int i) { return v.empty() ? 1.0 : static_cast<double>(v[i]); }
+double at(const std::vector<float>& v, int i) {
+  return v.empty() ? 1.0 : static_cast<double>(v[i]);
+}
 
 void check_rmsnorm(const Case& c) {
   const int T = c.T, D = c.D;
@@ -211,8 +219,10 @@ void check_rmsnorm(const Case& c) {
     check_identical("rmsnorm_forward", y.data() + row, y_t, D, t);
     check_identical("rmsnorm_forward rstd", rstd.data() + t, &rstd_t, 1, t);
     const bool specials = finite_gain && !all_finite(c.x.data() + row, D);
-    check_row("rmsnorm_forward", t, y.data() + row, y_ref.data() + row, D, gain_underflow, specials);
-    check_value("rmsnorm_forward rstd", t, -1, rstd[t], rstd_ref[t], kTol * std::fabs(rstd_ref[t]), specials);
+    check_row("rmsnorm_forward", t, y.data() + row, y_ref.data() + row, D, gain_underflow,
+              specials);
+    check_value("rmsnorm_forward rstd", t, -1, rstd[t], rstd_ref[t], kTol * std::fabs(rstd_ref[t]),
+                specials);
   }
 
   // Backward from the kernel's own cache, against the reference given the
@@ -244,15 +254,18 @@ void check_rmsnorm(const Case& c) {
     // Underflow: xhat, u and u * xhat, then their mean c, times r, xhat,
     // c or u (dgain: xhat times dy).
     const double scale = r * (max_u + max_xhat * sum_abs_uxhat / D);
-    const double underflow = r * (1.0 + max_u + max_xhat + sum_abs_uxhat / D) * (1.0 + max_xhat) * kSubnormalStep;
+    const double underflow =
+        r * (1.0 + max_u + max_xhat + sum_abs_uxhat / D) * (1.0 + max_xhat) * kSubnormalStep;
     accumulated_underflow += (1.0 + max_dy) * kSubnormalStep;
-    const bool specials = finite_gain && !(all_finite(c.x.data() + row, D) && all_finite(c.dy.data() + row, D) &&
-                                           std::isfinite(r));
-    check_row_scaled("rmsnorm_backward", t, dx.data() + row, dx_ref.data() + row, D, scale, underflow, specials);
+    const bool specials = finite_gain && !(all_finite(c.x.data() + row, D) &&
+                                           all_finite(c.dy.data() + row, D) && std::isfinite(r));
+    check_row_scaled("rmsnorm_backward", t, dx.data() + row, dx_ref.data() + row, D, scale,
+                     underflow, specials);
   }
   if (c.accumulate) {
     for (int i = 0; i < D; ++i) {
-      check_value("rmsnorm_backward dgain", -1, i, dg[i], dg_ref[i], kTol * dg_scale[i] + accumulated_underflow, false);
+      check_value("rmsnorm_backward dgain", -1, i, dg[i], dg_ref[i],
+                  kTol * dg_scale[i] + accumulated_underflow, false);
     }
   }
 }
@@ -267,7 +280,8 @@ void check_layernorm(const Case& c) {
   const double gain_underflow = max_abs(c.gain) * kSubnormalStep;
   std::vector<float> y(n), mean(T), rstd(T), y_ref(n), mean_ref(T), rstd_ref(T);
   layernorm_forward(y.data(), mean.data(), rstd.data(), c.x.data(), g, b, T, D, c.eps);
-  layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), c.x.data(), g, b, T, D, c.eps);
+  layernorm_forward_ref(y_ref.data(), mean_ref.data(), rstd_ref.data(), c.x.data(), g, b, T, D,
+                        c.eps);
   for (int t = 0; t < T; ++t) {
     const std::size_t row = static_cast<std::size_t>(t) * D;
     float y_t[kMaxDim], mean_t, rstd_t;
@@ -288,8 +302,10 @@ void check_layernorm(const Case& c) {
     double scale = 0.0, max_xhat = 0.0;
     for (int i = 0; i < D; ++i) {
       const double y_i = y_ref[row + i], b_i = c.has_bias ? c.bias[i] : 0.0;
-      if (std::isfinite(y_i) && std::isfinite(b_i)) scale = std::max(scale, std::fabs(y_i - b_i) + std::fabs(b_i));
-      max_xhat = std::max(max_xhat, std::fabs((c.x[row + i] - static_cast<double>(mean_ref[t])) * rstd_ref[t]));
+      if (std::isfinite(y_i) && std::isfinite(b_i))
+        scale = std::max(scale, std::fabs(y_i - b_i) + std::fabs(b_i));
+      max_xhat = std::max(
+          max_xhat, std::fabs((c.x[row + i] - static_cast<double>(mean_ref[t])) * rstd_ref[t]));
     }
     if (scale == 0.0) scale = 1.0;
     for (int i = 0; i < D; ++i) {
@@ -298,9 +314,11 @@ void check_layernorm(const Case& c) {
       const double bound = terms <= FLT_MAX ? kTol * terms + gain_underflow : INFINITY;
       check_value("layernorm_forward", t, i, y[row + i], y_ref[row + i], bound, specials);
     }
-    check_value("layernorm_forward rstd", t, -1, rstd[t], rstd_ref[t], kTol * std::fabs(rstd_ref[t]), specials);
+    check_value("layernorm_forward rstd", t, -1, rstd[t], rstd_ref[t],
+                kTol * std::fabs(rstd_ref[t]), specials);
     // The mean in units of the row's spread, as the output sees it.
-    check_value("layernorm_forward mean", t, -1, mean[t], mean_ref[t], kTol / rstd_ref[t], specials);
+    check_value("layernorm_forward mean", t, -1, mean[t], mean_ref[t], kTol / rstd_ref[t],
+                specials);
   }
 
   // dx_j = r (u_j - mean(u) - xhat_j mean(u xhat)): error scale
@@ -310,15 +328,17 @@ void check_layernorm(const Case& c) {
   float* db_p = c.accumulate ? db.data() : nullptr;
   float* dg_ref_p = c.accumulate ? dg_ref.data() : nullptr;
   float* db_ref_p = c.accumulate ? db_ref.data() : nullptr;
-  layernorm_backward(dx.data(), dg_p, db_p, c.dy.data(), c.x.data(), g, mean.data(), rstd.data(), T, D);
-  layernorm_backward_ref(dx_ref.data(), dg_ref_p, db_ref_p, c.dy.data(), c.x.data(), g, mean.data(), rstd.data(), T, D);
+  layernorm_backward(dx.data(), dg_p, db_p, c.dy.data(), c.x.data(), g, mean.data(), rstd.data(), T,
+                     D);
+  layernorm_backward_ref(dx_ref.data(), dg_ref_p, db_ref_p, c.dy.data(), c.x.data(), g, mean.data(),
+                         rstd.data(), T, D);
   std::vector<double> dg_scale(D, 0.0), db_scale(D, 0.0);
   double accumulated_underflow = 0.0;
   for (int t = 0; t < T; ++t) {
     const std::size_t row = static_cast<std::size_t>(t) * D;
     float dx_t[kMaxDim];
-    layernorm_backward(dx_t, nullptr, nullptr, c.dy.data() + row, c.x.data() + row, g, mean.data() + t,
-                       rstd.data() + t, 1, D);
+    layernorm_backward(dx_t, nullptr, nullptr, c.dy.data() + row, c.x.data() + row, g,
+                       mean.data() + t, rstd.data() + t, 1, D);
     check_identical("layernorm_backward", dx.data() + row, dx_t, D, t);
     const double r = rstd[t], mu = mean[t];
     double max_u = 0.0, max_dy = 0.0, sum_abs_u = 0.0, max_xhat = 0.0, sum_abs_uxhat = 0.0;
@@ -334,11 +354,14 @@ void check_layernorm(const Case& c) {
       db_scale[i] += std::fabs(static_cast<double>(c.dy[row + i]));
     }
     const double scale = r * (max_u + sum_abs_u / D + max_xhat * sum_abs_uxhat / D);
-    const double underflow = r * (2.0 + max_u + max_xhat + sum_abs_uxhat / D) * (1.0 + max_xhat) * kSubnormalStep;
+    const double underflow =
+        r * (2.0 + max_u + max_xhat + sum_abs_uxhat / D) * (1.0 + max_xhat) * kSubnormalStep;
     accumulated_underflow += (1.0 + max_dy) * kSubnormalStep;
-    const bool specials = finite_params && !(all_finite(c.x.data() + row, D) && all_finite(c.dy.data() + row, D) &&
-                                             std::isfinite(r) && std::isfinite(mu));
-    check_row_scaled("layernorm_backward", t, dx.data() + row, dx_ref.data() + row, D, scale, underflow, specials);
+    const bool specials =
+        finite_params && !(all_finite(c.x.data() + row, D) && all_finite(c.dy.data() + row, D) &&
+                           std::isfinite(r) && std::isfinite(mu));
+    check_row_scaled("layernorm_backward", t, dx.data() + row, dx_ref.data() + row, D, scale,
+                     underflow, specials);
   }
   if (c.accumulate) {
     for (int i = 0; i < D; ++i) {
@@ -362,7 +385,8 @@ std::vector<float> check_softmax(const Case& c) {
     float p_t[kMaxDim];
     softmax_forward(p_t, c.x.data() + row, 1, D, c.temperature);
     check_identical("softmax_forward", p.data() + row, p_t, D, t);
-    check_row("softmax_forward", t, p.data() + row, p_ref.data() + row, D, 0.0, !all_finite(c.x.data() + row, D));
+    check_row("softmax_forward", t, p.data() + row, p_ref.data() + row, D, 0.0,
+              !all_finite(c.x.data() + row, D));
   }
 
   // dx_j = p_j (dy_j - dot(p, dy)) / temperature, from the kernel's p:
@@ -386,7 +410,8 @@ std::vector<float> check_softmax(const Case& c) {
     const double scale = max_p * (max_dy + sum_abs_pdy) / c.temperature;
     const double underflow = (D + 1.0) * kSubnormalStep / c.temperature;
     const bool specials = !(all_finite(p.data() + row, D) && all_finite(c.dy.data() + row, D));
-    check_row_scaled("softmax_backward", t, dx.data() + row, dx_ref.data() + row, D, scale, underflow, specials);
+    check_row_scaled("softmax_backward", t, dx.data() + row, dx_ref.data() + row, D, scale,
+                     underflow, specials);
   }
   return p;
 }
@@ -405,7 +430,8 @@ void check_row_stats(const Case& c) {
     RowStats s_t;
     row_stats(&s_t, c.x.data() + row, 1, D);
     if (std::memcmp(&s_t, &s[t], sizeof s_t) != 0) {
-      fail("row_stats", "row computed with the others differs from the row computed alone", t, -1, 0, 0, 0);
+      fail("row_stats", "row computed with the others differs from the row computed alone", t, -1,
+           0, 0, 0);
     }
     double mean_abs = 0.0;
     for (int i = 0; i < D; ++i) mean_abs += std::fabs(static_cast<double>(c.x[row + i]));
@@ -418,8 +444,8 @@ void check_row_stats(const Case& c) {
     check_value("row_stats rms", t, -1, got.rms, want.rms, kTol * want.rms, specials);
     check_value("row_stats max_abs", t, -1, got.max_abs, want.max_abs, 0.0, specials);
     check_value("row_stats mean", t, -1, got.mean, want.mean, kTol * mean_abs, specials);
-    check_value("row_stats variance", t, -1, got.variance, want.variance, kTol * want.variance + spread * spread,
-                specials);
+    check_value("row_stats variance", t, -1, got.variance, want.variance,
+                kTol * want.variance + spread * spread, specials);
     check_value("row_stats std", t, -1, got.std, want.std, kTol * want.std + spread, specials);
   }
 }

@@ -96,12 +96,16 @@ void check_forward(const Model& m, const std::string& prompt, int top_k) {
   const ForwardResult& r = m.forward_result();
   const ModelConfig& c = m.config();
   const int L = c.layers, T = static_cast<int>(prompt.size()), H = c.heads;
-  require(r.layers == L && r.tokens == T && r.heads == H && r.top_k == top_k, "forward: wrong sizes");
+  require(r.layers == L && r.tokens == T && r.heads == H && r.top_k == top_k,
+          "forward: wrong sizes");
   for (int t = 0; t < T; ++t) {
-    require(r.token_ids[t] == static_cast<unsigned char>(prompt[t]), "forward: token id is not the prompt's byte");
+    require(r.token_ids[t] == static_cast<unsigned char>(prompt[t]),
+            "forward: token id is not the prompt's byte");
   }
-  require(r.stats.size() == static_cast<std::size_t>(L) * kProbes * T * kStats, "forward: stats size");
-  require(all_finite(r.stats) && all_finite(r.stats_mean) && all_finite(r.final_stats), "forward: stats not finite");
+  require(r.stats.size() == static_cast<std::size_t>(L) * kProbes * T * kStats,
+          "forward: stats size");
+  require(all_finite(r.stats) && all_finite(r.stats_mean) && all_finite(r.final_stats),
+          "forward: stats not finite");
   // "normed" rows: L2 = sqrt(D * s / (s + eps)) <= sqrt(D), s the row's
   // mean square (RMSNorm) or variance (LayerNorm).
   const double max_l2 = std::sqrt(static_cast<double>(c.hidden)) * (1.0 + 1e-5);
@@ -109,7 +113,8 @@ void check_forward(const Model& m, const std::string& prompt, int top_k) {
     for (int l = 0; l < L; ++l) {
       for (const int probe : {kInputNormNormed, kPostAttnNormNormed}) {
         for (int t = 0; t < T; ++t) {
-          const float l2 = r.stats[((static_cast<std::size_t>(l) * kProbes + probe) * T + t) * kStats];
+          const float l2 =
+              r.stats[((static_cast<std::size_t>(l) * kProbes + probe) * T + t) * kStats];
           require(l2 <= max_l2, "forward: a normed row is longer than sqrt(D)", std::to_string(l2));
         }
       }
@@ -124,19 +129,23 @@ void check_forward(const Model& m, const std::string& prompt, int top_k) {
       for (int h = 0; h < H; ++h) {
         const std::size_t k = (static_cast<std::size_t>(l) * T + t) * H + h;
         const float entropy = r.attention_entropy[k], max_prob = r.attention_max_prob[k];
-        require(entropy >= 0.0f && entropy <= std::log(t + 1.0) + 1e-4, "forward: attention entropy out of range",
-                std::to_string(entropy));
+        require(entropy >= 0.0f && entropy <= std::log(t + 1.0) + 1e-4,
+                "forward: attention entropy out of range", std::to_string(entropy));
         require(max_prob >= 1.0 / (t + 1) - 1e-6 && max_prob <= 1.0f + 1e-6f,
                 "forward: attention max probability out of range", std::to_string(max_prob));
       }
     }
   }
-  require(static_cast<int>(r.top_tokens.size()) == top_k && static_cast<int>(r.top_probs.size()) == top_k,
+  require(static_cast<int>(r.top_tokens.size()) == top_k &&
+              static_cast<int>(r.top_probs.size()) == top_k,
           "forward: top-k size");
   for (int k = 0; k < top_k; ++k) {
-    require(r.top_tokens[k] >= 0 && r.top_tokens[k] < 256, "forward: top token out of the vocabulary");
-    require(r.top_probs[k] >= 0.0f && r.top_probs[k] <= 1.0f, "forward: top probability out of [0, 1]");
-    require(k == 0 || r.top_probs[k] <= r.top_probs[k - 1], "forward: top probabilities not sorted");
+    require(r.top_tokens[k] >= 0 && r.top_tokens[k] < 256,
+            "forward: top token out of the vocabulary");
+    require(r.top_probs[k] >= 0.0f && r.top_probs[k] <= 1.0f,
+            "forward: top probability out of [0, 1]");
+    require(k == 0 || r.top_probs[k] <= r.top_probs[k - 1],
+            "forward: top probabilities not sorted");
   }
   require(r.next_token == r.top_tokens[0], "forward: next token is not the top one");
 }
@@ -170,11 +179,15 @@ void check_valid_model(Model& m, const ModelOptions& o, int top_k, const std::st
   }
   require(g.empty(), "gradients failed on a valid prompt", g);
   const GradientResult& r = m.gradient_result();
-  require(std::isfinite(r.loss) && r.loss >= 0.0f, "gradients: loss not finite and >= 0", std::to_string(r.loss));
-  require(std::fabs(loss - r.loss) <= 1e-5 * std::fabs(loss) + 1e-6, "loss() differs from gradients()' loss");
-  require(all_finite(r.residual_grad_l2) && all_finite(r.residual_grad_l2_per_token), "gradients: not finite");
-  require(all_finite(r.attention_grad_l2) && all_finite(r.mlp_grad_l2) && all_finite(r.norm_grad_l2),
-          "gradients: parameter gradient norms not finite");
+  require(std::isfinite(r.loss) && r.loss >= 0.0f, "gradients: loss not finite and >= 0",
+          std::to_string(r.loss));
+  require(std::fabs(loss - r.loss) <= 1e-5 * std::fabs(loss) + 1e-6,
+          "loss() differs from gradients()' loss");
+  require(all_finite(r.residual_grad_l2) && all_finite(r.residual_grad_l2_per_token),
+          "gradients: not finite");
+  require(
+      all_finite(r.attention_grad_l2) && all_finite(r.mlp_grad_l2) && all_finite(r.norm_grad_l2),
+      "gradients: parameter gradient norms not finite");
 }
 
 }  // namespace
@@ -195,8 +208,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.layers = choose(in, kLayers, raw_double);
   o.hidden = choose(in, kHidden, raw_double);
   o.heads = choose(in, kHeads, raw_double);
-  o.norm = choose<std::string>(in, {kNorms[0], kNorms[1], kNorms[2], kNorms[3], kNorms[4]}, raw_string);
-  o.placement = choose<std::string>(in, {kPlacements[0], kPlacements[1], kPlacements[2]}, raw_string);
+  o.norm =
+      choose<std::string>(in, {kNorms[0], kNorms[1], kNorms[2], kNorms[3], kNorms[4]}, raw_string);
+  o.placement =
+      choose<std::string>(in, {kPlacements[0], kPlacements[1], kPlacements[2]}, raw_string);
   o.eps = choose(in, kEps, raw_double);
   o.seed = choose(in, kSeeds, raw_double);
   const int top_k_low = in.byte();
@@ -209,7 +224,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string error = validate_model_options(o);
   if (!error.empty()) {
     Model m(o);
-    require(m.error() == error, "Model::error() is not validate_model_options()'s message", m.error());
+    require(m.error() == error, "Model::error() is not validate_model_options()'s message",
+            m.error());
     require(m.forward(first, top_k) == error, "forward on invalid options: not the options' error");
     require(m.gradients(first) == error, "gradients on invalid options: not the options' error");
     require(std::isnan(m.loss(first)), "loss on invalid options: not NaN");

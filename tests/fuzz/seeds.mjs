@@ -20,7 +20,18 @@ function write(target, name, bytes) {
 // fuzz_kernels: 16 header bytes, then float32 bit patterns.
 const EPS = { 0: 0, 1e-6: 1, 1e-5: 2, 1: 3, flt_min: 4, denorm_min: 5, flt_max: 6, raw: 7 };
 const TEMPERATURE = { 1: 0, 0.5: 1, 2: 2, 1e-3: 3, denorm_min: 4, 1e36: 5, 2e36: 6, flt_max: 7, raw: 8 };
-function kernels({ T, D, gain = false, bias = false, accumulate = false, eps = EPS[1e-5], temperature = 0, xShift = 0, dyShift = 0, pool }) {
+function kernels({
+  T,
+  D,
+  gain = false,
+  bias = false,
+  accumulate = false,
+  eps = EPS[1e-5],
+  temperature = 0,
+  xShift = 0,
+  dyShift = 0,
+  pool,
+}) {
   const header = Buffer.alloc(16);
   header[0] = T - 1;
   header.writeUInt16LE(D - 1, 1);
@@ -49,14 +60,43 @@ write('fuzz_kernels', 'long-rows', kernels({ ...all, T: 2, D: 2100, pool: spread
 write('fuzz_kernels', 'huge', kernels({ ...all, D: 33, eps: EPS[0], pool: [3e38, -2e38, 1e19, -1.8e19, 1, 3.4e38] }));
 write('fuzz_kernels', 'tiny', kernels({ ...all, D: 19, eps: EPS[0], pool: [1e-38, -1e-40, 1.4e-45, 0, -2e-39] }));
 write('fuzz_kernels', 'eps-zero-zero-rows', kernels({ T: 4, D: 16, eps: EPS[0], pool: [0, -0] }));
-write('fuzz_kernels', 'nan-and-inf-rows', kernels({ ...all, T: 5, D: 9, pool: [1, 2, NaN, 3, -1, Infinity, 4, -Infinity] }));
-write('fuzz_kernels', 'masked-softmax', kernels({ T: 4, D: 8, temperature: TEMPERATURE[0.5], pool: [-Infinity, -Infinity, -Infinity, 2, -Infinity, -Infinity, -Infinity, -Infinity, -Infinity] }));
-write('fuzz_kernels', 'ill-conditioned-layernorm', kernels({ ...all, D: 129, eps: EPS[0], pool: spread(61, 3, 1e-3, 1e6) }));
-write('fuzz_kernels', 'temperature-extremes', kernels({ T: 2, D: 40, temperature: TEMPERATURE[2e36], pool: [-3e38, 3e38, 1, 0] }));
+write(
+  'fuzz_kernels',
+  'nan-and-inf-rows',
+  kernels({ ...all, T: 5, D: 9, pool: [1, 2, NaN, 3, -1, Infinity, 4, -Infinity] }),
+);
+write(
+  'fuzz_kernels',
+  'masked-softmax',
+  kernels({
+    T: 4,
+    D: 8,
+    temperature: TEMPERATURE[0.5],
+    pool: [-Infinity, -Infinity, -Infinity, 2, -Infinity, -Infinity, -Infinity, -Infinity, -Infinity],
+  }),
+);
+write(
+  'fuzz_kernels',
+  'ill-conditioned-layernorm',
+  kernels({ ...all, D: 129, eps: EPS[0], pool: spread(61, 3, 1e-3, 1e6) }),
+);
+write(
+  'fuzz_kernels',
+  'temperature-extremes',
+  kernels({ T: 2, D: 40, temperature: TEMPERATURE[2e36], pool: [-3e38, 3e38, 1, 0] }),
+);
 // dx = r (u - xhat c) and p (dy - dot) overflowing float for dy near FLT_MAX
 // while the exact dx is finite (rmsnorm/layernorm/softmax.hpp handle it).
-write('fuzz_kernels', 'gradients-near-flt-max', kernels({ T: 1, D: 4, eps: EPS[0], pool: [4, 4, 4, -4, 3e38, -3e38, -3e38, 0] }));
-write('fuzz_kernels', 'shifted-gradients', kernels({ ...all, D: 23, xShift: -60, dyShift: 100, pool: spread(37, 4, 3) }));
+write(
+  'fuzz_kernels',
+  'gradients-near-flt-max',
+  kernels({ T: 1, D: 4, eps: EPS[0], pool: [4, 4, 4, -4, 3e38, -3e38, -3e38, 0] }),
+);
+write(
+  'fuzz_kernels',
+  'shifted-gradients',
+  kernels({ ...all, D: 23, xShift: -60, dyShift: 100, pool: spread(37, 4, 3) }),
+);
 
 // fuzz_model: choice bytes for layers, hidden, heads, norm, placement, eps,
 // seed (index into the lists in fuzz_model.cpp), two top_k bytes (value + 20),
@@ -68,5 +108,9 @@ function model(choices, topK, first, second) {
 }
 write('fuzz_model', 'pre-rmsnorm', model([1, 0, 1, 0, 0, 0, 1], 5, 'Hello', 'The cat sat on the mat.'));
 write('fuzz_model', 'post-layernorm', model([0, 1, 2, 1, 1, 2, 0], 256, '你好，世界', 'ab'));
-write('fuzz_model', 'no-norm', model([1, 0, 0, 2, 0, 1, 2], 1, 'x', 'a much longer prompt that the buffers must grow for'));
+write(
+  'fuzz_model',
+  'no-norm',
+  model([1, 0, 0, 2, 0, 1, 2], 1, 'x', 'a much longer prompt that the buffers must grow for'),
+);
 write('fuzz_model', 'bad-options', model([3, 4, 3, 3, 2, 4, 3], 0, '', 'z'.repeat(70)));

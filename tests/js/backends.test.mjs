@@ -44,7 +44,10 @@ test('every op gives the same results on both backends', () => {
       softmax: (nl) => nl.softmax(x, { dim: D, temperature: 0.7 }),
       copyRows: (nl) => nl.copyRows(x, { dim: D }),
       ...Object.fromEntries(
-        ['l2', 'mean', 'variance', 'std', 'rms', 'maxAbs'].map((f) => [`stats.${f}`, (nl) => nl.stats(x, { dim: D })[f]]),
+        ['l2', 'mean', 'variance', 'std', 'rms', 'maxAbs'].map((f) => [
+          `stats.${f}`,
+          (nl) => nl.stats(x, { dim: D })[f],
+        ]),
       ),
       'distributionStats.entropy': (nl) => nl.distributionStats(p, { dim: D }).entropy,
       'distributionStats.maxProb': (nl) => nl.distributionStats(p, { dim: D }).maxProb,

@@ -77,7 +77,10 @@ function declaredLeaves(table, axes, dims, flags) {
     const what = rest.length > 0 ? `${ARRAY_NAMES[entry.type]}(${length})` : entry.names ? 'string' : 'number';
     for (const combination of combinations(entry.shape.slice(0, lead).map((axis) => axes[axis]))) {
       let k = 0;
-      put(keys.map((key) => (key.startsWith('{') ? combination[k++] : key)), what);
+      put(
+        keys.map((key) => (key.startsWith('{') ? combination[k++] : key)),
+        what,
+      );
     }
   }
   const flatten = (node, path) =>
@@ -117,12 +120,29 @@ describe('the objects hold what the description declares, in its order', () => {
   }
 
   test('config', () => {
-    const model = nl.createModel({ layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'post', eps: 0.25, seed: 7 });
+    const model = nl.createModel({
+      layers: 3,
+      hidden: 64,
+      heads: 4,
+      norm: 'layernorm',
+      placement: 'post',
+      eps: 0.25,
+      seed: 7,
+    });
     try {
       assert.deepEqual(leavesOf(model.config), declaredLeaves(boundary.results.config, boundary.axes, {}, {}));
-      assert.deepEqual({ ...model.config }, {
-        layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'post', eps: 0.25, seed: 7,
-      });
+      assert.deepEqual(
+        { ...model.config },
+        {
+          layers: 3,
+          hidden: 64,
+          heads: 4,
+          norm: 'layernorm',
+          placement: 'post',
+          eps: 0.25,
+          seed: 7,
+        },
+      );
     } finally {
       model.delete();
     }
@@ -132,8 +152,17 @@ describe('the objects hold what the description declares, in its order', () => {
     const { buffers } = boundary.workspace;
     assert.deepEqual(
       buffers.map((b) => `${b.name}:${b.type}(${b.shape.join(',')})`),
-      ['input:float32(T,D)', 'gain:float32(D)', 'bias:float32(D)', 'output:float32(T,D)', 'mean:float32(T)',
-        'rstd:float32(T)', 'entropy:float32(T)', 'maxProb:float32(T)', 'stats:float32(T,S)'],
+      [
+        'input:float32(T,D)',
+        'gain:float32(D)',
+        'bias:float32(D)',
+        'output:float32(T,D)',
+        'mean:float32(T)',
+        'rstd:float32(T)',
+        'entropy:float32(T)',
+        'maxProb:float32(T)',
+        'stats:float32(T,S)',
+      ],
     );
     assert.deepEqual(Object.keys(nl.stats([1, 2, 3])), [...boundary.axes.S]);
   });
@@ -248,7 +277,10 @@ describe('identity packings: each named array holds its own data', () => {
     const caught = identityFailures(boundary.description, 'forward', identity('forward', stats), dims);
     const [P, F, L] = [boundary.axes.P.length, boundary.axes.F.length, 3];
     assert.equal(caught.length, 2 * (P * L + P * L * T + F + F * T));
-    assert.ok(caught.every((f) => /\{S\}\[\d+,[12][,\]]/.test(f)), caught[0]);
+    assert.ok(
+      caught.every((f) => /\{S\}\[\d+,[12][,\]]/.test(f)),
+      caught[0],
+    );
   });
 
   test('the Workspace: each buffer the description names is the one the kernels use', () => {
@@ -256,7 +288,10 @@ describe('identity packings: each named array holds its own data', () => {
     try {
       const w = workspace.handle();
       const [rows, dim] = [3, 5];
-      assert.equal(module._nl_ws_resize(w, rows, dim, boundary.workspace.need.input | boundary.workspace.need.output), 1);
+      assert.equal(
+        module._nl_ws_resize(w, rows, dim, boundary.workspace.need.input | boundary.workspace.need.output),
+        1,
+      );
       module._nl_ws_fill_identity_for_tests(w);
       const layout = module.HEAPU32.subarray(module._nl_ws_layout(w) >>> 2);
       const size = (symbol) => ({ T: rows, D: dim })[symbol] ?? boundary.axes[symbol].length;
@@ -264,7 +299,11 @@ describe('identity packings: each named array holds its own data', () => {
         const k = boundary.workspace.slot[buffer.name];
         const n = buffer.shape.reduce((acc, s) => acc * size(s), 1);
         const values = module.HEAPF32.subarray(layout[k] >>> 2, (layout[k] >>> 2) + n);
-        assert.deepEqual(Array.from(values), Array.from({ length: n }, (_, i) => k * IDENTITY_STRIDE + i), buffer.name);
+        assert.deepEqual(
+          Array.from(values),
+          Array.from({ length: n }, (_, i) => k * IDENTITY_STRIDE + i),
+          buffer.name,
+        );
       }
       // rmsnorm writes its rstd where the description says rstd is.
       const x = module.HEAPF32.subarray(layout[boundary.workspace.slot.input] >>> 2);
@@ -284,7 +323,7 @@ describe('identity packings: each named array holds its own data', () => {
 function declarations(text) {
   const out = new Map();
   const re = /export (interface|type) (\w+)(<[^>]*>)?\s*(=|\{)/g;
-  for (let m; (m = re.exec(text)) !== null; ) {
+  for (let m; (m = re.exec(text)) !== null;) {
     if (m[4] === '=') {
       out.set(m[2], text.slice(re.lastIndex, text.indexOf(';', re.lastIndex)));
     } else {
@@ -366,8 +405,14 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(unionOf(decls.get('FinalProbeName')), [...axes.F]);
   assert.deepEqual(unionOf(decls.get('NormKind')), [...axes.norm]);
   assert.deepEqual(unionOf(decls.get('Placement')), [...axes.placement]);
-  assert.deepEqual(members(decls.get('StatSet')).map(([name]) => name), [...axes.S]);
-  assert.deepEqual(members(decls.get('RowStats')).map(([name]) => name), [...axes.S]);
+  assert.deepEqual(
+    members(decls.get('StatSet')).map(([name]) => name),
+    [...axes.S],
+  );
+  assert.deepEqual(
+    members(decls.get('RowStats')).map(([name]) => name),
+    [...axes.S],
+  );
 
   const forward = describedPaths(results.forward);
   forward.splice(forward.indexOf('tokens') + 1, 0, 'tokenLabels'); // made in JS
@@ -383,13 +428,16 @@ function methods(body) {
   return [...text.matchAll(/^\s*(\w+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]);
 }
 
-test('normlab.d.ts declares the model\'s methods and the options each takes', async () => {
+test("normlab.d.ts declares the model's methods and the options each takes", async () => {
   const decls = declarations(await readFile(new URL('../../wasm/normlab.d.ts', import.meta.url), 'utf8'));
   const model = nl.createModel({ layers: 3, hidden: 64, heads: 4 });
   try {
     const declared = methods(decls.get('Model'));
     assert.deepEqual(declared, ['gains', 'forward', 'gradients', 'extend', 'delete']);
-    assert.deepEqual(Object.keys(model).filter((k) => typeof model[k] === 'function'), declared);
+    assert.deepEqual(
+      Object.keys(model).filter((k) => typeof model[k] === 'function'),
+      declared,
+    );
     // Every option the types name is taken; any other is refused by name.
     const options = { forward: 'ForwardOptions', gradients: 'GradientOptions' };
     const valid = { topK: 3, layers: 2 };
@@ -398,8 +446,14 @@ test('normlab.d.ts declares the model\'s methods and the options each takes', as
       for (const name of names) model[method]('abc', { [name]: valid[name] });
       assert.throws(() => model[method]('abc', { depth: 2 }), new TypeError(`unknown ${method} option 'depth'`));
     }
-    assert.deepEqual(members(decls.get('ForwardOptions')).map(([name]) => name), ['topK', 'layers']);
-    assert.deepEqual(members(decls.get('GradientOptions')).map(([name]) => name), ['layers']);
+    assert.deepEqual(
+      members(decls.get('ForwardOptions')).map(([name]) => name),
+      ['topK', 'layers'],
+    );
+    assert.deepEqual(
+      members(decls.get('GradientOptions')).map(([name]) => name),
+      ['layers'],
+    );
   } finally {
     model.delete();
   }
@@ -409,7 +463,19 @@ test('every problem code has its error class; the fields are the API names', () 
   const { codes, fields } = boundary.description.problems;
   assert.equal(codes[0], 'none');
   assert.deepEqual(Object.keys(ERROR_CLASSES).sort(), codes.slice(1).sort());
-  for (const name of ['layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'seed', 'prompt', 'topK', 'layer', 'which']) {
+  for (const name of [
+    'layers',
+    'hidden',
+    'heads',
+    'norm',
+    'placement',
+    'eps',
+    'seed',
+    'prompt',
+    'topK',
+    'layer',
+    'which',
+  ]) {
     assert.ok(fields.includes(name), name);
   }
   const problem = (code, field) => ({ code: codes.indexOf(code), field: fields.indexOf(field), message: 'm' });

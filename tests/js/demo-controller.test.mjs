@@ -19,9 +19,10 @@ const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', pl
 function controller(options = {}) {
   let wake = null;
   const demo = createDemoController({ win: globalThis, render: () => wake?.(), ...options });
-  demo.rendered = () => new Promise((resolve) => {
-    wake = resolve;
-  });
+  demo.rendered = () =>
+    new Promise((resolve) => {
+      wake = resolve;
+    });
   return demo;
 }
 
@@ -34,7 +35,10 @@ test('one DEPTH_MAX-deep instance per configuration, in a pool that keeps the th
   demo.forward(nl, settings);
   const one = nl.liveAllocations();
   assert.ok(one > baseline, 'a model was created');
-  assert.deepEqual([...pool.models.values()].map((m) => m.config.layers), [DEPTH_MAX]);
+  assert.deepEqual(
+    [...pool.models.values()].map((m) => m.config.layers),
+    [DEPTH_MAX],
+  );
   // Same configuration, other prompt: the same instance runs it.
   demo.forward(nl, { ...settings, prompt: 'another prompt' });
   assert.equal(nl.liveAllocations(), one);
@@ -85,10 +89,16 @@ test('the controllers on one normlab instance share its pool; the last to leave 
   assert.equal(nl.liveAllocations(), baseline);
 });
 
-test('a keystroke\'s forward views equal a fresh model\'s: typing on, deleting, editing', () => {
+test("a keystroke's forward views equal a fresh model's: typing on, deleting, editing", () => {
   const demo = controller();
   const prompt = settings.prompt;
-  for (const typed of [prompt, `${prompt} It`, `${prompt} I`, `${prompt.slice(0, 10)}X${prompt.slice(11)} I`, prompt.slice(0, 8)]) {
+  for (const typed of [
+    prompt,
+    `${prompt} It`,
+    `${prompt} I`,
+    `${prompt.slice(0, 10)}X${prompt.slice(11)} I`,
+    prompt.slice(0, 8),
+  ]) {
     const view = demo.forward(nl, { ...settings, prompt: typed }).view;
     const fresh = nl.createModel(modelConfig(settings));
     const run = fresh.forward(typed, { topK: 5 });
@@ -190,7 +200,7 @@ test('forward views: per-layer averages, and the last good result on a bad promp
   demo.dispose();
 });
 
-test('gradient views run after the input settles, pre then post; post-norm measures 2 rescalings per layer, pre-norm gets its norms\' factors from a forward pass', async () => {
+test("gradient views run after the input settles, pre then post; post-norm measures 2 rescalings per layer, pre-norm gets its norms' factors from a forward pass", async () => {
   const baseline = nl.liveAllocations();
   const demo = controller();
   const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
@@ -212,7 +222,10 @@ test('gradient views run after the input settles, pre then post; post-norm measu
   assert.ok(Math.abs(post.rescale.product[0] - post.rescale.factor[0]) < 1e-6);
   assert.ok(post.rescale.product.every((p) => p > 0));
   // Both stacks equal fresh models' backward passes.
-  for (const [view, placement] of [[pre, 'pre'], [post, 'post']]) {
+  for (const [view, placement] of [
+    [pre, 'pre'],
+    [post, 'post'],
+  ]) {
     const fresh = nl.createModel(modelConfig({ ...g, placement }));
     assert.deepEqual(view.layer, Array.from(fresh.gradients(g.prompt).layer));
     fresh.delete();
@@ -275,7 +288,7 @@ test('an input before the settle time runs out cancels the pending backward pass
   demo.dispose();
 });
 
-test('the gain sample is fixed and computed from the model\'s gains', () => {
+test("the gain sample is fixed and computed from the model's gains", () => {
   const demo = controller();
   assert.equal(demo.gains(nl, settings), null, 'no model, no sample');
   demo.forward(nl, settings);

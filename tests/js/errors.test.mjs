@@ -29,7 +29,11 @@ const CASES = [
   [() => nl.rmsnorm(x8, { dim: NaN }), RangeError, 'dim must be a positive integer'],
   [() => nl.rmsnorm(x8, { dim: '4' }), TypeError, 'dim must be a positive integer'],
   [() => nl.rmsnorm(x8, { dim: 4, gain: [1, 1, 1] }), RangeError, 'gain.length 3 != dim 4'],
-  [() => nl.rmsnorm(x8, { dim: 4, gain: 2 }), TypeError, 'gain must be a Float32Array, an array of numbers or a tensor'],
+  [
+    () => nl.rmsnorm(x8, { dim: 4, gain: 2 }),
+    TypeError,
+    'gain must be a Float32Array, an array of numbers or a tensor',
+  ],
   [() => nl.rmsnorm(x8, { dim: 4, gain: [1, 1, 'a', 1] }), TypeError, 'gain[2] is not a number'],
   [() => nl.rmsnorm(x8, { eps: -1e-6 }), RangeError, 'eps must be a finite number >= 0'],
   [() => nl.rmsnorm(x8, { eps: NaN }), RangeError, 'eps must be a finite number >= 0'],
@@ -40,7 +44,11 @@ const CASES = [
   [() => nl.rmsnorm(x8, null), TypeError, 'options must be an object'],
   [() => nl.layernorm(x8, { dim: 4, bias: [0, 0, 0] }), RangeError, 'bias.length 3 != dim 4'],
   [() => nl.layernorm(x8, { dim: 4, gain: new Float32Array(5) }), RangeError, 'gain.length 5 != dim 4'],
-  [() => nl.layernorm(x8, { dim: 4, bias: {} }), TypeError, 'bias must be a Float32Array, an array of numbers or a tensor'],
+  [
+    () => nl.layernorm(x8, { dim: 4, bias: {} }),
+    TypeError,
+    'bias must be a Float32Array, an array of numbers or a tensor',
+  ],
   [() => nl.layernorm(x8, { dim: 3 }), RangeError, 'x.length 8 is not a multiple of dim 3'],
   [() => nl.layernorm(x8, { eps: -1 }), RangeError, 'eps must be a finite number >= 0'],
   [() => nl.softmax(x8, { temperature: 0 }), RangeError, 'temperature must be a finite number > 0'],
@@ -107,7 +115,8 @@ describe('bad arguments', () => {
 });
 
 describe('empty input', () => {
-  const empty = (v) => assert.ok(v instanceof Float32Array && v.length === 0, `expected an empty Float32Array, got ${v}`);
+  const empty = (v) =>
+    assert.ok(v instanceof Float32Array && v.length === 0, `expected an empty Float32Array, got ${v}`);
 
   test('gives empty results', () => {
     for (const x of [[], new Float32Array(0)]) {

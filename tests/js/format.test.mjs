@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  decimals, fixed, integer, powerOfTen, scientific, significant, tick, vectorTex, vectorText,
+  decimals,
+  fixed,
+  integer,
+  powerOfTen,
+  scientific,
+  significant,
+  tick,
+  vectorTex,
+  vectorText,
 } from '../../web/src/format.js';
 
 const E_NOTATION = /\d(\.\d+)?e[+-]?\d/i;
@@ -73,8 +81,18 @@ test('integers, eps choices, non-finite values', () => {
 });
 
 test('chart ticks: the shortest form of a round value, bare powers of ten outside ordinary range', () => {
-  assert.deepEqual([1e-4, 2e-4, 0.001, 0.01, 0.30000000000000004, 1, 20, 1000, 1e6, 1e7].map(tick),
-    ['10⁻⁴', '2 × 10⁻⁴', '0.001', '0.01', '0.3', '1', '20', '1000', '10⁶', '10⁷']);
+  assert.deepEqual([1e-4, 2e-4, 0.001, 0.01, 0.30000000000000004, 1, 20, 1000, 1e6, 1e7].map(tick), [
+    '10⁻⁴',
+    '2 × 10⁻⁴',
+    '0.001',
+    '0.01',
+    '0.3',
+    '1',
+    '20',
+    '1000',
+    '10⁶',
+    '10⁷',
+  ]);
 });
 
 test('vectors, as text and as TeX', () => {
@@ -85,7 +103,15 @@ test('vectors, as text and as TeX', () => {
 test('no formatter writes e-notation, from 10⁻³⁰ to 10³⁰, either sign', () => {
   for (let e = -30; e <= 30; e += 0.25) {
     for (const v of [10 ** e, -(10 ** e), 1.2345 * 10 ** e]) {
-      for (const text of [significant(v), significant(v, 2), decimals(v), fixed(v), integer(v), tick(v), scientific(v)]) {
+      for (const text of [
+        significant(v),
+        significant(v, 2),
+        decimals(v),
+        fixed(v),
+        integer(v),
+        tick(v),
+        scientific(v),
+      ]) {
         assert.doesNotMatch(text, E_NOTATION, `${v} -> ${text}`);
       }
     }
@@ -110,7 +136,8 @@ test('zh-CN and en-US group digits and mark decimals the same way', () => {
 // Below 10⁴ the formatter writes with Number's own methods, for speed: the
 // text must be what Intl writes for the same options.
 test('the fast path writes what Intl writes', () => {
-  const intl = (options) => new Intl.NumberFormat('en-US', { useGrouping: 'min2', signDisplay: 'negative', ...options });
+  const intl = (options) =>
+    new Intl.NumberFormat('en-US', { useGrouping: 'min2', signDisplay: 'negative', ...options });
   const s3 = intl({ minimumSignificantDigits: 3, maximumSignificantDigits: 3 });
   const s2 = intl({ minimumSignificantDigits: 2, maximumSignificantDigits: 2 });
   const d2 = intl({ maximumFractionDigits: 2 });

@@ -13,9 +13,9 @@ import { GLOSSARY_KEYS } from '../../web/src/widgets/glossary.js';
 const web = fileURLToPath(new URL('../../web/', import.meta.url));
 
 function flatten(node, prefix = '') {
-  return Object.entries(node).flatMap(([key, value]) => (typeof value === 'object'
-    ? flatten(value, `${prefix}${key}.`)
-    : [[`${prefix}${key}`, value]]));
+  return Object.entries(node).flatMap(([key, value]) =>
+    typeof value === 'object' ? flatten(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
+  );
 }
 
 const flat = Object.fromEntries(LANGUAGE_CODES.map((code) => [code, Object.fromEntries(flatten(DICTIONARIES[code]))]));
@@ -39,8 +39,16 @@ test('every key exists in both languages, as a non-empty string', () => {
 test('translations keep placeholders, glossary terms and formulas', () => {
   for (const [key, english] of Object.entries(flat.en)) {
     const chinese = flat['zh-CN'][key];
-    assert.deepEqual(matches(chinese, /\{([a-zA-Z][a-zA-Z0-9]*)\}/g), matches(english, /\{([a-zA-Z][a-zA-Z0-9]*)\}/g), `placeholders of ${key}`);
-    assert.deepEqual(matches(chinese, /\[\[([a-z0-9]+)\|/g), matches(english, /\[\[([a-z0-9]+)\|/g), `glossary terms of ${key}`);
+    assert.deepEqual(
+      matches(chinese, /\{([a-zA-Z][a-zA-Z0-9]*)\}/g),
+      matches(english, /\{([a-zA-Z][a-zA-Z0-9]*)\}/g),
+      `placeholders of ${key}`,
+    );
+    assert.deepEqual(
+      matches(chinese, /\[\[([a-z0-9]+)\|/g),
+      matches(english, /\[\[([a-z0-9]+)\|/g),
+      `glossary terms of ${key}`,
+    );
     assert.deepEqual(matches(chinese, /\$([^$]+)\$/g), matches(english, /\$([^$]+)\$/g), `formulas of ${key}`);
   }
 });
@@ -48,10 +56,14 @@ test('translations keep placeholders, glossary terms and formulas', () => {
 test('every glossary term used in the text has an entry', () => {
   for (const code of LANGUAGE_CODES) {
     for (const [key, value] of Object.entries(flat[code])) {
-      for (const term of matches(value, /\[\[([a-z0-9]+)\|/g)) assert.ok(GLOSSARY_KEYS.includes(term), `${code} ${key}: [[${term}|]]`);
+      for (const term of matches(value, /\[\[([a-z0-9]+)\|/g))
+        assert.ok(GLOSSARY_KEYS.includes(term), `${code} ${key}: [[${term}|]]`);
     }
     for (const term of GLOSSARY_KEYS) {
-      assert.ok(lookup(code, `glossary.${term}.term`) && lookup(code, `glossary.${term}.def`), `${code} glossary.${term}`);
+      assert.ok(
+        lookup(code, `glossary.${term}.term`) && lookup(code, `glossary.${term}.def`),
+        `${code} glossary.${term}`,
+      );
     }
   }
   assert.equal(GLOSSARY_KEYS.length, 8);
@@ -62,10 +74,14 @@ test('every key the page refers to exists', () => {
   const keys = new Set([
     ...matches(html, /data-i18n="([^"]+)"/g),
     ...matches(html, /data-what="([^"]+)"/g),
-    ...[...html.matchAll(/data-i18n-attr="([^"]+)"/g)].flatMap((m) => m[1].split(';').map((pair) => pair.split(':')[1])),
+    ...[...html.matchAll(/data-i18n-attr="([^"]+)"/g)].flatMap((m) =>
+      m[1].split(';').map((pair) => pair.split(':')[1]),
+    ),
   ]);
   // Literal keys in the scripts: t('a.b'), rich(node, 'a.b'), whatKey etc.
-  const sources = readdirSync(join(web, 'src'), { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('i18n'));
+  const sources = readdirSync(join(web, 'src'), { recursive: true }).filter(
+    (f) => f.endsWith('.js') && !f.startsWith('i18n'),
+  );
   for (const file of sources) {
     const source = readFileSync(join(web, 'src', file), 'utf8');
     for (const key of matches(source, /\b(?:t|rich\([^,]+,)\s*\(?'([a-z][a-zA-Z]*\.[a-zA-Z0-9.]+)'/g)) keys.add(key);

@@ -26,7 +26,10 @@ test('a section written in one visit is read back in the next', () => {
   createLearnerStore({ storage }).write('quiz', { q1: 'b', q2: 'c' });
   const next = createLearnerStore({ storage });
   assert.deepEqual(next.read('quiz', isAnswers), { q1: 'b', q2: 'c' });
-  assert.equal(next.read('predictions', () => true), null);
+  assert.equal(
+    next.read('predictions', () => true),
+    null,
+  );
 });
 
 test('a section that fails its check, or stored JSON that is not an object, reads as absent', () => {
@@ -39,7 +42,10 @@ test('a section that fails its check, or stored JSON that is not an object, read
   assert.equal(createLearnerStore({ storage }).read('quiz', isAnswers), null);
   // A check that throws on a malformed value counts as a failed check.
   storage.setItem('normlab:learner:v1', JSON.stringify({ quiz: 5 }));
-  assert.equal(createLearnerStore({ storage }).read('quiz', (v) => v.q1.length > 0), null);
+  assert.equal(
+    createLearnerStore({ storage }).read('quiz', (v) => v.q1.length > 0),
+    null,
+  );
 });
 
 test('storage that refuses writes leaves the store working in memory', () => {
@@ -48,7 +54,10 @@ test('storage that refuses writes leaves the store working in memory', () => {
   assert.deepEqual(store.read('quiz', isAnswers), { q1: 'a' });
   const memory = createMemoryLearnerStore();
   memory.write('exercise', { revealed: true });
-  assert.deepEqual(memory.read('exercise', (v) => typeof v.revealed === 'boolean'), { revealed: true });
+  assert.deepEqual(
+    memory.read('exercise', (v) => typeof v.revealed === 'boolean'),
+    { revealed: true },
+  );
 });
 
 test('values are copied in and out; clear, snapshot, restore and subscribers', () => {

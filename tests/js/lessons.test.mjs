@@ -8,13 +8,25 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
 import {
-  centeredText, createChallengeModel, doneCount, hasZeroMean, isChallengeSection, isFlat, shiftBetween, shiftedText,
+  centeredText,
+  createChallengeModel,
+  doneCount,
+  hasZeroMean,
+  isChallengeSection,
+  isFlat,
+  shiftBetween,
+  shiftedText,
 } from '../../web/src/challenges.js';
 import { calculatorSteps } from '../../web/src/compute.js';
 import { MODEL_SHAPE } from '../../web/src/constants.js';
 import { challengeFacts, exerciseFacts, largestGap, stdRmsGap } from '../../web/src/model-facts.js';
 import {
-  QUIZ_KEY, isQuizSection, pickAnswer, questionView, quizScore, showExplanation,
+  QUIZ_KEY,
+  isQuizSection,
+  pickAnswer,
+  questionView,
+  quizScore,
+  showExplanation,
 } from '../../web/src/quiz-answers.js';
 import { forwardView } from '../../web/src/compute.js';
 
@@ -31,7 +43,12 @@ describe('quiz answers', () => {
     const s = pickAnswer({}, 'q2', QUIZ_KEY.q2);
     assert.deepEqual(s, { q2: { f: QUIZ_KEY.q2, r: 1, c: QUIZ_KEY.q2, w: 1 } });
     assert.deepEqual(questionView(s, 'q2'), {
-      id: 'q2', chosen: QUIZ_KEY.q2, mark: 'correct', explained: true, revealKey: false, firstTryRight: true,
+      id: 'q2',
+      chosen: QUIZ_KEY.q2,
+      mark: 'correct',
+      explained: true,
+      revealKey: false,
+      firstTryRight: true,
     });
     assert.deepEqual(quizScore(s), { answered: 1, firstTry: 1, total: 3 });
   });
@@ -47,11 +64,16 @@ describe('quiz answers', () => {
     s = pickAnswer(s, 'q1', w2);
     assert.deepEqual(s.q1, { f: w1, r: 0, c: w2, w: 1 });
     assert.deepEqual(questionView(s, 'q1'), {
-      id: 'q1', chosen: w2, mark: 'wrong', explained: true, revealKey: true, firstTryRight: false,
+      id: 'q1',
+      chosen: w2,
+      mark: 'wrong',
+      explained: true,
+      revealKey: true,
+      firstTryRight: false,
     });
     // Right at last: no first-try point, and the explanation stays open
     // whatever is picked next.
-    s = pickAnswer(s, 'q1', QUIZ_KEY.q1)
+    s = pickAnswer(s, 'q1', QUIZ_KEY.q1);
     assert.deepEqual(quizScore(s), { answered: 1, firstTry: 0, total: 3 });
     assert.equal(pickAnswer(s, 'q1', w1).q1.w, 1);
   });
@@ -67,8 +89,17 @@ describe('quiz answers', () => {
   test('stored sections are checked field by field; unknown questions or options are ignored', () => {
     assert.equal(isQuizSection({ q1: { f: 'a', r: 0, c: 'b', w: 1 }, q3: { f: 'b', r: 1, c: 'b' } }), true);
     assert.equal(isQuizSection({}), true);
-    for (const bad of [null, [], 'q1', { q4: { f: 'a', r: 0, c: 'a' } }, { q1: { f: 'd', r: 0, c: 'a' } },
-      { q1: { f: 'a', r: true, c: 'a' } }, { q1: { f: 'a', r: 0 } }, { q1: { f: 'a', r: 0, c: 'a', w: 2 } }, { q1: 'a' }]) {
+    for (const bad of [
+      null,
+      [],
+      'q1',
+      { q4: { f: 'a', r: 0, c: 'a' } },
+      { q1: { f: 'd', r: 0, c: 'a' } },
+      { q1: { f: 'a', r: true, c: 'a' } },
+      { q1: { f: 'a', r: 0 } },
+      { q1: { f: 'a', r: 0, c: 'a', w: 2 } },
+      { q1: 'a' },
+    ]) {
       assert.equal(isQuizSection(bad), false, JSON.stringify(bad));
     }
     assert.deepEqual(pickAnswer({}, 'q9', 'a'), {});
@@ -99,15 +130,19 @@ describe('calculator steps', () => {
     const variance = ((x0 - mean) ** 2 + (2 - mean) ** 2 + (3 - mean) ** 2) / 3;
     assert.ok(Math.abs(r.ln.variance / variance - 1) < 1e-12, `variance ${r.ln.variance}`);
     assert.ok(Math.abs(r.ln.std / Math.sqrt(variance) - 1) < 2 ** -22, `std ${r.ln.std}`);
-    for (const v of [...r.rms.squares, r.rms.meanSquare, ...r.ln.centered, r.ln.variance, r.xL2]) assert.ok(Number.isFinite(v));
+    for (const v of [...r.rms.squares, r.rms.meanSquare, ...r.ln.centered, r.ln.variance, r.xL2])
+      assert.ok(Number.isFinite(v));
     assert.ok(Math.abs(r.xL2 / Math.hypot(x0, 2, 3) - 1) < 2 ** -22);
   });
 
-  test('entries near float32\'s limit with opposite signs: x − mean stays finite', () => {
+  test("entries near float32's limit with opposite signs: x − mean stays finite", () => {
     const r = calculatorSteps(nl, [3e38, -3e38], 1e-6);
     assert.equal(r.overflow.ln, true);
     assert.deepEqual(Array.from(r.ln.centered), [Math.fround(3e38), -Math.fround(3e38)]);
-    assert.deepEqual(Array.from(r.ln.y, (v) => Math.round(v)), [1, -1]);
+    assert.deepEqual(
+      Array.from(r.ln.y, (v) => Math.round(v)),
+      [1, -1],
+    );
   });
 });
 
@@ -130,7 +165,7 @@ describe('challenge checks', () => {
     assert.equal(hasZeroMean(steps([0, 0, 0])), false);
   });
 
-  test('the buttons\' texts: the student\'s vector shifted, or centred', () => {
+  test("the buttons' texts: the student's vector shifted, or centred", () => {
     assert.equal(shiftedText('2, -1, 3, 0', 10), '12, 9, 13, 10');
     assert.equal(centeredText('[2, 4, 4, 8]'), '-2.5, -0.5, -0.5, 3.5');
     assert.equal(centeredText('2.3 1.1'), '0.6, -0.6');
@@ -163,7 +198,10 @@ describe('challenge checks', () => {
     out = createChallengeModel()(nl, a, { flat: 1, zero: 1, unit: 'b' }, 1e-6);
     assert.equal(out.items.flat.source, 'example');
     assert.deepEqual(Array.from(out.items.flat.evidence.x), [3, 3, 3, 3]);
-    assert.deepEqual(Array.from(out.items.zero.evidence.ln.y, (v) => Math.round(v * 100) / 100), [0.63, -1.26, 1.26, -0.63]);
+    assert.deepEqual(
+      Array.from(out.items.zero.evidence.ln.y, (v) => Math.round(v * 100) / 100),
+      [0.63, -1.26, 1.26, -0.63],
+    );
     assert.equal(out.items.shift.evidence, null);
     assert.deepEqual(out.items.unit, { id: 'unit', done: true, pick: 'b', right: true, evidence: a });
     assert.equal(out.items.size.done, false);
@@ -201,7 +239,10 @@ describe('figures from the forward view', () => {
     assert.equal(g.gap, (s.rms[22] - s.std[22]) / s.rms[22]);
     assert.ok(g.gap >= 0 && g.gap < 0.01 && facts.largestGap >= g.gap && facts.largestGap === largestGap(v));
     const ex = exerciseFacts(v);
-    assert.deepEqual(ex.layers.map((l) => l.layer), [0, 22]);
+    assert.deepEqual(
+      ex.layers.map((l) => l.layer),
+      [0, 22],
+    );
     assert.ok(ex.layers[1].in > 3 * ex.layers[0].in);
   });
 
@@ -212,8 +253,15 @@ describe('figures from the forward view', () => {
   });
 
   test('no norm: no norm figures; a shallow stack has no layer 22', () => {
-    assert.deepEqual(challengeFacts(view({ norm: 'none', placement: 'pre' })), { norm: 'none', placement: 'pre', depth: 24 });
+    assert.deepEqual(challengeFacts(view({ norm: 'none', placement: 'pre' })), {
+      norm: 'none',
+      placement: 'pre',
+      depth: 24,
+    });
     const shallow = exerciseFacts(view({ norm: 'rmsnorm', placement: 'pre', layers: 12 }));
-    assert.deepEqual(shallow.layers.map((l) => l.layer), [0]);
+    assert.deepEqual(
+      shallow.layers.map((l) => l.layer),
+      [0],
+    );
   });
 });

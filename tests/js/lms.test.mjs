@@ -8,14 +8,39 @@ import { test } from 'node:test';
 import { courseProgress as courseOf } from '../../web/src/course-progress.js';
 import { createMemoryLearnerStore } from '../../web/src/learner.js';
 import {
-  MAX_PARENTS, connectLms, createLmsAdapter, createLmsReporter, findLmsApi, progressValues, scorm12Time, scorm2004Time,
+  MAX_PARENTS,
+  connectLms,
+  createLmsAdapter,
+  createLmsReporter,
+  findLmsApi,
+  progressValues,
+  scorm12Time,
+  scorm2004Time,
 } from '../../web/src/lms.js';
 import { pickAnswer } from '../../web/src/quiz-answers.js';
 import { decodeResume } from '../../web/src/resume-data.js';
 
 const NAMES = {
-  '1.2': ['LMSInitialize', 'LMSFinish', 'LMSGetValue', 'LMSSetValue', 'LMSCommit', 'LMSGetLastError', 'LMSGetErrorString', 'LMSGetDiagnostic'],
-  '2004': ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit', 'GetLastError', 'GetErrorString', 'GetDiagnostic'],
+  '1.2': [
+    'LMSInitialize',
+    'LMSFinish',
+    'LMSGetValue',
+    'LMSSetValue',
+    'LMSCommit',
+    'LMSGetLastError',
+    'LMSGetErrorString',
+    'LMSGetDiagnostic',
+  ],
+  '2004': [
+    'Initialize',
+    'Terminate',
+    'GetValue',
+    'SetValue',
+    'Commit',
+    'GetLastError',
+    'GetErrorString',
+    'GetDiagnostic',
+  ],
 };
 
 // A platform's API object: every call is logged; values are kept in cmi.
@@ -61,7 +86,10 @@ function fakeWindow({ parent = null, opener = null, ...own } = {}) {
   return win;
 }
 
-const setCalls = (api) => api.calls.filter(([name]) => name === 'LMSSetValue' || name === 'SetValue').map(([, element, value]) => [element, value]);
+const setCalls = (api) =>
+  api.calls
+    .filter(([name]) => name === 'LMSSetValue' || name === 'SetValue')
+    .map(([, element, value]) => [element, value]);
 const count = (api, name) => api.calls.filter(([n]) => n === name).length;
 
 test('the API is found in the window itself, up its parents, then from its opener', () => {
@@ -95,11 +123,19 @@ test('no API: nothing found, and nothing that only looks like one', () => {
   delete partial.LMSCommit;
   assert.equal(findLmsApi(fakeWindow({ API: { id: 'API' }, parent: fakeWindow({ API: partial }) })), null);
   // A parent of another origin throws on every read: the search stops there.
-  const foreign = new Proxy({}, { get() { throw new DOMException('Blocked a frame', 'SecurityError'); } });
+  const foreign = new Proxy(
+    {},
+    {
+      get() {
+        throw new DOMException('Blocked a frame', 'SecurityError');
+      },
+    },
+  );
   assert.equal(findLmsApi(fakeWindow({ parent: foreign })), null);
   // An endless chain of parents is searched to MAX_PARENTS and no further.
   let reads = 0;
-  const endless = () => new Proxy({}, { get: (target, property) => (property === 'parent' ? (reads++, endless()) : undefined) });
+  const endless = () =>
+    new Proxy({}, { get: (target, property) => (property === 'parent' ? (reads++, endless()) : undefined) });
   assert.equal(findLmsApi(fakeWindow({ parent: endless() })), null);
   // Both names, each up the chain once (the opener is null).
   assert.equal(reads, 2 * MAX_PARENTS);
@@ -125,7 +161,11 @@ for (const flavour of ['1.2', '2004']) {
     assert.equal(lms.set('cmi.suspend_data', 'late'), false);
     assert.equal(lms.status, 'closed');
     assert.deepEqual(api.calls, [
-      [initialize, ''], [get, 'cmi.suspend_data'], [set, 'cmi.suspend_data', 'new'], [commit, ''], [terminate, ''],
+      [initialize, ''],
+      [get, 'cmi.suspend_data'],
+      [set, 'cmi.suspend_data', 'new'],
+      [commit, ''],
+      [terminate, ''],
     ]);
     assert.equal(api.cmi['cmi.suspend_data'], 'new');
   });
@@ -161,11 +201,14 @@ for (const flavour of ['1.2', '2004']) {
     // Booleans are taken as the platform's answers too.
     const booleans = createLmsAdapter({ ...fakeApi(flavour), [initialize]: () => true }, flavour);
     assert.equal(booleans.initialize(), true);
-    assert.throws(() => createLmsAdapter(fakeApi(flavour), '1.3'), { name: 'RangeError', message: `flavour must be '1.2' or '2004', not "1.3"` });
+    assert.throws(() => createLmsAdapter(fakeApi(flavour), '1.3'), {
+      name: 'RangeError',
+      message: `flavour must be '1.2' or '2004', not "1.3"`,
+    });
   });
 }
 
-test('session times in each version\'s format', () => {
+test("session times in each version's format", () => {
   assert.equal(scorm12Time(0), '00:00:00.00');
   assert.equal(scorm12Time(3_723_456), '01:02:03.46');
   assert.equal(scorm12Time(59_999), '00:01:00.00');
@@ -185,7 +228,12 @@ function quizStore(picks, { walk = false } = {}) {
   return store;
 }
 // q1 wrong then right, q2 and q3 right: 2 of 3 on the first try.
-const WRONG_THEN_RIGHT = [['q1', 'a'], ['q1', 'c'], ['q2', 'b'], ['q3', 'b']];
+const WRONG_THEN_RIGHT = [
+  ['q1', 'a'],
+  ['q1', 'c'],
+  ['q2', 'b'],
+  ['q3', 'b'],
+];
 
 test('what each version is told: completion, score and success', () => {
   const progress = (picks, walk) => {
@@ -200,23 +248,57 @@ test('what each version is told: completion, score and success', () => {
   // The quiz done (2 of 3, passed) but not the walk: 2004 says passed and
   // incomplete; 1.2 has one status, incomplete, and the score.
   assert.deepEqual(progress(WRONG_THEN_RIGHT, false), {
-    '1.2': { 'cmi.core.score.min': '0', 'cmi.core.score.max': '3', 'cmi.core.score.raw': '2', 'cmi.core.lesson_status': 'incomplete' },
+    '1.2': {
+      'cmi.core.score.min': '0',
+      'cmi.core.score.max': '3',
+      'cmi.core.score.raw': '2',
+      'cmi.core.lesson_status': 'incomplete',
+    },
     '2004': {
-      'cmi.score.min': '0', 'cmi.score.max': '3', 'cmi.score.raw': '2', 'cmi.score.scaled': '0.6667',
-      'cmi.completion_status': 'incomplete', 'cmi.success_status': 'passed',
+      'cmi.score.min': '0',
+      'cmi.score.max': '3',
+      'cmi.score.raw': '2',
+      'cmi.score.scaled': '0.6667',
+      'cmi.completion_status': 'incomplete',
+      'cmi.success_status': 'passed',
     },
   });
   // Walk and quiz: complete.
   assert.equal(progress(WRONG_THEN_RIGHT, true)['1.2']['cmi.core.lesson_status'], 'passed');
   assert.equal(progress(WRONG_THEN_RIGHT, true)['2004']['cmi.completion_status'], 'completed');
   // 1 of 3: failed.
-  const failed = progress([['q1', 'a'], ['q2', 'a'], ['q3', 'b']], true);
+  const failed = progress(
+    [
+      ['q1', 'a'],
+      ['q2', 'a'],
+      ['q3', 'b'],
+    ],
+    true,
+  );
   assert.equal(failed['1.2']['cmi.core.lesson_status'], 'failed');
   assert.equal(failed['1.2']['cmi.core.score.raw'], '1');
   assert.deepEqual([failed['2004']['cmi.success_status'], failed['2004']['cmi.score.scaled']], ['failed', '0.3333']);
   // Two answered: no score yet, whatever the walk.
-  assert.equal(progress([['q1', 'c'], ['q2', 'b']], true)['2004']['cmi.success_status'], 'unknown');
-  assert.equal(progress([['q1', 'c'], ['q2', 'b']], true)['1.2']['cmi.core.score.raw'], undefined);
+  assert.equal(
+    progress(
+      [
+        ['q1', 'c'],
+        ['q2', 'b'],
+      ],
+      true,
+    )['2004']['cmi.success_status'],
+    'unknown',
+  );
+  assert.equal(
+    progress(
+      [
+        ['q1', 'c'],
+        ['q2', 'b'],
+      ],
+      true,
+    )['1.2']['cmi.core.score.raw'],
+    undefined,
+  );
 });
 
 // A reporter on a fake platform, with a clock the test moves.
@@ -230,21 +312,37 @@ function session(flavour, options = {}) {
   let clock = 1000;
   const faults = [];
   const reporter = createLmsReporter({
-    connection, store, view: () => search, win, onFault: (f) => faults.push(f), now: () => clock,
+    connection,
+    store,
+    view: () => search,
+    win,
+    onFault: (f) => faults.push(f),
+    now: () => clock,
   });
   return {
-    api, win, store, faults, reporter, connection,
-    setView: (s) => { search = s; },
-    tick: (ms) => { clock += ms; },
+    api,
+    win,
+    store,
+    faults,
+    reporter,
+    connection,
+    setView: (s) => {
+      search = s;
+    },
+    tick: (ms) => {
+      clock += ms;
+    },
   };
 }
 
-test('SCORM 1.2: a learner\'s session as the platform receives it, then a second launch resumes it', () => {
+test("SCORM 1.2: a learner's session as the platform receives it, then a second launch resumes it", () => {
   const s = session('1.2');
   // At once: the exit mode, the status and the (empty) state, committed.
   assert.deepEqual(setCalls(s.api), [
-    ['cmi.core.exit', 'suspend'], ['cmi.core.lesson_status', 'incomplete'],
-    ['cmi.suspend_data', '1{"l":{},"v":{"lang":"en"}}'], ['cmi.core.session_time', '00:00:00.00'],
+    ['cmi.core.exit', 'suspend'],
+    ['cmi.core.lesson_status', 'incomplete'],
+    ['cmi.suspend_data', '1{"l":{},"v":{"lang":"en"}}'],
+    ['cmi.core.session_time', '00:00:00.00'],
   ]);
   assert.equal(count(s.api, 'LMSCommit'), 1);
   // The quiz, wrong then right: one commit per change of the store, and
@@ -297,11 +395,25 @@ test('SCORM 2004: completion, success, the scaled score', () => {
   assert.equal(s.api.cmi['cmi.exit'], 'suspend');
   s.store.write('walk', { d: 1 });
   let quiz = {};
-  for (const [id, option] of [['q1', 'a'], ['q2', 'a'], ['q3', 'a'], ['q3', 'b']]) quiz = pickAnswer(quiz, id, option);
+  for (const [id, option] of [
+    ['q1', 'a'],
+    ['q2', 'a'],
+    ['q3', 'a'],
+    ['q3', 'b'],
+  ])
+    quiz = pickAnswer(quiz, id, option);
   s.tick(3_723_456);
   s.store.write('quiz', quiz);
   assert.deepEqual(
-    ['cmi.completion_status', 'cmi.success_status', 'cmi.score.raw', 'cmi.score.min', 'cmi.score.max', 'cmi.score.scaled', 'cmi.session_time'].map((e) => s.api.cmi[e]),
+    [
+      'cmi.completion_status',
+      'cmi.success_status',
+      'cmi.score.raw',
+      'cmi.score.min',
+      'cmi.score.max',
+      'cmi.score.scaled',
+      'cmi.session_time',
+    ].map((e) => s.api.cmi[e]),
     ['completed', 'failed', '0', '0', '3', '0', 'PT1H2M3.46S'],
   );
   s.win.dispatchEvent(new Event('pagehide'));

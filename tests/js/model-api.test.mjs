@@ -35,22 +35,57 @@ for (const backend of BACKENDS) {
     after(() => nl.dispose());
 
     test('config: the chapter defaults, resolved eps, and custom values', () => {
-      assert.deepEqual({ ...model.config }, {
-        layers: 24, hidden: 1024, heads: 16, norm: 'rmsnorm', placement: 'pre', eps: 1e-6, seed: 1,
-      });
+      assert.deepEqual(
+        { ...model.config },
+        {
+          layers: 24,
+          hidden: 1024,
+          heads: 16,
+          norm: 'rmsnorm',
+          placement: 'pre',
+          eps: 1e-6,
+          seed: 1,
+        },
+      );
       const ln = nl.createModel({ layers: 3, hidden: 64, heads: 4, norm: 'layernorm', seed: 4294967295 });
       try {
-        assert.deepEqual({ ...ln.config }, {
-          layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'pre', eps: 1e-5, seed: 4294967295,
-        });
+        assert.deepEqual(
+          { ...ln.config },
+          {
+            layers: 3,
+            hidden: 64,
+            heads: 4,
+            norm: 'layernorm',
+            placement: 'pre',
+            eps: 1e-5,
+            seed: 4294967295,
+          },
+        );
       } finally {
         ln.delete();
       }
-      const custom = nl.createModel({ layers: 2, hidden: 128, heads: 8, norm: 'none', placement: 'post', eps: 0.25, seed: 0 });
+      const custom = nl.createModel({
+        layers: 2,
+        hidden: 128,
+        heads: 8,
+        norm: 'none',
+        placement: 'post',
+        eps: 0.25,
+        seed: 0,
+      });
       try {
-        assert.deepEqual({ ...custom.config }, {
-          layers: 2, hidden: 128, heads: 8, norm: 'none', placement: 'post', eps: 0.25, seed: 0,
-        });
+        assert.deepEqual(
+          { ...custom.config },
+          {
+            layers: 2,
+            hidden: 128,
+            heads: 8,
+            norm: 'none',
+            placement: 'post',
+            eps: 0.25,
+            seed: 0,
+          },
+        );
       } finally {
         custom.delete();
       }
@@ -58,7 +93,9 @@ for (const backend of BACKENDS) {
 
     test('forward: sizes and types of every field', () => {
       const prompt = LONG_PROMPTS[0];
-      const T = prompt.length, L = 24, H = 16;
+      const T = prompt.length,
+        L = 24,
+        H = 16;
       const run = model.forward(prompt);
       assert.equal(run.layers, L);
       assert.equal(run.hidden, 1024);
@@ -138,8 +175,12 @@ for (const backend of BACKENDS) {
         }
         for (let l = 0; l < L; l++) {
           const H = run.heads;
-          assert.ok(Math.abs(run.attention.meanMaxProb[l] - meanOf(run.attention.maxProb, l * T * H, (l + 1) * T * H)) < 1e-6);
-          assert.ok(Math.abs(run.attention.meanEntropy[l] - meanOf(run.attention.entropy, l * T * H, (l + 1) * T * H)) < 1e-5);
+          assert.ok(
+            Math.abs(run.attention.meanMaxProb[l] - meanOf(run.attention.maxProb, l * T * H, (l + 1) * T * H)) < 1e-6,
+          );
+          assert.ok(
+            Math.abs(run.attention.meanEntropy[l] - meanOf(run.attention.entropy, l * T * H, (l + 1) * T * H)) < 1e-5,
+          );
         }
         // Statistics are consistent with each other: rms^2 = variance + mean^2.
         const o = run.probes['attention.out'].perToken;
@@ -184,7 +225,23 @@ for (const backend of BACKENDS) {
       const run = model.forward('你好 a\n\t\u0001é😀');
       assert.deepEqual([...run.tokens], [...new TextEncoder().encode('你好 a\n\t\u0001é😀')]);
       assert.deepEqual(run.tokenLabels, [
-        '你', '·', '·', '好', '·', '·', '␣', 'a', '↵', '⇥', '01', 'é', '·', '😀', '·', '·', '·',
+        '你',
+        '·',
+        '·',
+        '好',
+        '·',
+        '·',
+        '␣',
+        'a',
+        '↵',
+        '⇥',
+        '01',
+        'é',
+        '·',
+        '😀',
+        '·',
+        '·',
+        '·',
       ]);
       // A lone surrogate is encoded as U+FFFD (3 bytes), like TextEncoder does.
       const lone = model.forward('a\ud800b');
@@ -230,10 +287,18 @@ for (const backend of BACKENDS) {
 
     test('gradients: sizes, finite and positive, and consistent with each other', () => {
       const grads = model.gradients(PROMPT_16);
-      const L = 24, T = 16;
+      const L = 24,
+        T = 16;
       assert.equal(grads.layers, L);
       assert.equal(grads.tokens, T);
-      for (const [name, n] of [['residual', L + 1], ['residualPerToken', (L + 1) * T], ['attention', L], ['mlp', L], ['norm', L], ['layer', L]]) {
+      for (const [name, n] of [
+        ['residual', L + 1],
+        ['residualPerToken', (L + 1) * T],
+        ['attention', L],
+        ['mlp', L],
+        ['norm', L],
+        ['layer', L],
+      ]) {
         assert.ok(grads[name] instanceof Float32Array, name);
         assert.equal(grads[name].length, n, name);
       }
@@ -265,12 +330,17 @@ for (const backend of BACKENDS) {
       assert.equal(grads.postNorm, null, 'pre-norm: no rescalings');
     });
 
-    test('gradients: post-norm carries the forward pass\'s rescalings, exactly', () => {
+    test("gradients: post-norm carries the forward pass's rescalings, exactly", () => {
       const grads = post.gradients(PROMPT_16);
       const run = post.forward(PROMPT_16);
-      assert.deepEqual(grads.postNorm, { meanRescale: run.postNorm.meanRescale, meanProduct: run.postNorm.meanProduct });
-      for (const options of [{ layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'post' },
-        { layers: 3, hidden: 64, heads: 4, norm: 'none', placement: 'post' }]) {
+      assert.deepEqual(grads.postNorm, {
+        meanRescale: run.postNorm.meanRescale,
+        meanProduct: run.postNorm.meanProduct,
+      });
+      for (const options of [
+        { layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'post' },
+        { layers: 3, hidden: 64, heads: 4, norm: 'none', placement: 'post' },
+      ]) {
         const m = nl.createModel(options);
         try {
           const f = m.forward(PROMPT_16).postNorm;
@@ -291,8 +361,16 @@ for (const backend of BACKENDS) {
             const fresh = nl.createModel({ ...shape, placement, layers: n });
             const expected = { grads: fresh.gradients(PROMPT_16), run: fresh.forward(PROMPT_16) };
             fresh.delete();
-            assert.deepEqual(deep.gradients(PROMPT_16, { layers: n }), expected.grads, `${placement}, gradients, ${n} layers`);
-            assert.deepEqual(deep.forward(PROMPT_16, { layers: n }), expected.run, `${placement}, forward, ${n} layers`);
+            assert.deepEqual(
+              deep.gradients(PROMPT_16, { layers: n }),
+              expected.grads,
+              `${placement}, gradients, ${n} layers`,
+            );
+            assert.deepEqual(
+              deep.forward(PROMPT_16, { layers: n }),
+              expected.run,
+              `${placement}, forward, ${n} layers`,
+            );
           }
         } finally {
           deep.delete();
@@ -300,18 +378,29 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('a prompt typed on, edited or cut reuses the kept run and equals a fresh model\'s, bit for bit', () => {
+    test("a prompt typed on, edited or cut reuses the kept run and equals a fresh model's, bit for bit", () => {
       const shape = { layers: 12, hidden: 256, heads: 4 };
       for (const placement of ['pre', 'post']) {
         const typing = nl.createModel({ ...shape, placement });
         try {
-          const prompts = [PROMPT_16, `${PROMPT_16}!`, `${PROMPT_16}!?`, `X${PROMPT_16.slice(1)}!?`, PROMPT_16.slice(0, 5), LONG_PROMPTS[1]];
+          const prompts = [
+            PROMPT_16,
+            `${PROMPT_16}!`,
+            `${PROMPT_16}!?`,
+            `X${PROMPT_16.slice(1)}!?`,
+            PROMPT_16.slice(0, 5),
+            LONG_PROMPTS[1],
+          ];
           for (const [i, prompt] of prompts.entries()) {
             const layers = [12, 12, 5, 12, 9, 12][i];
             const fresh = nl.createModel({ ...shape, placement, layers });
             const expected = fresh.forward(prompt);
             fresh.delete();
-            assert.deepEqual(typing.forward(prompt, { layers }), expected, `${placement}: '${prompt}', ${layers} layers`);
+            assert.deepEqual(
+              typing.forward(prompt, { layers }),
+              expected,
+              `${placement}: '${prompt}', ${layers} layers`,
+            );
           }
           // extend() runs the kept prompt deeper, up to L; another model's
           // forward pass takes the kept run over.

@@ -20,12 +20,7 @@ after(() => {
   scalar.dispose();
 });
 
-const CONFIGS = [
-  {},
-  { placement: 'post' },
-  { norm: 'layernorm' },
-  { layers: 6, hidden: 256, heads: 8, seed: 7 },
-];
+const CONFIGS = [{}, { placement: 'post' }, { norm: 'layernorm' }, { layers: 6, hidden: 256, heads: 8, seed: 7 }];
 
 // Without a norm the two builds cannot agree to 1e-4, and should not: the
 // deep layers' attention logits reach hundreds, so the builds' ~1e-6
@@ -50,7 +45,8 @@ function withModel(nl, options, f) {
 // across the whole array (a mean near 0 is judged on the probe's rms, since
 // it has no meaningful relative error).
 function scaleOf(path, value, run) {
-  const magnitude = (arr) => (typeof arr === 'number' ? Math.abs(arr) : arr.reduce((m, v) => Math.max(m, Math.abs(v)), 0));
+  const magnitude = (arr) =>
+    typeof arr === 'number' ? Math.abs(arr) : arr.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   // 'probes.inputNorm.out.perToken.mean', 'final.finalNorm.in.mean.mean'
   const [group, a, b, kind, stat] = path.split('.');
   if ((group === 'probes' || group === 'final') && stat === 'mean') {
@@ -122,9 +118,11 @@ describe('SIMD128 and scalar agree within 1e-4 of each statistic scale', () => {
     });
   }
   test('gains are the same numbers', () => {
-    withModel(simd, {}, (a) => withModel(scalar, {}, (b) => {
-      assert.deepEqual(a.gains(7, 'inputNorm'), b.gains(7, 'inputNorm'));
-      assert.deepEqual(a.gains(0, 'finalNorm'), b.gains(0, 'finalNorm'));
-    }));
+    withModel(simd, {}, (a) =>
+      withModel(scalar, {}, (b) => {
+        assert.deepEqual(a.gains(7, 'inputNorm'), b.gains(7, 'inputNorm'));
+        assert.deepEqual(a.gains(0, 'finalNorm'), b.gains(0, 'finalNorm'));
+      }),
+    );
   });
 });

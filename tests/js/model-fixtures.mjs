@@ -28,7 +28,8 @@ export function meanOf(arr, from = 0, to = arr.length) {
 // Every typed array and number in a result, by path ('probes.mlp.out.mean.l2').
 export function leaves(value, path = '') {
   if (ArrayBuffer.isView(value) || typeof value === 'number') return [[path, value]];
-  if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? [] : value.flatMap((v, i) => leaves(v, `${path}[${i}]`));
+  if (Array.isArray(value))
+    return value.every((v) => typeof v === 'string') ? [] : value.flatMap((v, i) => leaves(v, `${path}[${i}]`));
   if (value && typeof value === 'object') {
     return Object.entries(value).flatMap(([k, v]) => leaves(v, path ? `${path}.${k}` : k));
   }

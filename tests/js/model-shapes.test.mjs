@@ -18,7 +18,8 @@ before(async () => {
 });
 after(() => nl.dispose());
 
-const residualRatio = (run) => run.probes['residual.out'].mean.l2[run.layers - 1] / run.probes['residual.in'].mean.l2[0];
+const residualRatio = (run) =>
+  run.probes['residual.out'].mean.l2[run.layers - 1] / run.probes['residual.in'].mean.l2[0];
 const lastLayers = (arr, n = 4) => [...arr.subarray(arr.length - n)];
 
 describe('pre-norm (RMSNorm): the chapter shapes, on every prompt', () => {
@@ -62,7 +63,8 @@ describe('post-norm: the residual stream is pinned near sqrt(D)', () => {
       // scales the small embedding up); the running product falls well below 1.
       const { meanRescale, meanProduct } = run.postNorm;
       assert.ok(meanRescale[0] > 2, `first rescale ${meanRescale[0]}`);
-      for (let k = 1; k < 48; k++) assert.ok(meanRescale[k] > 0.5 && meanRescale[k] < 1.05, `rescale ${k}: ${meanRescale[k]}`);
+      for (let k = 1; k < 48; k++)
+        assert.ok(meanRescale[k] > 0.5 && meanRescale[k] < 1.05, `rescale ${k}: ${meanRescale[k]}`);
       assert.ok(meanProduct[47] < 0.1, `product of the 48 factors ${meanProduct[47]}`);
     });
   }
@@ -80,7 +82,10 @@ describe('no norm: the residual explodes and attention saturates with depth', ()
       assert.ok(none.attention.meanMaxProb[0] < 0.6, 'the first layer is not saturated yet');
       // Saturated rows have little entropy left.
       assert.ok(meanOf(lastLayers(none.attention.meanEntropy)) < 0.5 * meanOf(lastLayers(pre.attention.meanEntropy)));
-      assert.ok(residualRatio(none) > 5 * residualRatio(pre), `growth ${residualRatio(none)} vs pre-norm ${residualRatio(pre)}`);
+      assert.ok(
+        residualRatio(none) > 5 * residualRatio(pre),
+        `growth ${residualRatio(none)} vs pre-norm ${residualRatio(pre)}`,
+      );
       // Without a norm its probes are its input, and there is nothing to rescale.
       assert.deepEqual(none.probes['inputNorm.out'].mean.l2, none.probes['inputNorm.in'].mean.l2);
       assert.equal(none.postNorm, null);

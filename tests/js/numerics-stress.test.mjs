@@ -94,7 +94,7 @@ function fillRow(x, kind, rng, op) {
     case 'mixed':
       for (let i = 0; i < D; i++) x[i] = rng.sign() * Math.min(3e38, rng.magnitude(-45, 38.5));
       break;
-    case 'tiny':  // subnormals and the smallest normals
+    case 'tiny': // subnormals and the smallest normals
       for (let i = 0; i < D; i++) x[i] = rng.sign() * rng.magnitude(-45, -37.5);
       break;
     case 'ill': {
@@ -108,7 +108,7 @@ function fillRow(x, kind, rng, op) {
       for (let i = 0; i < D; i++) x[i] = rng.sign() * 0;
       break;
     case 'constant':
-      x.fill(rng.sign() * rng.magnitude(-38, 38.5) / 1.7);
+      x.fill((rng.sign() * rng.magnitude(-38, 38.5)) / 1.7);
       break;
     case 'special':
       fillRow(x, 'scaled', rng, op);
@@ -235,7 +235,7 @@ function checkLayernorm(nl, rng, tally, where) {
       if (Number.isFinite(want[i])) scale = Math.max(scale, Math.abs(want[i] - b) + Math.abs(b));
     }
     if (scale === 0) scale = 1;
-    const conditioning = Math.abs(mean) * r;  // |mean| / sqrt(var + eps)
+    const conditioning = Math.abs(mean) * r; // |mean| / sqrt(var + eps)
     const ill = conditioning > ILL_CONDITIONED;
     const allowance = ill ? FLOAT_MEAN_ERROR * conditioning * maxGain : 0;
     for (let i = 0; i < D; i++) {
@@ -321,10 +321,17 @@ for (const backend of ['simd128', 'scalar']) {
     for (let call = 0; total() < ROWS_PER_BACKEND; call++) {
       const where = `${backend} call ${call}`;
       switch (call % 4) {
-        case 0: checkRmsnorm(nl, rng, tallies.rmsnorm, where); break;
-        case 1: checkLayernorm(nl, rng, tallies.layernorm, where); break;
-        case 2: checkSoftmax(nl, rng, tallies.softmax, tallies.distributionStats, where); break;
-        default: checkStats(nl, rng, tallies.stats, where);
+        case 0:
+          checkRmsnorm(nl, rng, tallies.rmsnorm, where);
+          break;
+        case 1:
+          checkLayernorm(nl, rng, tallies.layernorm, where);
+          break;
+        case 2:
+          checkSoftmax(nl, rng, tallies.softmax, tallies.distributionStats, where);
+          break;
+        default:
+          checkStats(nl, rng, tallies.stats, where);
       }
     }
     const summary = Object.entries(tallies)

@@ -10,7 +10,9 @@ import { normals } from './reference.mjs';
 for (const backend of ['simd128', 'scalar']) {
   describe(`out (${backend})`, () => {
     let nl;
-    before(async () => { nl = await loadNormlab({ backend }); });
+    before(async () => {
+      nl = await loadNormlab({ backend });
+    });
     after(() => nl.dispose());
 
     const D = 37;
@@ -37,7 +39,12 @@ for (const backend of ['simd128', 'scalar']) {
         const xs = Float32Array.from(x);
         const want = call({});
         const fn = { rmsnorm: nl.rmsnorm, layernorm: nl.layernorm, softmax: nl.softmax }[name];
-        const y = fn(xs, { dim: D, ...(name === 'softmax' ? { temperature: 0.7 } : { gain }), ...(name === 'layernorm' ? { bias } : {}), out: xs });
+        const y = fn(xs, {
+          dim: D,
+          ...(name === 'softmax' ? { temperature: 0.7 } : { gain }),
+          ...(name === 'layernorm' ? { bias } : {}),
+          out: xs,
+        });
         assert.equal(y, xs);
         assert.deepEqual(Array.from(xs), Array.from(want));
       });
@@ -45,17 +52,30 @@ for (const backend of ['simd128', 'scalar']) {
       test(`${name}: bad out throws and leaves out untouched`, () => {
         const live = nl.liveAllocations();
         const short = new Float32Array(x.length - 1).fill(5);
-        assert.throws(() => call({ out: short }), { name: 'RangeError', message: `out.length ${x.length - 1} != x.length ${x.length}` });
+        assert.throws(() => call({ out: short }), {
+          name: 'RangeError',
+          message: `out.length ${x.length - 1} != x.length ${x.length}`,
+        });
         assert.ok(short.every((v) => v === 5));
-        assert.throws(() => call({ out: new Float64Array(x.length) }), { name: 'TypeError', message: 'out must be a Float32Array or a tensor' });
-        assert.throws(() => call({ out: Array.from(x) }), { name: 'TypeError', message: 'out must be a Float32Array or a tensor' });
+        assert.throws(() => call({ out: new Float64Array(x.length) }), {
+          name: 'TypeError',
+          message: 'out must be a Float32Array or a tensor',
+        });
+        assert.throws(() => call({ out: Array.from(x) }), {
+          name: 'TypeError',
+          message: 'out must be a Float32Array or a tensor',
+        });
         assert.equal(nl.liveAllocations(), live);
       });
     }
 
     test('the exact message of a short out', () => {
-      assert.throws(() => nl.rmsnorm([1, 2, 3, 4], { out: new Float32Array(3) }), { message: 'out.length 3 != x.length 4' });
-      assert.throws(() => nl.softmax([1, 2, 3, 4], { dim: 2, out: new Float32Array(5) }), { message: 'out.length 5 != x.length 4' });
+      assert.throws(() => nl.rmsnorm([1, 2, 3, 4], { out: new Float32Array(3) }), {
+        message: 'out.length 3 != x.length 4',
+      });
+      assert.throws(() => nl.softmax([1, 2, 3, 4], { dim: 2, out: new Float32Array(5) }), {
+        message: 'out.length 5 != x.length 4',
+      });
     });
 
     test('empty input with an empty out returns out', () => {

@@ -8,15 +8,33 @@ import { detectLanguage, pageLanguage } from '../../web/src/i18n/index.js';
 import { searchFromState, stateFromSearch } from '../../web/src/state.js';
 
 test('every Chinese tag is zh-CN, every English tag en, in any case', () => {
-  for (const tag of ['zh', 'zh-Hans', 'zh-CN', 'zh-cn', 'ZH-HANS-CN', 'zh-SG', 'zh-TW', 'zh-Hant']) assert.equal(pageLanguage(tag), 'zh-CN', tag);
+  for (const tag of ['zh', 'zh-Hans', 'zh-CN', 'zh-cn', 'ZH-HANS-CN', 'zh-SG', 'zh-TW', 'zh-Hant'])
+    assert.equal(pageLanguage(tag), 'zh-CN', tag);
   for (const tag of ['en', 'EN', 'en-US', 'en-GB', 'en-gb', 'en-Latn-IE']) assert.equal(pageLanguage(tag), 'en', tag);
-  for (const tag of ['', 'xx', 'fr-FR', 'zh_CN', 'english', 'chinese', 'en-', 'zh--cn', '<img src=x>', 'en-GB"><script>']) {
+  for (const tag of [
+    '',
+    'xx',
+    'fr-FR',
+    'zh_CN',
+    'english',
+    'chinese',
+    'en-',
+    'zh--cn',
+    '<img src=x>',
+    'en-GB"><script>',
+  ]) {
     assert.equal(pageLanguage(tag), null, tag);
   }
 });
 
 test('?lang= aliases open the page in that language with no note, and the URL keeps the canonical tag', () => {
-  for (const [tag, lang] of [['zh', 'zh-CN'], ['zh-Hans', 'zh-CN'], ['zh-cn', 'zh-CN'], ['en-US', 'en'], ['en-GB', 'en']]) {
+  for (const [tag, lang] of [
+    ['zh', 'zh-CN'],
+    ['zh-Hans', 'zh-CN'],
+    ['zh-cn', 'zh-CN'],
+    ['en-US', 'en'],
+    ['en-GB', 'en'],
+  ]) {
     const { state, rejected, given } = stateFromSearch(`?lang=${tag}`, 'en');
     assert.equal(state.lang, lang, tag);
     assert.deepEqual(rejected, [], tag);
@@ -31,7 +49,7 @@ test('an unknown ?lang= keeps the detected language and is reported', () => {
   assert.deepEqual(rejected, [{ param: 'lang', value: 'xx' }]);
 });
 
-test('the browser\'s first preferred language the page speaks wins', () => {
+test("the browser's first preferred language the page speaks wins", () => {
   assert.equal(detectLanguage(['fr-FR', 'zh-TW', 'en']), 'zh-CN');
   assert.equal(detectLanguage(['de', 'en-GB']), 'en');
   assert.equal(detectLanguage(['ja']), 'en');

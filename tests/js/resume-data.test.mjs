@@ -11,7 +11,12 @@ import { createMemoryLearnerStore } from '../../web/src/learner.js';
 import { readPredictions } from '../../web/src/predictions.js';
 import { isQuizSection, pickAnswer } from '../../web/src/quiz-answers.js';
 import {
-  DROP_ORDER, SCORM12_SUSPEND_DATA_MAX, decodeResume, encodeResume, searchFromParams, viewParams,
+  DROP_ORDER,
+  SCORM12_SUSPEND_DATA_MAX,
+  decodeResume,
+  encodeResume,
+  searchFromParams,
+  viewParams,
 } from '../../web/src/resume-data.js';
 import { defaultState, searchFromState, stateFromSearch } from '../../web/src/state.js';
 import { isChallengeSection } from '../../web/src/challenges.js';
@@ -25,7 +30,13 @@ const VECTOR_TEXT_MAX = 2000;
 function learner() {
   const store = createMemoryLearnerStore();
   let quiz = {};
-  for (const [id, option] of [['q1', 'a'], ['q1', 'c'], ['q2', 'b'], ['q3', 'c']]) quiz = pickAnswer(quiz, id, option);
+  for (const [id, option] of [
+    ['q1', 'a'],
+    ['q1', 'c'],
+    ['q2', 'b'],
+    ['q3', 'c'],
+  ])
+    quiz = pickAnswer(quiz, id, option);
   store.write('quiz', quiz);
   store.write('predictions', { d: { r: 31.622776601683793, n: 12.589254117941675, k: 'rmsnorm.pre.24' }, s: { s: 1 } });
   store.write('walk', { d: 1 });
@@ -36,7 +47,14 @@ function learner() {
 
 test('a learner and a view come back exactly as they were written', () => {
   const store = learner();
-  const state = { ...defaultState('zh-CN'), prompt: '残差流每层都在增长', vector: '3, -1, 4e2, 0.5', depth: 12, layer: 11, stretch: 0.01 };
+  const state = {
+    ...defaultState('zh-CN'),
+    prompt: '残差流每层都在增长',
+    vector: '3, -1, 4e2, 0.5',
+    depth: 12,
+    layer: 11,
+    stretch: 0.01,
+  };
   const { text, dropped } = encodeResume({ learner: store.snapshot(), view: viewParams(searchFromState(state)) });
   assert.deepEqual(dropped, []);
   assert.match(text, /^1\{"l":\{"quiz":/);
@@ -45,7 +63,11 @@ test('a learner and a view come back exactly as they were written', () => {
   // Restored into a new store, every section passes its owner's check.
   const next = createMemoryLearnerStore();
   next.restore(back.learner);
-  assert.deepEqual(next.read('quiz', isQuizSection), { q1: { f: 'a', r: 0, c: 'c', w: 1 }, q2: { f: 'b', r: 1, c: 'b', w: 1 }, q3: { f: 'c', r: 0, c: 'c', w: 0 } });
+  assert.deepEqual(next.read('quiz', isQuizSection), {
+    q1: { f: 'a', r: 0, c: 'c', w: 1 },
+    q2: { f: 'b', r: 1, c: 'b', w: 1 },
+    q3: { f: 'c', r: 0, c: 'c', w: 0 },
+  });
   assert.deepEqual(readPredictions(next), store.snapshot().predictions);
   assert.deepEqual(next.read('walk', isWalkSection), { d: 1 });
   assert.deepEqual(next.read('challenges', isChallengeSection), { flat: 1, unit: 'b' });
@@ -58,11 +80,18 @@ test('a learner and a view come back exactly as they were written', () => {
 });
 
 test('only the store sections the page keeps are written; unreadable text starts afresh', () => {
-  const { text } = encodeResume({ learner: { quiz: { q1: { f: 'c', r: 1, c: 'c', w: 1 } }, other: { big: 'x'.repeat(100) } }, view: {} });
+  const { text } = encodeResume({
+    learner: { quiz: { q1: { f: 'c', r: 1, c: 'c', w: 1 } }, other: { big: 'x'.repeat(100) } },
+    view: {},
+  });
   assert.equal(text, '1{"l":{"quiz":{"q1":{"f":"c","r":1,"c":"c","w":1}}}}');
-  for (const bad of ['', 'x', '2{"l":{}}', '1{"l":', '1[1]', '1{"l":5}', null, undefined, 7]) assert.equal(decodeResume(bad), null, String(bad));
+  for (const bad of ['', 'x', '2{"l":{}}', '1{"l":', '1[1]', '1{"l":5}', null, undefined, 7])
+    assert.equal(decodeResume(bad), null, String(bad));
   // Unknown sections and non-text view values are left out.
-  assert.deepEqual(decodeResume('1{"l":{"quiz":{},"evil":1},"v":{"lang":"en","depth":5}}'), { learner: { quiz: {} }, view: { lang: 'en' } });
+  assert.deepEqual(decodeResume('1{"l":{"quiz":{},"evil":1},"v":{"lang":"en","depth":5}}'), {
+    learner: { quiz: {} },
+    view: { lang: 'en' },
+  });
 });
 
 // The largest values each part of the state accepts: every quiz question
@@ -72,26 +101,50 @@ test('only the store sections the page keeps are written; unreadable text starts
 // all three runs; every view setting away from its
 // default with its longest value.
 function worstLearner(keyChar) {
-  const quiz = { q1: { f: 'a', r: 0, c: 'c', w: 1 }, q2: { f: 'a', r: 0, c: 'b', w: 1 }, q3: { f: 'a', r: 0, c: 'b', w: 1 } };
+  const quiz = {
+    q1: { f: 'a', r: 0, c: 'c', w: 1 },
+    q2: { f: 'a', r: 0, c: 'b', w: 1 },
+    q3: { f: 'a', r: 0, c: 'b', w: 1 },
+  };
   assert.ok(isQuizSection(quiz));
   const longest = 999.9999999999999; // 17 significant digits in [1, 1000]
   const small = 1.2345678901234567e-6; // printed as 0.0000012345678901234567
   assert.equal(String(small).length, 24);
-  const predictions = { d: { r: longest, n: longest, k: keyChar.repeat(64) }, s: { g: small, q: 1 }, p: { g: small }, l: { g: ['pre', 'post', 'warmup'] } };
+  const predictions = {
+    d: { r: longest, n: longest, k: keyChar.repeat(64) },
+    s: { g: small, q: 1 },
+    p: { g: small },
+    l: { g: ['pre', 'post', 'warmup'] },
+  };
   const store = createMemoryLearnerStore();
   store.write('predictions', predictions);
   assert.deepEqual(readPredictions(store), predictions);
   return {
-    quiz, predictions, walk: { d: 1 }, exercise: { r: 1 },
+    quiz,
+    predictions,
+    walk: { d: 1 },
+    exercise: { r: 1 },
     challenges: { flat: 1, shift: 1, zero: 1, unit: 'a', size: 'a' },
   };
 }
 
 function worstView(prompt, vector) {
   const state = {
-    ...defaultState('zh-CN'), theme: 'light', backend: 'simd128', l2: 32 * 2 ** 3.875, softmaxGrowth: 'square', vector,
-    eps: 1e-5, stretch: 1.2345678901234567e-4, prompt, norm: 'layernorm', placement: 'post', depth: 63, layer: 62,
-    layerScale: 'linear', gradDepth: 47,
+    ...defaultState('zh-CN'),
+    theme: 'light',
+    backend: 'simd128',
+    l2: 32 * 2 ** 3.875,
+    softmaxGrowth: 'square',
+    vector,
+    eps: 1e-5,
+    stretch: 1.2345678901234567e-4,
+    prompt,
+    norm: 'layernorm',
+    placement: 'post',
+    depth: 63,
+    layer: 62,
+    layerScale: 'linear',
+    gradDepth: 47,
   };
   const search = searchFromState(state);
   // Each value is one the page accepts from its link.
@@ -106,8 +159,13 @@ test('the worst case: a 256-character Chinese prompt and a full calculator text 
   // The longest text the calculator keeps, of entries as a reader types them.
   const vector = '-1.25e-3, '.repeat(VECTOR_TEXT_MAX / 10);
   assert.equal(vector.length, VECTOR_TEXT_MAX);
-  assert.deepEqual(stateFromSearch(`?x=${encodeURIComponent(`${vector}1`)}`, 'en').rejected, [{ param: 'x', value: `${vector}1` }]);
-  assert.deepEqual(stateFromSearch(`?prompt=${encodeURIComponent(`${prompt}残`)}`, 'en').rejected.map((r) => r.param), ['prompt']);
+  assert.deepEqual(stateFromSearch(`?x=${encodeURIComponent(`${vector}1`)}`, 'en').rejected, [
+    { param: 'x', value: `${vector}1` },
+  ]);
+  assert.deepEqual(
+    stateFromSearch(`?prompt=${encodeURIComponent(`${prompt}残`)}`, 'en').rejected.map((r) => r.param),
+    ['prompt'],
+  );
   const state = { learner: worstLearner('n'), view: worstView(prompt, vector) };
   const { text, dropped } = encodeResume(state);
   assert.deepEqual(dropped, []);

@@ -41,7 +41,11 @@ for (const suffix of ['mjs', 'js']) {
   test(`normlab_scalar.${suffix} has no SIMD instruction`, () => {
     const lines = disassemble(`normlab_scalar.${suffix}`);
     assert.ok(count(lines, /\(func /) > 50, 'the disassembly has the functions');
-    assert.equal(count(lines, SIMD_OP), 0, lines.find((l) => SIMD_OP.test(l)));
+    assert.equal(
+      count(lines, SIMD_OP),
+      0,
+      lines.find((l) => SIMD_OP.test(l)),
+    );
   });
 }
 

@@ -12,7 +12,13 @@ import { SOFTMAX_SCORES } from '../../web/src/constants.js';
 import { softmaxRef } from './reference.mjs';
 
 const nl = await loadNormlab({ backend: 'simd128' });
-const reference = (scale) => Array.from(softmaxRef(SOFTMAX_SCORES.map((s) => s * scale), SOFTMAX_SCORES.length));
+const reference = (scale) =>
+  Array.from(
+    softmaxRef(
+      SOFTMAX_SCORES.map((s) => s * scale),
+      SOFTMAX_SCORES.length,
+    ),
+  );
 
 test('the scale: L2 / 32, or its square', () => {
   assert.equal(softmaxScale(32), 1);
@@ -24,11 +30,14 @@ test('the scale: L2 / 32, or its square', () => {
   assert.equal(softmaxScale(16, 'square'), 0.25);
 });
 
-test('at the default L2 both ways give the chapter\'s six probabilities', () => {
+test("at the default L2 both ways give the chapter's six probabilities", () => {
   for (const growth of ['linear', 'square']) {
     const r = computeSoftmax(nl, 32, growth);
     assert.equal(r.scale, 1);
-    assert.deepEqual(r.probs.map((p) => p.toFixed(3)), ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066']);
+    assert.deepEqual(
+      r.probs.map((p) => p.toFixed(3)),
+      ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'],
+    );
   }
 });
 
@@ -38,10 +47,18 @@ test('each way matches a softmax of the scaled scores, and the square saturates 
     const square = computeSoftmax(nl, l2, 'square');
     assert.equal(linear.growth, 'linear');
     assert.equal(square.growth, 'square');
-    for (const [r, scale] of [[linear, l2 / 32], [square, (l2 / 32) ** 2]]) {
+    for (const [r, scale] of [
+      [linear, l2 / 32],
+      [square, (l2 / 32) ** 2],
+    ]) {
       assert.equal(r.scale, scale);
-      assert.deepEqual(r.logits, SOFTMAX_SCORES.map((s) => s * scale));
-      reference(scale).forEach((p, i) => assert.ok(Math.abs(r.probs[i] - p) < 2e-6, `L2 ${l2}, ${r.growth}: ${r.probs[i]} vs ${p}`));
+      assert.deepEqual(
+        r.logits,
+        SOFTMAX_SCORES.map((s) => s * scale),
+      );
+      reference(scale).forEach((p, i) =>
+        assert.ok(Math.abs(r.probs[i] - p) < 2e-6, `L2 ${l2}, ${r.growth}: ${r.probs[i]} vs ${p}`),
+      );
       assert.ok(Math.abs(r.maxProb - Math.max(...reference(scale))) < 2e-6);
     }
     if (l2 > 32) assert.ok(square.maxProb > linear.maxProb, `L2 ${l2}`);

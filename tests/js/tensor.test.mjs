@@ -14,7 +14,9 @@ const same = (got, want, what) => assert.deepEqual(Array.from(got), Array.from(w
 for (const backend of ['simd128', 'scalar']) {
   describe(`tensors (${backend})`, () => {
     let nl;
-    before(async () => { nl = await loadNormlab({ backend }); });
+    before(async () => {
+      nl = await loadNormlab({ backend });
+    });
     after(() => nl.dispose());
 
     test('nl.tensor(n) is n zeros; nl.tensor(values) a copy of them', () => {
@@ -47,7 +49,11 @@ for (const backend of ['simd128', 'scalar']) {
 
     // One input batch per shape; each op called with arrays only (the
     // copying API, the reference here) and with every mix of tensors.
-    const shapes = [[3, 37], [4, 1024], [1, 5]];
+    const shapes = [
+      [3, 37],
+      [4, 1024],
+      [1, 5],
+    ];
     for (const [rows, D] of shapes) {
       test(`${rows}x${D}: tensor calls equal the copying API exactly`, () => {
         const x = normals(rows * D, rows + D);
@@ -61,10 +67,22 @@ for (const backend of ['simd128', 'scalar']) {
         const live = nl.liveAllocations();
 
         const cases = {
-          rmsnorm: [{ dim: D, gain, eps: 1e-5 }, { dim: D, gain: tg, eps: 1e-5 }],
-          layernorm: [{ dim: D, gain, bias }, { dim: D, gain: tg, bias: tb }],
-          'layernorm (bias only)': [{ dim: D, bias }, { dim: D, bias: tb }],
-          softmax: [{ dim: D, temperature: 0.7 }, { dim: D, temperature: 0.7 }],
+          rmsnorm: [
+            { dim: D, gain, eps: 1e-5 },
+            { dim: D, gain: tg, eps: 1e-5 },
+          ],
+          layernorm: [
+            { dim: D, gain, bias },
+            { dim: D, gain: tg, bias: tb },
+          ],
+          'layernorm (bias only)': [
+            { dim: D, bias },
+            { dim: D, bias: tb },
+          ],
+          softmax: [
+            { dim: D, temperature: 0.7 },
+            { dim: D, temperature: 0.7 },
+          ],
           copyRows: [{ dim: D }, { dim: D }],
         };
         for (const [name, [arrays, tensors]] of Object.entries(cases)) {
@@ -107,7 +125,24 @@ for (const backend of ['simd128', 'scalar']) {
     }
 
     test('softmax in place keeps the special rows right (masked, NaN, +inf)', () => {
-      const x = new Float32Array([0, -Infinity, 0, -Infinity, 1, NaN, 2, 3, -Infinity, -Infinity, -Infinity, -Infinity, Infinity, 1, 2, 3]);
+      const x = new Float32Array([
+        0,
+        -Infinity,
+        0,
+        -Infinity,
+        1,
+        NaN,
+        2,
+        3,
+        -Infinity,
+        -Infinity,
+        -Infinity,
+        -Infinity,
+        Infinity,
+        1,
+        2,
+        3,
+      ]);
       const want = nl.softmax(x, { dim: 4 });
       const t = nl.tensor(x);
       nl.softmax(t, { dim: 4, out: t });
@@ -166,7 +201,11 @@ for (const backend of ['simd128', 'scalar']) {
         [() => nl.tensor(2.5), RangeError, 'tensor length must be an integer >= 0'],
         [() => nl.tensor(NaN), RangeError, 'tensor length must be an integer >= 0'],
         [() => nl.tensor('8'), TypeError, 'tensor() takes a length, a Float32Array, an array of numbers or a tensor'],
-        [() => nl.tensor(new Float64Array(2)), TypeError, 'tensor() takes a length, a Float32Array, an array of numbers or a tensor'],
+        [
+          () => nl.tensor(new Float64Array(2)),
+          TypeError,
+          'tensor() takes a length, a Float32Array, an array of numbers or a tensor',
+        ],
         [() => nl.tensor(), TypeError, 'tensor() takes a length, a Float32Array, an array of numbers or a tensor'],
         [() => nl.tensor([1, 'x']), TypeError, 'values[1] is not a number'],
         [() => nl.tensor(2 ** 31), RangeError, 'a tensor of 2147483648 floats does not fit in the wasm memory'],
@@ -178,11 +217,31 @@ for (const backend of ['simd128', 'scalar']) {
         [() => nl.rmsnorm(t4, { gain: g4, out: g4 }), RangeError, 'out cannot be the gain tensor'],
         [() => nl.layernorm(t4, { bias: g4, out: g4 }), RangeError, 'out cannot be the bias tensor'],
         [() => nl.softmax(t8, { out: [0, 0, 0, 0, 0, 0, 0, 0] }), TypeError, 'out must be a Float32Array or a tensor'],
-        [() => nl.rmsnorm(t8.array), TypeError, "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())"],
-        [() => nl.softmax(t8.array.subarray(0, 4)), TypeError, "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())"],
-        [() => nl.rmsnorm(t8, { out: t8.array }), TypeError, "out is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())"],
-        [() => nl.rmsnorm(t8, { dim: 4, gain: t4.array }), TypeError, "gain is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())"],
-        [() => nl.stats(t8.array), TypeError, "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())"],
+        [
+          () => nl.rmsnorm(t8.array),
+          TypeError,
+          "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())",
+        ],
+        [
+          () => nl.softmax(t8.array.subarray(0, 4)),
+          TypeError,
+          "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())",
+        ],
+        [
+          () => nl.rmsnorm(t8, { out: t8.array }),
+          TypeError,
+          "out is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())",
+        ],
+        [
+          () => nl.rmsnorm(t8, { dim: 4, gain: t4.array }),
+          TypeError,
+          "gain is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())",
+        ],
+        [
+          () => nl.stats(t8.array),
+          TypeError,
+          "x is a view of this normlab instance's memory (a tensor's .array): pass the tensor itself, or a copy (.slice())",
+        ],
       ];
       const live = nl.liveAllocations();
       const bytes = nl.mallocBytes();

@@ -51,23 +51,29 @@ async function run(options) {
   }
 }
 
-test('thesis (wasm SIMD128, one seed): deep post-norm stalls without warmup; pre-norm, warmup and 6 layers learn', { timeout: 20 * 60 * 1000 }, async () => {
-  const variants = [
-    { name: 'post', options: {}, stalls: true },
-    { name: 'pre', options: { placement: 'pre' }, stalls: false },
-    { name: 'post+warmup', options: { warmup: 100 }, stalls: false },
-    { name: 'post, 6 layers', options: { layers: 6 }, stalls: false },
-  ];
-  const failures = [];
-  for (const v of variants) {
-    const out = await run(v.options);
-    const ok = v.stalls ? Math.abs(out.final - out.entropy) <= 0.2 && out.ratio < 1e-2 : out.final <= out.entropy - 0.3;
-    console.log(
-      `  ${v.name.padEnd(15)} L ${String(out.layers).padStart(2)} lr ${out.lr} seed ${SEED}: final train loss ${out.final.toFixed(4)} ` +
-        `(entropy ${(out.final - out.entropy >= 0 ? '+' : '') + (out.final - out.entropy).toFixed(4)}), held-out ${out.heldout.toFixed(4)}, ` +
-        `grad first/last ${out.ratio.toExponential(2)}  ${ok ? 'as the thesis says' : 'NOT as the thesis says'}`,
-    );
-    if (!ok) failures.push(v.name);
-  }
-  assert.deepEqual(failures, []);
-});
+test(
+  'thesis (wasm SIMD128, one seed): deep post-norm stalls without warmup; pre-norm, warmup and 6 layers learn',
+  { timeout: 20 * 60 * 1000 },
+  async () => {
+    const variants = [
+      { name: 'post', options: {}, stalls: true },
+      { name: 'pre', options: { placement: 'pre' }, stalls: false },
+      { name: 'post+warmup', options: { warmup: 100 }, stalls: false },
+      { name: 'post, 6 layers', options: { layers: 6 }, stalls: false },
+    ];
+    const failures = [];
+    for (const v of variants) {
+      const out = await run(v.options);
+      const ok = v.stalls
+        ? Math.abs(out.final - out.entropy) <= 0.2 && out.ratio < 1e-2
+        : out.final <= out.entropy - 0.3;
+      console.log(
+        `  ${v.name.padEnd(15)} L ${String(out.layers).padStart(2)} lr ${out.lr} seed ${SEED}: final train loss ${out.final.toFixed(4)} ` +
+          `(entropy ${(out.final - out.entropy >= 0 ? '+' : '') + (out.final - out.entropy).toFixed(4)}), held-out ${out.heldout.toFixed(4)}, ` +
+          `grad first/last ${out.ratio.toExponential(2)}  ${ok ? 'as the thesis says' : 'NOT as the thesis says'}`,
+      );
+      if (!ok) failures.push(v.name);
+    }
+    assert.deepEqual(failures, []);
+  },
+);

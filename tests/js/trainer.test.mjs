@@ -24,7 +24,11 @@ const SMALL = { layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 6 };
 
 async function assertRejectsExactly(promise, ErrorClass, message) {
   await assert.rejects(promise, (error) => {
-    assert.equal(error.constructor, ErrorClass, `${message}: rejected with ${error.constructor.name} (${error.message})`);
+    assert.equal(
+      error.constructor,
+      ErrorClass,
+      `${message}: rejected with ${error.constructor.name} (${error.message})`,
+    );
     assert.equal(error.message, message);
     return true;
   });
@@ -48,7 +52,8 @@ describe('bad options reject with the exact message, before any instance is made
   const PLACEMENT = "placement must be 'pre' or 'post'";
   const EPS = 'eps must be a number in 0..1';
   const LR = 'lr must be a finite number > 0';
-  const TEXT = (min, seq, n) => `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
+  const TEXT = (min, seq, n) =>
+    `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
   const STEPS = 'steps must be an integer in 1..100000';
   const SEED = 'seed must be an integer in 0..4294967295';
@@ -131,7 +136,10 @@ describe('bad options reject with the exact message, before any instance is made
     const huge = { layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) };
     await assert.rejects(nl.createTrainer(huge), (error) => {
       assert.equal(error.constructor, RangeError);
-      assert.match(error.message, /^layers, hidden and seq need \d+ MiB together, more than a trainer may use \(256 MiB\)$/);
+      assert.match(
+        error.message,
+        /^layers, hidden and seq need \d+ MiB together, more than a trainer may use \(256 MiB\)$/,
+      );
       return true;
     });
   });
@@ -175,8 +183,18 @@ describe('config', () => {
 
   test('every option echoed as resolved', async () => {
     const options = {
-      layers: 3, hidden: 64, heads: 8, norm: 'layernorm', placement: 'pre', eps: 0.25,
-      lr: 0.01, warmup: 7, steps: 9, seed: 4294967295, seq: 8, batch: 3,
+      layers: 3,
+      hidden: 64,
+      heads: 8,
+      norm: 'layernorm',
+      placement: 'pre',
+      eps: 0.25,
+      lr: 0.01,
+      warmup: 7,
+      steps: 9,
+      seed: 4294967295,
+      seq: 8,
+      batch: 3,
     };
     const trainer = await nl.createTrainer({ ...options, text: 'normlab '.repeat(20) });
     try {
@@ -224,11 +242,17 @@ describe('determinism', () => {
     try {
       const r = whole.step(4);
       const { firstStep, stepsDone, unitsDone, diverged } = r;
-      assert.deepEqual({ firstStep, stepsDone, unitsDone, diverged }, { firstStep: 0, stepsDone: 4, unitsDone: 0, diverged: false });
+      assert.deepEqual(
+        { firstStep, stepsDone, unitsDone, diverged },
+        { firstStep: 0, stepsDone: 4, unitsDone: 0, diverged: false },
+      );
       // Warmup: lr rises linearly over 3 steps, then stays.
       assert.deepEqual(bits(r.lr), bits([1e-3, 2e-3, 3e-3, 3e-3]));
       const ones = [0, 1, 2, 3].map(() => single.step(1));
-      assert.deepEqual(ones.map((o) => o.firstStep), [0, 1, 2, 3]);
+      assert.deepEqual(
+        ones.map((o) => o.firstStep),
+        [0, 1, 2, 3],
+      );
 
       // advance(0) runs exactly one unit: units per step = batch x (layers
       // forward + head + layers backward) + Adam's update.
@@ -307,7 +331,10 @@ test('evaluateFor(budgetMs): the held-out loss in parts, bit-identical to evalua
     const { text } = JSON.parse(await readFile(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
     assert.equal(windows, Math.floor((text.heldout_bytes - 1) / SMALL.seq));
     assert.equal(parts.length, windows);
-    assert.deepEqual(parts.slice(0, -1).map((p) => p.windowsDone), [...Array(windows - 1).keys()].map((k) => k + 1));
+    assert.deepEqual(
+      parts.slice(0, -1).map((p) => p.windowsDone),
+      [...Array(windows - 1).keys()].map((k) => k + 1),
+    );
     assert.ok(parts.slice(0, -1).every((p) => !p.done && Number.isNaN(p.loss)));
     assert.equal(r.loss, whole);
     // A unit of training between two parts starts the evaluation over: one
@@ -323,7 +350,10 @@ test('evaluateFor(budgetMs): the held-out loss in parts, bit-identical to evalua
       assert.equal(calls, windows);
       return r.loss;
     };
-    assert.equal(restarted(() => trainer.advance(0)), whole);
+    assert.equal(
+      restarted(() => trainer.advance(0)),
+      whole,
+    );
     const after = restarted(() => trainer.step(1));
     assert.equal(after, trainer.evaluate());
     assert.notEqual(after, whole);
@@ -369,7 +399,11 @@ describe('generate', () => {
 
   test('greedy is deterministic; sampling is deterministic per seed', () => {
     const greedy = trainer.generate('abc', 40, { temperature: 0 });
-    assert.equal(trainer.generate('abc', 40, { temperature: 0, seed: 9 }), greedy, 'the seed does not matter at temperature 0');
+    assert.equal(
+      trainer.generate('abc', 40, { temperature: 0, seed: 9 }),
+      greedy,
+      'the seed does not matter at temperature 0',
+    );
     assert.equal(new TextEncoder().encode(greedy).length, 40, 'ASCII bytes: 40 characters');
     const a = trainer.generate('abc', 40, { temperature: 1, seed: 3 });
     assert.equal(trainer.generate('abc', 40, { temperature: 1, seed: 3 }), a);
@@ -427,8 +461,12 @@ test('delete(): every later use throws a clear error; twice is safe; dispose() d
   trainer.delete();
   trainer.delete();
   const uses = [
-    () => trainer.step(1), () => trainer.advance(5), () => trainer.evaluate(),
-    () => trainer.generate('a', 1), () => trainer.heapBytes, () => trainer.stepsDone,
+    () => trainer.step(1),
+    () => trainer.advance(5),
+    () => trainer.evaluate(),
+    () => trainer.generate('a', 1),
+    () => trainer.heapBytes,
+    () => trainer.stepsDone,
   ];
   for (const use of uses) {
     assertThrowsExactly(use, Error, 'trainer was deleted');
@@ -479,7 +517,10 @@ describe('the results hold what the description declares', () => {
         Object.entries(run).map(([k, v]) => [k, found(v)]),
         boundary.results.trainRun.entries.map((e) => [e.path, declared(e)]),
       );
-      assert.deepEqual(Object.keys(trainer.config), boundary.results.trainConfig.entries.map((e) => e.path));
+      assert.deepEqual(
+        Object.keys(trainer.config),
+        boundary.results.trainConfig.entries.map((e) => e.path),
+      );
     } finally {
       trainer.delete();
     }
@@ -488,8 +529,19 @@ describe('the results hold what the description declares', () => {
   test('identity packings: each entry holds its own member', () => {
     const text = new TextEncoder().encode('abcd'.repeat(100));
     const handle = new module.Trainer({
-      layers: 2, hidden: 16, heads: 2, norm: 'rmsnorm', placement: 'post', eps: NaN,
-      lr: 1e-3, warmup: 0, steps: 5, seed: 1, seq: 8, batch: 2, text,
+      layers: 2,
+      hidden: 16,
+      heads: 2,
+      norm: 'rmsnorm',
+      placement: 'post',
+      eps: NaN,
+      lr: 1e-3,
+      warmup: 0,
+      steps: 5,
+      seed: 1,
+      seq: 8,
+      batch: 2,
+      text,
     });
     try {
       assert.equal(handle.problem(), '');
@@ -506,7 +558,11 @@ describe('the results hold what the description declares', () => {
           } else if (entry.shape.length === 0) {
             assert.equal(value, i * 65536, entry.path);
           } else {
-            assert.deepEqual([...value], [0, 1, 2].map((k) => i * 65536 + k), entry.path);
+            assert.deepEqual(
+              [...value],
+              [0, 1, 2].map((k) => i * 65536 + k),
+              entry.path,
+            );
           }
         });
       }

@@ -44,7 +44,10 @@ describe('rmsnorm', () => {
   });
 
   test('a normed row of D values has L2 norm sqrt(D)', () => {
-    for (const [D, norm] of [[1024, 32], [256, 16]]) {
+    for (const [D, norm] of [
+      [1024, 32],
+      [256, 16],
+    ]) {
       const y = nl.rmsnorm(normals(D, D, 3), { dim: D });
       const { l2 } = nl.stats(y);
       assert.ok(Math.abs(l2[0] - norm) < 1e-4, `D = ${D}: L2 ${l2[0]} != ${norm}`);
@@ -82,7 +85,12 @@ describe('layernorm', () => {
     assert.deepEqual(Array.from(steps.centered), [-1.5, -0.5, 0.5, 1.5]);
     assert.equal(steps.variance, 1.25);
     assert.ok(Math.abs(steps.std - Math.sqrt(1.25)) < 1e-6, `std ${steps.std}`);
-    assertNear(steps.y, [-1.5, -0.5, 0.5, 1.5].map((v) => v / Math.sqrt(1.25)), 1e-6, 'y');
+    assertNear(
+      steps.y,
+      [-1.5, -0.5, 0.5, 1.5].map((v) => v / Math.sqrt(1.25)),
+      1e-6,
+      'y',
+    );
   });
 
   test('std includes eps', () => {
@@ -104,7 +112,10 @@ describe('layernorm', () => {
 describe('softmax', () => {
   test('attention scores [2.0, 1.6, 1.3, 1.1, 0.8, 0.4]', () => {
     const p = nl.softmax([2.0, 1.6, 1.3, 1.1, 0.8, 0.4]);
-    assert.deepEqual(Array.from(p, (v) => v.toFixed(3)), ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066']);
+    assert.deepEqual(
+      Array.from(p, (v) => v.toFixed(3)),
+      ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'],
+    );
   });
 
   test('matches the double reference, with temperature, rows summing to 1', () => {

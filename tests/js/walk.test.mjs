@@ -9,12 +9,24 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
-import { NARRATED_LAYER_STEPS, autorunStep, autorunSteps, createAutorun, drawnAt, layersPerStep } from '../../web/src/autorun.js';
+import {
+  NARRATED_LAYER_STEPS,
+  autorunStep,
+  autorunSteps,
+  createAutorun,
+  drawnAt,
+  layersPerStep,
+} from '../../web/src/autorun.js';
 import { AUTORUN_STEP_MS } from '../../web/src/constants.js';
 import { createDemoController, walkStepMs } from '../../web/src/demo-controller.js';
 import { createMemoryLearnerStore } from '../../web/src/learner.js';
 import {
-  compareCurves, guessVerdict, parseGuess, readPredictions, settingsKey, writePrediction,
+  compareCurves,
+  guessVerdict,
+  parseGuess,
+  readPredictions,
+  settingsKey,
+  writePrediction,
 } from '../../web/src/predictions.js';
 
 // A window whose clock moves only when the test says so.
@@ -70,7 +82,11 @@ describe('narrated steps', () => {
         const at = autorunStep(step, depth);
         if (at.stage === 'layers') for (let l = at.from; l <= at.to; l++) covered.push(l);
       }
-      assert.deepEqual(covered, Array.from({ length: depth }, (_, l) => l), `depth ${depth}`);
+      assert.deepEqual(
+        covered,
+        Array.from({ length: depth }, (_, l) => l),
+        `depth ${depth}`,
+      );
       assert.ok(autorunSteps(depth) - 5 <= NARRATED_LAYER_STEPS, `depth ${depth}`);
     }
   });
@@ -91,8 +107,12 @@ describe('the timed walk', () => {
     const steps = [];
     let ended = 0;
     const autorun = createAutorun({
-      win, stepMs: 2500, startsOff: false, depth: () => 24,
-      onStep: (s) => steps.push({ ...s, t: win.now }), onEnd: () => {
+      win,
+      stepMs: 2500,
+      startsOff: false,
+      depth: () => 24,
+      onStep: (s) => steps.push({ ...s, t: win.now }),
+      onEnd: () => {
         ended += 1;
       },
       ...options,
@@ -114,8 +134,14 @@ describe('the timed walk', () => {
     for (let i = 1; i < starts.length; i++) assert.equal(starts[i].t - starts[i - 1].t, 2500);
     // Inside a group of 4 layers, one layer every 625 ms.
     const group = steps.filter((s) => s.step === 3);
-    assert.deepEqual(group.map((s) => s.layer), [4, 5, 6, 7]);
-    assert.deepEqual(group.map((s) => s.t - group[0].t), [0, 625, 1250, 1875]);
+    assert.deepEqual(
+      group.map((s) => s.layer),
+      [4, 5, 6, 7],
+    );
+    assert.deepEqual(
+      group.map((s) => s.t - group[0].t),
+      [0, 625, 1250, 1875],
+    );
     // The whole walk: 11 steps of 2.5 s.
     assert.equal(steps.at(-1).t, 10 * 2500);
     assert.equal(steps.at(-1).stage, 'sample');
@@ -190,15 +216,20 @@ describe('the timed walk', () => {
 });
 
 describe('predictions', () => {
-  test('kept in the store\'s predictions section, compact, and checked when read back', () => {
+  test("kept in the store's predictions section, compact, and checked when read back", () => {
     const store = createMemoryLearnerStore();
     writePrediction(store, 'd', { r: 40, n: 12.5, k: 'rmsnorm.pre.24' });
     writePrediction(store, 's', { g: 0.6 });
     writePrediction(store, 'p', { s: 1 });
-    assert.deepEqual(store.snapshot(), { predictions: { d: { r: 40, n: 12.5, k: 'rmsnorm.pre.24' }, s: { g: 0.6 }, p: { s: 1 } } });
+    assert.deepEqual(store.snapshot(), {
+      predictions: { d: { r: 40, n: 12.5, k: 'rmsnorm.pre.24' }, s: { g: 0.6 }, p: { s: 1 } },
+    });
     writePrediction(store, 's', null);
     assert.deepEqual(readPredictions(store), { d: { r: 40, n: 12.5, k: 'rmsnorm.pre.24' }, p: { s: 1 } });
-    assert.throws(() => writePrediction(store, 's', { g: 1.5 }), { name: 'RangeError', message: 'prediction s is not a valid record' });
+    assert.throws(() => writePrediction(store, 's', { g: 1.5 }), {
+      name: 'RangeError',
+      message: 'prediction s is not a valid record',
+    });
     // Written by hand or by another version: what fails its check is absent.
     store.restore({ predictions: { d: { r: 0, n: 5, k: 'x' }, s: { g: '0.5' }, p: { g: 16, extra: 1 }, z: { g: 1 } } });
     assert.deepEqual(readPredictions(store), {});
@@ -224,9 +255,15 @@ describe('predictions', () => {
   });
 });
 
-describe('the controller\'s walk with a prediction', async () => {
+describe("the controller's walk with a prediction", async () => {
   const nl = await loadNormlab({ backend: 'simd128' });
-  const settings = { prompt: 'Each layer adds to the stream.', norm: 'rmsnorm', placement: 'pre', depth: 24, eps: 1e-6 };
+  const settings = {
+    prompt: 'Each layer adds to the stream.',
+    norm: 'rmsnorm',
+    placement: 'pre',
+    depth: 24,
+    eps: 1e-6,
+  };
 
   function controller(store, options = {}) {
     const win = fakeWindow();
@@ -236,8 +273,14 @@ describe('the controller\'s walk with a prediction', async () => {
       win,
       render: () => {},
       walk: {
-        startsOff: options.startsOff ?? false, manual: false, depth: () => current.depth, onStep: (s) => layers.push(s.layer), onEnd: () => {},
-        store, asks: () => options.asks ?? true, settings: () => current,
+        startsOff: options.startsOff ?? false,
+        manual: false,
+        depth: () => current.depth,
+        onStep: (s) => layers.push(s.layer),
+        onEnd: () => {},
+        store,
+        asks: () => options.asks ?? true,
+        settings: () => current,
       },
     });
     demo.forward(nl, current);

@@ -17,7 +17,10 @@ export const FLAVOURS = ['1.2', '2004'];
 export const SCHEMA_VERSION = { '1.2': '1.2', '2004': '2004 4th Edition' };
 export const LAUNCH = 'index.html';
 
-const LANGUAGES = [['en', en], ['zh-CN', zhCN]];
+const LANGUAGES = [
+  ['en', en],
+  ['zh-CN', zhCN],
+];
 export const TITLE = `normlab: ${en.meta.title} / ${zhCN.meta.title}`;
 
 const NAMESPACES = {
@@ -26,9 +29,10 @@ const NAMESPACES = {
     'xmlns:adlcp': 'http://www.adlnet.org/xsd/adlcp_rootv1p2',
     'xmlns:imsmd': 'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1',
     'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
-    'xsi:schemaLocation': 'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd '
-      + 'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd '
-      + 'http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
+    'xsi:schemaLocation':
+      'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd ' +
+      'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd ' +
+      'http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
   },
   '2004': {
     xmlns: 'http://www.imsglobal.org/xsd/imscp_v1p1',
@@ -38,28 +42,37 @@ const NAMESPACES = {
     'xmlns:imsss': 'http://www.imsglobal.org/xsd/imsss',
     'xmlns:lom': 'http://ltsc.ieee.org/xsd/LOM',
     'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
-    'xsi:schemaLocation': 'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd '
-      + 'http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd '
-      + 'http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd '
-      + 'http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd '
-      + 'http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd '
-      + 'http://ltsc.ieee.org/xsd/LOM lom.xsd',
+    'xsi:schemaLocation':
+      'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd ' +
+      'http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd ' +
+      'http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd ' +
+      'http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd ' +
+      'http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd ' +
+      'http://ltsc.ieee.org/xsd/LOM lom.xsd',
   },
 };
 
-const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const attrs = (pairs) => Object.entries(pairs).map(([name, value]) => ` ${name}="${escape(value)}"`).join('');
+const escape = (text) =>
+  String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const attrs = (pairs) =>
+  Object.entries(pairs)
+    .map(([name, value]) => ` ${name}="${escape(value)}"`)
+    .join('');
 
 // The package's files' paths ('/'-separated, relative to the package's
 // root) -> the manifest's text. files must include the launch page.
 export function scormManifest({ flavour, version, files }) {
-  if (!FLAVOURS.includes(flavour)) throw new RangeError(`flavour must be '1.2' or '2004', not ${JSON.stringify(flavour)}`);
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new RangeError(`version must be like 1.2.3, not ${JSON.stringify(version)}`);
+  if (!FLAVOURS.includes(flavour))
+    throw new RangeError(`flavour must be '1.2' or '2004', not ${JSON.stringify(flavour)}`);
+  if (!/^\d+\.\d+\.\d+$/.test(version))
+    throw new RangeError(`version must be like 1.2.3, not ${JSON.stringify(version)}`);
   if (!files.includes(LAUNCH)) throw new RangeError(`files must include the launch page ${LAUNCH}`);
   const id = `normlab-${version}-scorm${flavour.replace('.', '')}`;
   const scormType = flavour === '1.2' ? { 'adlcp:scormtype': 'sco' } : { 'adlcp:scormType': 'sco' };
-  const item = flavour === '1.2' ? { identifier: 'normlab-item', identifierref: 'normlab-sco', isvisible: 'true' }
-    : { identifier: 'normlab-item', identifierref: 'normlab-sco' };
+  const item =
+    flavour === '1.2'
+      ? { identifier: 'normlab-item', identifierref: 'normlab-sco', isvisible: 'true' }
+      : { identifier: 'normlab-item', identifierref: 'normlab-sco' };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<manifest${attrs({ identifier: id, version, ...NAMESPACES[flavour] })}>`,
@@ -91,7 +104,8 @@ export function scormManifest({ flavour, version, files }) {
 // writes a text in several languages.
 function metadata(flavour) {
   if (flavour === '1.2') {
-    const strings = (key) => LANGUAGES.map(([code, d]) => `<imsmd:langstring xml:lang="${code}">${escape(d.meta[key])}</imsmd:langstring>`);
+    const strings = (key) =>
+      LANGUAGES.map(([code, d]) => `<imsmd:langstring xml:lang="${code}">${escape(d.meta[key])}</imsmd:langstring>`);
     return [
       '<imsmd:lom>',
       '  <imsmd:general>',
@@ -102,7 +116,8 @@ function metadata(flavour) {
       '</imsmd:lom>',
     ];
   }
-  const strings = (key) => LANGUAGES.map(([code, d]) => `<lom:string language="${code}">${escape(d.meta[key])}</lom:string>`);
+  const strings = (key) =>
+    LANGUAGES.map(([code, d]) => `<lom:string language="${code}">${escape(d.meta[key])}</lom:string>`);
   return [
     '<lom:lom>',
     '  <lom:general>',

@@ -22,7 +22,12 @@ export const packageName = (version, flavour) => `normlab-${version}-scorm${flav
 export function buildScormPackages({ dist, out, version = packageVersion() }) {
   const files = readdirSync(dist, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(dist.length + 1).split('\\').join('/'));
+    .map((entry) =>
+      join(entry.parentPath ?? entry.path, entry.name)
+        .slice(dist.length + 1)
+        .split('\\')
+        .join('/'),
+    );
   if (files.includes('imsmanifest.xml')) throw new Error(`${dist} already has an imsmanifest.xml`);
   const zips = {};
   for (const flavour of FLAVOURS) {

@@ -7,22 +7,22 @@
 //   score     quiz questions right on the first try, out of QUIZ_IDS.length;
 //             known once every question is answered
 //   passed    score >= PASS_MARK
-import { isQuizSection, quizScore } from './quiz-answers.js'
+import { isQuizSection, quizScore } from './quiz-answers.js';
 
 // The walk's section of the learner store: { d: 1 } once it has ended
 // (played to the end, skipped to the end, or handed over to the reader).
-export const WALK_SECTION = 'walk'
-export const isWalkSection = (value) => typeof value === 'object' && value !== null && value.d === 1
-  && Object.keys(value).length === 1
+export const WALK_SECTION = 'walk';
+export const isWalkSection = (value) =>
+  typeof value === 'object' && value !== null && value.d === 1 && Object.keys(value).length === 1;
 
-export const PASS_MARK = 2
+export const PASS_MARK = 2;
 
 // { walkDone, answered, firstTry, total, quizDone, complete, score (null
 // until the quiz is done), passed (null likewise) }
 export function courseProgress(store) {
-  const walkDone = store.read(WALK_SECTION, isWalkSection) !== null
-  const { answered, firstTry, total } = quizScore(store.read('quiz', isQuizSection, {}))
-  const quizDone = answered === total
+  const walkDone = store.read(WALK_SECTION, isWalkSection) !== null;
+  const { answered, firstTry, total } = quizScore(store.read('quiz', isQuizSection, {}));
+  const quizDone = answered === total;
   return {
     walkDone,
     answered,
@@ -32,5 +32,5 @@ export function courseProgress(store) {
     complete: walkDone && quizDone,
     score: quizDone ? firstTry : null,
     passed: quizDone ? firstTry >= PASS_MARK : null,
-  }
+  };
 }

@@ -28,54 +28,67 @@
 // The pool keeps the MODEL_POOL_SIZE most recently used and deletes the
 // rest: wasm memory, which never shrinks, holds as much for the embed demo
 // as for the page.
-import { autorunSteps, createAutorun, drawnAt } from './autorun.js'
-import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js'
+import { autorunSteps, createAutorun, drawnAt } from './autorun.js';
+import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js';
 import {
-  AUTORUN_STEP_MS, DEPTH_MAX, GAIN_SAMPLE_SEED, GAIN_SAMPLE_SIZE, GAIN_SOURCE, GRADIENT_SETTLE_MS, MIN_GRADIENT_TOKENS,
+  AUTORUN_STEP_MS,
+  DEPTH_MAX,
+  GAIN_SAMPLE_SEED,
+  GAIN_SAMPLE_SIZE,
+  GAIN_SOURCE,
+  GRADIENT_SETTLE_MS,
+  MIN_GRADIENT_TOKENS,
   MODEL_SHAPE,
-} from './constants.js'
+} from './constants.js';
 import {
-  CURVE_GUESS_MAX, CURVE_GUESS_MIN, compareCurves, readPredictions, recordState, settingsFromKey, settingsKey, writePrediction,
-} from './predictions.js'
-import { seededSample } from './seeded-vector.js'
+  CURVE_GUESS_MAX,
+  CURVE_GUESS_MIN,
+  compareCurves,
+  readPredictions,
+  recordState,
+  settingsFromKey,
+  settingsKey,
+  writePrediction,
+} from './predictions.js';
+import { seededSample } from './seeded-vector.js';
 
 // Instances a pool keeps: the forward views' and the gradient views' other
 // placement (the gradient pair's one placement is the forward views'
 // instance), and one spare, so that switching a setting back skips drawing
 // its weights again. Each holds its parameters alone (4.4 MB at DEPTH_MAX
 // layers); what a run needs besides is scratch the module's models share.
-export const MODEL_POOL_SIZE = 3
+export const MODEL_POOL_SIZE = 3;
 // Forward views kept, by configuration and prompt: toggling a setting back
 // (placement, norm, a depth) repaints a kept view without a forward pass (the
 // module keeps one run, the last one's). A view holds per-layer means only.
-const FORWARD_VIEWS_KEPT = 4
+const FORWARD_VIEWS_KEPT = 4;
 // Gradient results kept: a few dozen small arrays.
-const GRADIENT_CACHE_SIZE = 32
+const GRADIENT_CACHE_SIZE = 32;
 // Layers the forward views' model runs per idle slot (about 3 ms each).
-const EXTEND_LAYERS = 8
+const EXTEND_LAYERS = 8;
 
 export function modelConfig({ norm, placement, depth, eps }) {
-  return { ...MODEL_SHAPE, norm, placement, layers: depth, eps }
+  return { ...MODEL_SHAPE, norm, placement, layers: depth, eps };
 }
 
 // The instance that runs the settings' norm, placement and eps at any depth
 // (see above).
 export function forwardModelConfig(settings) {
-  return modelConfig({ ...settings, depth: DEPTH_MAX })
+  return modelConfig({ ...settings, depth: DEPTH_MAX });
 }
 
-const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`
+const configKey = (c) => `${c.norm}|${c.placement}|${c.layers}|${c.eps}`;
 
 // For tests only: a page or test harness that sets window.NORMLAB_WALK_STEP_MS
 // to a number of milliseconds (before the page's scripts run) gets a walk
 // that lasts that long per narrated step, so a browser test need not wait
 // for the reading pace. Nothing in the page sets it.
 export function walkStepMs(win) {
-  const ms = win.NORMLAB_WALK_STEP_MS
-  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : AUTORUN_STEP_MS
+  const ms = win.NORMLAB_WALK_STEP_MS;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : AUTORUN_STEP_MS;
 }
 
-const pools = new WeakMap()
+const pools = new WeakMap();
 
 // The model pool of normlab instance nl: { models (key -> instance, least to
 // most recently used), take(config), peek(config), join(), leave() }. take
@@ -84,38 +97,38 @@ const pools = new WeakMap()
 // A controller joins the pool when it first takes from it and leaves it when
 // disposed; the last to leave deletes every instance.
 export function modelPool(nl) {
-  let pool = pools.get(nl)
-  if (pool) return pool
-  const models = new Map()
-  let users = 0
+  let pool = pools.get(nl);
+  if (pool) return pool;
+  const models = new Map();
+  let users = 0;
   pool = {
     models,
     take(config) {
-      const key = configKey(config)
-      let model = models.get(key)
-      if (model) models.delete(key)
-      else model = nl.createModel(config)
-      models.set(key, model)
+      const key = configKey(config);
+      let model = models.get(key);
+      if (model) models.delete(key);
+      else model = nl.createModel(config);
+      models.set(key, model);
       for (const [old, instance] of models) {
-        if (models.size <= MODEL_POOL_SIZE) break
-        instance.delete()
-        models.delete(old)
+        if (models.size <= MODEL_POOL_SIZE) break;
+        instance.delete();
+        models.delete(old);
       }
-      return model
+      return model;
     },
     peek: (config) => models.get(configKey(config)) ?? null,
     join() {
-      users += 1
+      users += 1;
     },
     leave() {
-      users -= 1
-      if (users > 0) return
-      for (const model of models.values()) model.delete()
-      models.clear()
+      users -= 1;
+      if (users > 0) return;
+      for (const model of models.values()) model.delete();
+      models.clear();
     },
-  }
-  pools.set(nl, pool)
-  return pool
+  };
+  pools.set(nl, pool);
+  return pool;
 }
 
 // win: the window (timers, idle callbacks, performance); render(): repaint
@@ -138,25 +151,25 @@ export function createDemoController({ win, render, timing = false, walk = null 
     gradients: { key: null, timer: null, settling: false, busy: false, result: null, inputAt: 0, cache: new Map() },
     extension: { handle: null },
     lastInputAt: 0,
-  }
+  };
 
-  const request = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn) : (fn) => win.setTimeout(fn, 50)
-  const cancelIdle = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h)
+  const request = win.requestIdleCallback ? (fn) => win.requestIdleCallback(fn) : (fn) => win.setTimeout(fn, 50);
+  const cancelIdle = win.cancelIdleCallback ? (h) => win.cancelIdleCallback(h) : (h) => win.clearTimeout(h);
 
   function measure(name, start) {
-    if (timing) win.performance.measure(name, { start, end: win.performance.now() })
+    if (timing) win.performance.measure(name, { start, end: win.performance.now() });
   }
 
   // The pool of nl, joined (an element switched to another backend leaves
   // the old instance's pool).
   function poolOf(nl) {
-    const pool = modelPool(nl)
+    const pool = modelPool(nl);
     if (runtime.pool !== pool) {
-      runtime.pool?.leave()
-      runtime.pool = pool
-      pool.join()
+      runtime.pool?.leave();
+      runtime.pool = pool;
+      pool.join();
     }
-    return pool
+    return pool;
   }
 
   // ---- forward views
@@ -164,53 +177,58 @@ export function createDemoController({ win, render, timing = false, walk = null 
   // The forward views' data for the settings ({ prompt, norm, placement,
   // depth, eps }): { prompt, tokens, error, view }.
   function forward(nl, settings) {
-    const { prompt } = settings
-    const tokens = promptTokenCount(prompt)
-    const problem = promptProblem(prompt)
-    const state = runtime.forward
-    if (problem) return { prompt, tokens, error: problem, view: state.lastGood }
-    const config = modelConfig(settings)
-    const key = `${configKey(config)}|${prompt}`
+    const { prompt } = settings;
+    const tokens = promptTokenCount(prompt);
+    const problem = promptProblem(prompt);
+    const state = runtime.forward;
+    if (problem) return { prompt, tokens, error: problem, view: state.lastGood };
+    const config = modelConfig(settings);
+    const key = `${configKey(config)}|${prompt}`;
     if (state.key !== key) {
-      const instance = forwardModelConfig(settings)
-      let view = state.views.get(key)
+      const instance = forwardModelConfig(settings);
+      let view = state.views.get(key);
       if (view) {
-        state.views.delete(key)
+        state.views.delete(key);
         // Its instance, if the pool still has it, is in use again.
-        const pool = poolOf(nl)
-        if (pool.peek(instance)) pool.take(instance)
+        const pool = poolOf(nl);
+        if (pool.peek(instance)) pool.take(instance);
       } else {
         try {
-          let start = win.performance.now()
-          const run = poolOf(nl).take(instance).forward(prompt, { topK: 5, layers: settings.depth })
-          measure('normlab:forward:run', start)
-          start = win.performance.now()
-          view = forwardView(run, config, prompt)
-          measure('normlab:forward:view', start)
+          let start = win.performance.now();
+          const run = poolOf(nl).take(instance).forward(prompt, { topK: 5, layers: settings.depth });
+          measure('normlab:forward:run', start);
+          start = win.performance.now();
+          view = forwardView(run, config, prompt);
+          measure('normlab:forward:view', start);
         } catch (error) {
-          return { prompt, tokens, error: { code: 'errModel', params: { message: error.message } }, view: state.lastGood }
+          return {
+            prompt,
+            tokens,
+            error: { code: 'errModel', params: { message: error.message } },
+            view: state.lastGood,
+          };
         }
       }
-      state.views.set(key, view)
-      if (state.views.size > FORWARD_VIEWS_KEPT) state.views.delete(state.views.keys().next().value)
-      state.key = key
-      state.view = view
-      state.instance = instance
+      state.views.set(key, view);
+      if (state.views.size > FORWARD_VIEWS_KEPT) state.views.delete(state.views.keys().next().value);
+      state.key = key;
+      state.view = view;
+      state.instance = instance;
     }
-    state.lastGood = state.view
-    return { prompt, tokens, error: null, view: state.view }
+    state.lastGood = state.view;
+    return { prompt, tokens, error: null, view: state.view };
   }
 
   // A fixed sample of one norm's gains. Layer l's weights come from (seed, l)
   // alone, so every configuration holds the same gains here; they are read
   // once, from the forward views' model.
   function gains(nl, settings) {
-    if (runtime.gainView) return runtime.gainView
-    const model = runtime.pool?.peek(forwardModelConfig(settings))
-    if (!model) return null
-    const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which)
-    const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED)
-    const values = features.map((i) => all[i])
+    if (runtime.gainView) return runtime.gainView;
+    const model = runtime.pool?.peek(forwardModelConfig(settings));
+    if (!model) return null;
+    const all = model.gains(GAIN_SOURCE.layer, GAIN_SOURCE.which);
+    const features = seededSample(all.length, GAIN_SAMPLE_SIZE, GAIN_SAMPLE_SEED);
+    const values = features.map((i) => all[i]);
     runtime.gainView = {
       ...GAIN_SOURCE,
       hidden: all.length,
@@ -223,8 +241,8 @@ export function createDemoController({ win, render, timing = false, walk = null 
       max: Math.max(...values),
       // Over all the norm's gains: the factor its outputs' length carries.
       rmsAll: nl.stats(all).rms[0],
-    }
-    return runtime.gainView
+    };
+    return runtime.gainView;
   }
 
   // Runs `step` more layers of the forward views' model for the prompt of its
@@ -232,13 +250,13 @@ export function createDemoController({ win, render, timing = false, walk = null 
   // touched). Returns true while layers remain; false too once another
   // instance ran a forward pass since (the model then holds no kept run).
   function extend(step) {
-    const model = runtime.forward.instance && runtime.pool?.peek(runtime.forward.instance)
-    if (!model) return false
+    const model = runtime.forward.instance && runtime.pool?.peek(runtime.forward.instance);
+    if (!model) return false;
     try {
-      const depth = model.extend(step)
-      return depth > 0 && depth < DEPTH_MAX
+      const depth = model.extend(step);
+      return depth > 0 && depth < DEPTH_MAX;
     } catch {
-      return false
+      return false;
     }
   }
 
@@ -248,18 +266,18 @@ export function createDemoController({ win, render, timing = false, walk = null 
   // depth slider finds its layers run and repaints in one frame. The next
   // paint starts over.
   function scheduleExtension() {
-    const state = runtime.extension
-    if (state.handle !== null) cancelIdle(state.handle)
+    const state = runtime.extension;
+    if (state.handle !== null) cancelIdle(state.handle);
     const stepOnce = () => {
-      state.handle = null
-      const g = runtime.gradients
+      state.handle = null;
+      const g = runtime.gradients;
       if (g.busy || g.settling) {
-        state.handle = request(stepOnce)
-        return
+        state.handle = request(stepOnce);
+        return;
       }
-      if (extend(EXTEND_LAYERS)) state.handle = request(stepOnce)
-    }
-    state.handle = request(stepOnce)
+      if (extend(EXTEND_LAYERS)) state.handle = request(stepOnce);
+    };
+    state.handle = request(stepOnce);
   }
 
   // ---- gradient views
@@ -271,22 +289,25 @@ export function createDemoController({ win, render, timing = false, walk = null 
   // (same settings and depth: a model's layers depend on the seed and the
   // layer alone), their last run serves, and no second forward pass runs.
   function runGradients(nl, settings) {
-    const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS)
-    if (problem) return { error: problem }
+    const problem = promptProblem(settings.prompt, MIN_GRADIENT_TOKENS);
+    if (problem) return { error: problem };
     try {
-      const config = modelConfig(settings)
-      const model = poolOf(nl).take(forwardModelConfig(settings))
-      const view = gradientView(model.gradients(settings.prompt, { layers: settings.depth }), settings.placement)
+      const config = modelConfig(settings);
+      const model = poolOf(nl).take(forwardModelConfig(settings));
+      const view = gradientView(model.gradients(settings.prompt, { layers: settings.depth }), settings.placement);
       if (settings.placement === 'pre') {
-        const shown = runtime.forward.view
-        const same = shown !== null && shown.prompt === settings.prompt && configKey(shown.config) === configKey(config)
-        view.scaling = normScaling(same
-          ? shown
-          : forwardView(model.forward(settings.prompt, { topK: 1, layers: settings.depth }), config, settings.prompt))
+        const shown = runtime.forward.view;
+        const same =
+          shown !== null && shown.prompt === settings.prompt && configKey(shown.config) === configKey(config);
+        view.scaling = normScaling(
+          same
+            ? shown
+            : forwardView(model.forward(settings.prompt, { topK: 1, layers: settings.depth }), config, settings.prompt),
+        );
       }
-      return view
+      return view;
     } catch (error) {
-      return { error: { code: 'errModel', params: { message: error.message } } }
+      return { error: { code: 'errModel', params: { message: error.message } } };
     }
   }
 
@@ -295,52 +316,52 @@ export function createDemoController({ win, render, timing = false, walk = null 
   // been still for GRADIENT_SETTLE_MS, one stack per task, so a dragged
   // slider is never held up by them; render() is called when they are done.
   function gradients(nl, settings) {
-    const g = runtime.gradients
-    const key = JSON.stringify(settings)
-    if (key === g.key) return { busy: g.busy, result: g.result }
-    g.key = key
-    g.inputAt = runtime.lastInputAt
-    win.clearTimeout(g.timer)
-    g.settling = false
+    const g = runtime.gradients;
+    const key = JSON.stringify(settings);
+    if (key === g.key) return { busy: g.busy, result: g.result };
+    g.key = key;
+    g.inputAt = runtime.lastInputAt;
+    win.clearTimeout(g.timer);
+    g.settling = false;
     if (g.cache.has(key)) {
       // Shown in the next task's frame, not this one: the input that got here
       // may have a forward pass to show first.
       g.timer = win.setTimeout(() => {
-        g.result = g.cache.get(key)
-        g.busy = false
-        render()
-      }, 0)
-      return { busy: g.busy, result: g.result }
+        g.result = g.cache.get(key);
+        g.busy = false;
+        render();
+      }, 0);
+      return { busy: g.busy, result: g.result };
     }
-    g.busy = true
+    g.busy = true;
     // The settle time counts from the input itself, not from this paint
     // (which may have waited for a forward pass); an input before it runs out
     // cancels the timer at once (input()).
-    g.settling = true
-    const wait = Math.max(0, g.inputAt + GRADIENT_SETTLE_MS - win.performance.now())
+    g.settling = true;
+    const wait = Math.max(0, g.inputAt + GRADIENT_SETTLE_MS - win.performance.now());
     g.timer = win.setTimeout(() => {
-      g.settling = false
-      let start = win.performance.now()
-      const pre = runGradients(nl, { ...settings, placement: 'pre' })
-      measure('normlab:gradients:pre', start)
+      g.settling = false;
+      let start = win.performance.now();
+      const pre = runGradients(nl, { ...settings, placement: 'pre' });
+      measure('normlab:gradients:pre', start);
       g.timer = win.setTimeout(() => {
-        if (g.key !== key) return
-        start = win.performance.now()
-        const post = runGradients(nl, { ...settings, placement: 'post' })
-        measure('normlab:gradients:post', start)
-        g.result = { depth: settings.depth, norm: settings.norm, pre, post, error: pre.error ?? post.error ?? null }
-        g.cache.set(key, g.result)
-        if (g.cache.size > GRADIENT_CACHE_SIZE) g.cache.delete(g.cache.keys().next().value)
-        g.busy = false
-        render()
-      }, 0)
-    }, wait)
-    return { busy: g.busy, result: g.result }
+        if (g.key !== key) return;
+        start = win.performance.now();
+        const post = runGradients(nl, { ...settings, placement: 'post' });
+        measure('normlab:gradients:post', start);
+        g.result = { depth: settings.depth, norm: settings.norm, pre, post, error: pre.error ?? post.error ?? null };
+        g.cache.set(key, g.result);
+        if (g.cache.size > GRADIENT_CACHE_SIZE) g.cache.delete(g.cache.keys().next().value);
+        g.busy = false;
+        render();
+      }, 0);
+    }, wait);
+    return { busy: g.busy, result: g.result };
   }
 
   // ---- the walk
 
-  const demoWalk = walk && createDemoWalk({ win, render, runtime, hooks: walk })
+  const demoWalk = walk && createDemoWalk({ win, render, runtime, hooks: walk });
 
   return {
     runtime,
@@ -351,28 +372,28 @@ export function createDemoController({ win, render, timing = false, walk = null 
     extend,
     // Called after every paint that showed forward views.
     idle() {
-      scheduleExtension()
+      scheduleExtension();
     },
     // An input happened now. A backward pass still waiting for the input to
     // settle must not start before this input's frame: that frame schedules
     // it anew.
     input() {
-      runtime.lastInputAt = win.performance.now()
-      const g = runtime.gradients
+      runtime.lastInputAt = win.performance.now();
+      const g = runtime.gradients;
       if (g.settling) {
-        win.clearTimeout(g.timer)
-        g.settling = false
-        g.key = null
+        win.clearTimeout(g.timer);
+        g.settling = false;
+        g.key = null;
       }
     },
     dispose() {
-      win.clearTimeout(runtime.gradients.timer)
-      if (runtime.extension.handle !== null) cancelIdle(runtime.extension.handle)
-      demoWalk?.pause()
-      runtime.pool?.leave()
-      runtime.pool = null
+      win.clearTimeout(runtime.gradients.timer);
+      if (runtime.extension.handle !== null) cancelIdle(runtime.extension.handle);
+      demoWalk?.pause();
+      runtime.pool?.leave();
+      runtime.pool = null;
     },
-  }
+  };
 }
 
 // The walk with its prediction. Before the walk the reader predicts where
@@ -392,9 +413,9 @@ export function createDemoController({ win, render, timing = false, walk = null 
 function createDemoWalk({ win, render, runtime, hooks }) {
   // step: the walk's last step; draft: the prediction being made; invited:
   // the reader asked to predict where the page would not have asked.
-  const state = runtime.walk = { step: null, draft: null, invited: false }
-  const record = () => readPredictions(hooks.store).d ?? null
-  const asking = () => Boolean(hooks.store) && (hooks.asks() || state.invited) && !record()
+  const state = (runtime.walk = { step: null, draft: null, invited: false });
+  const record = () => readPredictions(hooks.store).d ?? null;
+  const asking = () => Boolean(hooks.store) && (hooks.asks() || state.invited) && !record();
   const autorun = createAutorun({
     win,
     stepMs: walkStepMs(win),
@@ -403,97 +424,97 @@ function createDemoWalk({ win, render, runtime, hooks }) {
     depth: hooks.depth,
     ready: () => !asking(),
     onStep: (step) => {
-      state.step = step
-      hooks.onStep(step)
+      state.step = step;
+      hooks.onStep(step);
     },
     onEnd: () => hooks.onEnd(),
-  })
+  });
 
   // The prediction inputs start where the stream starts: "nothing changes"
   // is the neutral guess.
-  const start = () => runtime.forward.view?.residualL2[0] ?? null
-  const draft = () => ({ r: state.draft?.r ?? start(), n: state.draft?.n ?? start() })
+  const start = () => runtime.forward.view?.residualL2[0] ?? null;
+  const draft = () => ({ r: state.draft?.r ?? start(), n: state.draft?.n ?? start() });
 
   // After the reader's answer (or skip): a waiting walk may start; a walk
   // that does not run by itself leaves the chart drawn whole at once.
   function answered(value) {
-    writePrediction(hooks.store, 'd', value)
-    state.draft = null
-    autorun.check()
-    render()
+    writePrediction(hooks.store, 'd', value);
+    state.draft = null;
+    autorun.check();
+    render();
   }
 
   return {
     get status() {
-      return autorun.status
+      return autorun.status;
     },
     get step() {
-      return autorun.step
+      return autorun.step;
     },
     get manual() {
-      return autorun.manual
+      return autorun.manual;
     },
     // Play with a prediction pending skips it: the reader chose to watch.
     play() {
-      if (asking()) writePrediction(hooks.store, 'd', { s: 1 })
-      autorun.play()
-      render()
+      if (asking()) writePrediction(hooks.store, 'd', { s: 1 });
+      autorun.play();
+      render();
     },
     pause() {
-      autorun.pause()
-      render()
+      autorun.pause();
+      render();
     },
     resume() {
-      autorun.resume()
-      render()
+      autorun.resume();
+      render();
     },
     next() {
-      autorun.next()
-      render()
+      autorun.next();
+      render();
     },
     finish() {
-      autorun.finish()
-      render()
+      autorun.finish();
+      render();
     },
     handOver: () => autorun.handOver(),
     firstView: () => autorun.firstView(),
     // which: 'r' | 'n'
     predictMove(which, value) {
-      state.draft = { ...draft(), [which]: Math.min(CURVE_GUESS_MAX, Math.max(CURVE_GUESS_MIN, value)) }
-      render()
+      state.draft = { ...draft(), [which]: Math.min(CURVE_GUESS_MAX, Math.max(CURVE_GUESS_MIN, value)) };
+      render();
     },
     commit() {
-      const { r, n } = draft()
-      if (r === null) return
-      answered({ r, n, k: settingsKey(hooks.settings()) })
+      const { r, n } = draft();
+      if (r === null) return;
+      answered({ r, n, k: settingsKey(hooks.settings()) });
     },
     skip() {
-      answered({ s: 1 })
+      answered({ s: 1 });
     },
     // Forget the prediction and ask again; the walk waits for the answer.
     again() {
-      writePrediction(hooks.store, 'd', null)
-      state.draft = null
-      state.invited = true
-      autorun.rewind()
-      render()
+      writePrediction(hooks.store, 'd', null);
+      state.draft = null;
+      state.invited = true;
+      autorun.rewind();
+      render();
     },
     // What the walk shows with this forward view: { status, manual, step,
     // steps, stage, from, to, layer, drawn (null: everything), prediction,
     // comparison }.
     view(view) {
-      const depth = hooks.depth()
-      const status = autorun.status
-      const step = state.step
-      const walking = status === 'running' || status === 'paused'
-      const ask = asking()
-      let drawn = null
-      if (ask || status === 'waiting') drawn = { residual: 0, norms: -1 }
-      else if (walking && step) drawn = drawnAt(step.stage, step.layer, depth)
-      const stored = record()
-      const made = recordState(stored) === 'made'
-      const matches = made && stored.k === settingsKey(hooks.settings())
-      const values = ask ? draft() : made ? { r: stored.r, n: stored.n } : null
+      const depth = hooks.depth();
+      const status = autorun.status;
+      const step = state.step;
+      const walking = status === 'running' || status === 'paused';
+      const ask = asking();
+      let drawn = null;
+      if (ask || status === 'waiting') drawn = { residual: 0, norms: -1 };
+      else if (walking && step) drawn = drawnAt(step.stage, step.layer, depth);
+      const stored = record();
+      const made = recordState(stored) === 'made';
+      const matches = made && stored.k === settingsKey(hooks.settings());
+      const values = ask ? draft() : made ? { r: stored.r, n: stored.n } : null;
       const prediction = {
         state: ask ? 'asking' : recordState(stored),
         // The markers on the chart: the draft while asking, the kept
@@ -502,13 +523,21 @@ function createDemoWalk({ win, render, runtime, hooks }) {
         matches,
         madeFor: made && !matches ? settingsFromKey(stored.k) : null,
         offered: Boolean(hooks.store),
-      }
-      const comparison = matches && view && !walking && status !== 'waiting' ? compareCurves(stored, view) : null
+      };
+      const comparison = matches && view && !walking && status !== 'waiting' ? compareCurves(stored, view) : null;
       return {
-        status, manual: autorun.manual, step: autorun.step, steps: step?.steps ?? autorunSteps(depth),
-        stage: step?.stage ?? 'tokenize', from: step?.from ?? 0, to: step?.to ?? 0, layer: step?.layer ?? 0,
-        drawn, prediction, comparison,
-      }
+        status,
+        manual: autorun.manual,
+        step: autorun.step,
+        steps: step?.steps ?? autorunSteps(depth),
+        stage: step?.stage ?? 'tokenize',
+        from: step?.from ?? 0,
+        to: step?.to ?? 0,
+        layer: step?.layer ?? 0,
+        drawn,
+        prediction,
+        comparison,
+      };
     },
-  }
+  };
 }

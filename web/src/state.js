@@ -4,30 +4,44 @@
 // when it differs from its default), so any view can be linked or embedded.
 // The student's own answers are not a view: they live in learner.js.
 import {
-  DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, EXAMPLE_A, GRAD_DEPTH_MAX, GRAD_DEPTH_MIN, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX,
-  REFERENCE_MODEL, SOFTMAX_GROWTHS, SOFTMAX_L2_UNIT, SOFTMAX_LOG2_MAX, SOFTMAX_LOG2_MIN, STRETCH_LOG10_MAX, STRETCH_LOG10_MIN,
-} from './constants.js'
-import { pageLanguage } from './i18n/index.js'
+  DEPTH_MAX,
+  DEPTH_MIN,
+  EPS_CHOICES,
+  EXAMPLE_A,
+  GRAD_DEPTH_MAX,
+  GRAD_DEPTH_MIN,
+  NORM_KINDS,
+  PLACEMENTS,
+  PROMPT_TEXT_MAX,
+  REFERENCE_MODEL,
+  SOFTMAX_GROWTHS,
+  SOFTMAX_L2_UNIT,
+  SOFTMAX_LOG2_MAX,
+  SOFTMAX_LOG2_MIN,
+  STRETCH_LOG10_MAX,
+  STRETCH_LOG10_MIN,
+} from './constants.js';
+import { pageLanguage } from './i18n/index.js';
 
-const THEMES = ['auto', 'light', 'dark']
-const BACKENDS = ['auto', 'simd128', 'scalar']
-export const CHART_SCALES = ['log', 'linear']
-const VECTOR_TEXT_MAX = 2000
+const THEMES = ['auto', 'light', 'dark'];
+const BACKENDS = ['auto', 'simd128', 'scalar'];
+export const CHART_SCALES = ['log', 'linear'];
+const VECTOR_TEXT_MAX = 2000;
 
 function oneOf(values) {
-  return (raw) => (values.includes(raw) ? raw : undefined)
+  return (raw) => (values.includes(raw) ? raw : undefined);
 }
 
 function numberIn(min, max) {
   return (raw) => {
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw)) return undefined
-    const v = Number(raw)
-    return v >= min && v <= max ? v : undefined
-  }
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw)) return undefined;
+    const v = Number(raw);
+    return v >= min && v <= max ? v : undefined;
+  };
 }
 
 function integerIn(min, max) {
-  return (raw) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined)
+  return (raw) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined);
 }
 
 // URL parameter name, default, and a parser returning undefined for values
@@ -62,49 +76,49 @@ const FIELDS = {
   layer: { param: 'layer', def: 0, parse: integerIn(0, DEPTH_MAX - 1) },
   layerScale: { param: 'scale', def: 'log', parse: oneOf(CHART_SCALES) },
   gradDepth: { param: 'gdepth', def: REFERENCE_MODEL.layers, parse: integerIn(GRAD_DEPTH_MIN, GRAD_DEPTH_MAX) },
-}
+};
 
 export function defaultState(lang) {
-  const state = {}
-  for (const [key, field] of Object.entries(FIELDS)) state[key] = field.def
-  state.lang = lang
-  return state
+  const state = {};
+  for (const [key, field] of Object.entries(FIELDS)) state[key] = field.def;
+  state.lang = lang;
+  return state;
 }
 
 // Reads the state from a query string. Returns the state, a list of the
 // parameters that were rejected, so the page can say so instead of failing,
 // and the names of the parameters the link did set.
 export function stateFromSearch(search, detectedLang) {
-  const params = new URLSearchParams(search)
-  const state = defaultState(detectedLang)
-  const rejected = []
-  const given = []
+  const params = new URLSearchParams(search);
+  const state = defaultState(detectedLang);
+  const rejected = [];
+  const given = [];
   for (const [key, field] of Object.entries(FIELDS)) {
-    if (!params.has(field.param)) continue
-    const raw = params.get(field.param)
-    const value = field.parse(raw)
-    if (value === undefined) rejected.push({ param: field.param, value: raw })
+    if (!params.has(field.param)) continue;
+    const raw = params.get(field.param);
+    const value = field.parse(raw);
+    if (value === undefined) rejected.push({ param: field.param, value: raw });
     else {
-      state[key] = value
-      given.push(key)
+      state[key] = value;
+      given.push(key);
     }
   }
   if (state.layer >= state.depth) {
-    rejected.push({ param: 'layer', value: String(state.layer) })
-    state.layer = FIELDS.layer.def
-    given.splice(given.indexOf('layer'), 1)
+    rejected.push({ param: 'layer', value: String(state.layer) });
+    state.layer = FIELDS.layer.def;
+    given.splice(given.indexOf('layer'), 1);
   }
-  return { state, rejected, given }
+  return { state, rejected, given };
 }
 
 // The query string for a state: language always (a shared link should open
 // in the language it was shared in), everything else only when not default.
 export function searchFromState(state) {
-  const params = new URLSearchParams()
+  const params = new URLSearchParams();
   for (const [key, field] of Object.entries(FIELDS)) {
-    const value = state[key]
-    if (key !== 'lang' && value === field.def) continue
-    params.set(field.param, String(value))
+    const value = state[key];
+    if (key !== 'lang' && value === field.def) continue;
+    params.set(field.param, String(value));
   }
-  return `?${params}`
+  return `?${params}`;
 }

@@ -73,8 +73,9 @@ Timing measure(F&& run, const Budget& b) {
   }
   const double per_call = spent / double(calls);
   const long cps = std::max(1L, long(std::ceil(b.sample_ms / per_call)));
-  const int samples = std::min(b.max_samples,
-      std::max(b.min_samples, int(std::lround(b.budget_ms / (per_call * double(cps))))));
+  const int samples =
+      std::min(b.max_samples,
+               std::max(b.min_samples, int(std::lround(b.budget_ms / (per_call * double(cps))))));
   std::vector<double> t;
   for (int s = 0; s < samples; ++s) t.push_back(batch(cps) / double(cps));
   std::sort(t.begin(), t.end());
@@ -134,13 +135,21 @@ int main(int argc, char** argv) {
       Timing t{};
       const std::string name = op;
       if (name == "rmsnorm") {
-        t = measure([&] { normlab::rmsnorm_forward(y.data(), rstd.data(), x.data(), gain.data(), T, D, rms_eps); }, budget);
+        t = measure(
+            [&] {
+              normlab::rmsnorm_forward(y.data(), rstd.data(), x.data(), gain.data(), T, D, rms_eps);
+            },
+            budget);
       } else if (name == "layernorm") {
-        t = measure([&] {
-          normlab::layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), gain.data(), bias.data(), T, D, ln_eps);
-        }, budget);
+        t = measure(
+            [&] {
+              normlab::layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), gain.data(),
+                                         bias.data(), T, D, ln_eps);
+            },
+            budget);
       } else if (name == "softmax") {
-        t = measure([&] { normlab::softmax_forward(y.data(), x.data(), T, D, temperature); }, budget);
+        t = measure([&] { normlab::softmax_forward(y.data(), x.data(), T, D, temperature); },
+                    budget);
       } else {
         t = measure([&] { normlab::copy_rows(y.data(), x.data(), T, D); }, budget);
       }
@@ -156,7 +165,8 @@ int main(int argc, char** argv) {
       std::perror(json_path);
       return 1;
     }
-    std::fprintf(f, "{\n  \"tool\": \"normlab_bench_native\",\n  \"arch\": \"%s\",\n", normlab::kernel_arch_name());
+    std::fprintf(f, "{\n  \"tool\": \"normlab_bench_native\",\n  \"arch\": \"%s\",\n",
+                 normlab::kernel_arch_name());
 #if defined(__clang__)
     std::fprintf(f, "  \"compiler\": \"clang %s\",\n", __clang_version__);
 #elif defined(__GNUC__)
@@ -167,7 +177,8 @@ int main(int argc, char** argv) {
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
-      std::fprintf(f,
+      std::fprintf(
+          f,
           "    {\"op\": \"%s\", \"rows\": %d, \"dim\": %d, \"median_us\": %.4f, \"min_us\": %.4f, "
           "\"samples\": %d, \"calls_per_sample\": %d, \"checksum\": %.10g}%s\n",
           r.op.c_str(), r.rows, r.dim, r.t.median_us, r.t.min_us, r.t.samples, r.t.calls_per_sample,

@@ -72,7 +72,8 @@ struct GemmTiming {
 
 GemmTiming time_gemm(const GemmShape& s, double budget_ms) {
   std::vector<float> a(static_cast<std::size_t>(std::max(s.M * s.a_rs + s.K * s.a_cs, 1)), 0.01f);
-  std::vector<float> b(static_cast<std::size_t>(s.K) * s.N, 0.02f), out(static_cast<std::size_t>(s.M) * s.N);
+  std::vector<float> b(static_cast<std::size_t>(s.K) * s.N, 0.02f),
+      out(static_cast<std::size_t>(s.M) * s.N);
   auto batch = [&](int n) {
     const auto t0 = Clock::now();
     for (int i = 0; i < n; ++i) {
@@ -85,7 +86,8 @@ GemmTiming time_gemm(const GemmShape& s, double budget_ms) {
   const int calls = std::max(1, static_cast<int>(1000.0 / once));  // ~1 ms per sample
   std::vector<double> us;
   const auto start = Clock::now();
-  while (us.size() < 7 || (ms_since(start) < budget_ms && us.size() < 201)) us.push_back(batch(calls));
+  while (us.size() < 7 || (ms_since(start) < budget_ms && us.size() < 201))
+    us.push_back(batch(calls));
   const double m = median(us);
   return {s, m, 2.0 * s.M * s.N * s.K / (m * 1e3)};
 }
@@ -97,9 +99,12 @@ int main(int argc, char** argv) {
   const char* text_path = "web/data/training-text.zh.txt";
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
-    else if (!std::strcmp(argv[i], "--text") && i + 1 < argc) text_path = argv[++i];
-    else if (!std::strcmp(argv[i], "--quick")) quick = true;
+    if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+      json_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--text") && i + 1 < argc)
+      text_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
     else {
       std::fprintf(stderr, "usage: %s [--text FILE] [--quick] [--json FILE]\n", argv[0]);
       return 2;
@@ -115,10 +120,12 @@ int main(int argc, char** argv) {
   const train::TrainConfig c = train::resolve_train_options(demo);
   std::printf("trainer, arch %s; demonstration config: D %d, H %d, L %d, T %d, B %d, %s, %s\n",
               train::matmul_arch_name(), c.hidden, c.heads, c.layers, c.seq, c.batch,
-              c.placement == train::Placement::pre ? "pre-norm" : "post-norm", model::norm_kind_name(c.norm));
+              c.placement == train::Placement::pre ? "pre-norm" : "post-norm",
+              model::norm_kind_name(c.norm));
 
   std::vector<StepTiming> steps;
-  std::printf("%-8s %16s %12s %10s %10s\n", "layers", "FLOPs per step", "median ms", "min ms", "GFLOP/s");
+  std::printf("%-8s %16s %12s %10s %10s\n", "layers", "FLOPs per step", "median ms", "min ms",
+              "GFLOP/s");
   for (int layers : {c.layers, 6, 48}) {
     train::TrainOptions o = demo;
     o.layers = layers;
@@ -154,17 +161,23 @@ int main(int argc, char** argv) {
       std::perror(json_path);
       return 1;
     }
-    std::fprintf(f, "{\n  \"tool\": \"normlab_bench_train\",\n  \"arch\": \"%s\",\n  \"steps\": [\n",
+    std::fprintf(f,
+                 "{\n  \"tool\": \"normlab_bench_train\",\n  \"arch\": \"%s\",\n  \"steps\": [\n",
                  train::matmul_arch_name());
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const StepTiming& t = steps[i];
-      std::fprintf(f, "    {\"layers\": %d, \"flops\": %.0f, \"median_ms\": %.3f, \"min_ms\": %.3f, \"steps\": %d}%s\n",
-                   t.layers, t.flops, t.median_ms, t.min_ms, t.steps, i + 1 < steps.size() ? "," : "");
+      std::fprintf(f,
+                   "    {\"layers\": %d, \"flops\": %.0f, \"median_ms\": %.3f, \"min_ms\": %.3f, "
+                   "\"steps\": %d}%s\n",
+                   t.layers, t.flops, t.median_ms, t.min_ms, t.steps,
+                   i + 1 < steps.size() ? "," : "");
     }
     std::fprintf(f, "  ],\n  \"matmul\": [\n");
     for (std::size_t i = 0; i < gemms.size(); ++i) {
       const GemmTiming& g = gemms[i];
-      std::fprintf(f, "    {\"shape\": \"%s\", \"M\": %d, \"N\": %d, \"K\": %d, \"median_us\": %.3f, \"gflops\": %.2f}%s\n",
+      std::fprintf(f,
+                   "    {\"shape\": \"%s\", \"M\": %d, \"N\": %d, \"K\": %d, \"median_us\": %.3f, "
+                   "\"gflops\": %.2f}%s\n",
                    g.shape.name, g.shape.M, g.shape.N, g.shape.K, g.median_us, g.gflops,
                    i + 1 < gemms.size() ? "," : "");
     }

@@ -107,14 +107,22 @@ int main(int argc, char** argv) {
   std::vector<double> depths = {24, 6, 12, 48}, lrs = {1e-3, 3e-3, 5e-3, 1e-2};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
-    if (!std::strcmp(argv[i], "--text") && has_value) text_path = argv[++i];
-    else if (!std::strcmp(argv[i], "--out") && has_value) out_path = argv[++i];
-    else if (!std::strcmp(argv[i], "--commit") && has_value) commit = argv[++i];
-    else if (!std::strcmp(argv[i], "--steps") && has_value) steps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--seeds") && has_value) seeds = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--warmup") && has_value) warmup = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--depths") && has_value) depths = parse_list(argv[++i]);
-    else if (!std::strcmp(argv[i], "--lrs") && has_value) lrs = parse_list(argv[++i]);
+    if (!std::strcmp(argv[i], "--text") && has_value)
+      text_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--out") && has_value)
+      out_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--commit") && has_value)
+      commit = argv[++i];
+    else if (!std::strcmp(argv[i], "--steps") && has_value)
+      steps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--seeds") && has_value)
+      seeds = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--warmup") && has_value)
+      warmup = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--depths") && has_value)
+      depths = parse_list(argv[++i]);
+    else if (!std::strcmp(argv[i], "--lrs") && has_value)
+      lrs = parse_list(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: %s --text FILE --out FILE [--steps N] [--seeds N] [--depths 24,6,12,48] "
@@ -129,7 +137,8 @@ int main(int argc, char** argv) {
   }
   const std::string text = read_file(text_path);
   const std::string sha = test::sha256_hex(text);
-  const Variant variants[] = {{"pre", "pre", false}, {"post", "post", false}, {"post+warmup", "post", true}};
+  const Variant variants[] = {
+      {"pre", "pre", false}, {"post", "post", false}, {"post+warmup", "post", true}};
 
   train::TrainOptions base;
   base.text = text;
@@ -149,8 +158,8 @@ int main(int argc, char** argv) {
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  std::printf("sweep on %s: %zu bytes, sha256 %s, unigram entropy %.4f nats\n", text_path, text.size(), sha.c_str(),
-              entropy);
+  std::printf("sweep on %s: %zu bytes, sha256 %s, unigram entropy %.4f nats\n", text_path,
+              text.size(), sha.c_str(), entropy);
 
   std::vector<Run> runs;
   auto write_json = [&](bool complete) {
@@ -159,19 +168,33 @@ int main(int argc, char** argv) {
       std::perror(out_path);
       std::exit(1);
     }
-    std::fprintf(f, "{\n  \"tool\": \"normlab_train_sweep\",\n  \"complete\": %s,\n", complete ? "true" : "false");
+    std::fprintf(f, "{\n  \"tool\": \"normlab_train_sweep\",\n  \"complete\": %s,\n",
+                 complete ? "true" : "false");
     std::fprintf(f, "  \"command\": \"./build.sh sweep\",\n");
-    std::fprintf(f, "  \"build\": {\"commit\": \"%s\", \"compiler\": \"%s\", \"arch\": \"%s\", \"date\": \"%s\"},\n",
+    std::fprintf(f,
+                 "  \"build\": {\"commit\": \"%s\", \"compiler\": \"%s\", \"arch\": \"%s\", "
+                 "\"date\": \"%s\"},\n",
                  commit, compiler().c_str(), train::matmul_arch_name(), date);
-    std::fprintf(f, "  \"text\": {\"file\": \"web/data/training-text.zh.txt\", \"bytes\": %zu, \"sha256\": \"%s\", "
-                    "\"train_bytes\": %d, \"heldout_bytes\": %d, \"unigram_entropy\": %s},\n",
-                 text.size(), sha.c_str(), split.n_train, split.n_heldout, json_number(entropy).c_str());
-    std::fprintf(f, "  \"model\": {\"hidden\": 32, \"heads\": 4, \"norm\": \"rmsnorm\", \"seq\": 64, \"batch\": 8, "
-                    "\"steps\": %d, \"warmup_steps\": %d},\n", steps, warmup);
-    std::fprintf(f, "  \"verdict_rule\": \"diverged: a loss or gradient was NaN/Inf at some step; learned: final train "
-                    "loss (mean of the last 20 steps) <= unigram_entropy - 0.3; stalled: otherwise\",\n");
-    std::fprintf(f, "  \"curves\": \"loss_curve: mean batch loss of steps 10i..10i+9; ratio_curve: grad_first / "
-                    "grad_last at step 10i+9\",\n");
+    std::fprintf(f,
+                 "  \"text\": {\"file\": \"web/data/training-text.zh.txt\", \"bytes\": %zu, "
+                 "\"sha256\": \"%s\", "
+                 "\"train_bytes\": %d, \"heldout_bytes\": %d, \"unigram_entropy\": %s},\n",
+                 text.size(), sha.c_str(), split.n_train, split.n_heldout,
+                 json_number(entropy).c_str());
+    std::fprintf(f,
+                 "  \"model\": {\"hidden\": 32, \"heads\": 4, \"norm\": \"rmsnorm\", \"seq\": 64, "
+                 "\"batch\": 8, "
+                 "\"steps\": %d, \"warmup_steps\": %d},\n",
+                 steps, warmup);
+    std::fprintf(
+        f,
+        "  \"verdict_rule\": \"diverged: a loss or gradient was NaN/Inf at some step; learned: "
+        "final train "
+        "loss (mean of the last 20 steps) <= unigram_entropy - 0.3; stalled: otherwise\",\n");
+    std::fprintf(f,
+                 "  \"curves\": \"loss_curve: mean batch loss of steps 10i..10i+9; ratio_curve: "
+                 "grad_first / "
+                 "grad_last at step 10i+9\",\n");
     std::vector<Run> sorted = runs;
     std::sort(sorted.begin(), sorted.end(), [](const Run& a, const Run& b) {
       if (a.layers != b.layers) return a.layers < b.layers;
@@ -183,24 +206,28 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < sorted.size(); ++i) {
       const Run& r = sorted[i];
       std::fprintf(f,
-                   "    {\"layers\": %d, \"lr\": %s, \"variant\": \"%s\", \"placement\": \"%s\", \"warmup\": %d, "
-                   "\"seed\": %d, \"final_train_loss\": %s, \"last_loss\": %s, \"heldout\": %s, \"grad_first\": %s, "
-                   "\"grad_last\": %s, \"ratio\": %s, \"diverged_at\": %s, \"verdict\": \"%s\", \"seconds\": %.1f, "
+                   "    {\"layers\": %d, \"lr\": %s, \"variant\": \"%s\", \"placement\": \"%s\", "
+                   "\"warmup\": %d, "
+                   "\"seed\": %d, \"final_train_loss\": %s, \"last_loss\": %s, \"heldout\": %s, "
+                   "\"grad_first\": %s, "
+                   "\"grad_last\": %s, \"ratio\": %s, \"diverged_at\": %s, \"verdict\": \"%s\", "
+                   "\"seconds\": %.1f, "
                    "\"loss_curve\": %s, \"ratio_curve\": %s}%s\n",
-                   r.layers, json_number(r.lr).c_str(), r.variant.c_str(), r.placement.c_str(), r.warmup, r.seed,
-                   json_number(r.final_train_loss).c_str(), json_number(r.last_loss).c_str(),
-                   json_number(r.heldout).c_str(), json_number(r.grad_first).c_str(),
-                   json_number(r.grad_last).c_str(), json_number(r.ratio).c_str(),
-                   r.diverged_at < 0 ? "null" : std::to_string(r.diverged_at).c_str(), r.verdict.c_str(), r.seconds,
-                   json_array(r.loss_curve).c_str(), json_array(r.ratio_curve).c_str(),
-                   i + 1 < sorted.size() ? "," : "");
+                   r.layers, json_number(r.lr).c_str(), r.variant.c_str(), r.placement.c_str(),
+                   r.warmup, r.seed, json_number(r.final_train_loss).c_str(),
+                   json_number(r.last_loss).c_str(), json_number(r.heldout).c_str(),
+                   json_number(r.grad_first).c_str(), json_number(r.grad_last).c_str(),
+                   json_number(r.ratio).c_str(),
+                   r.diverged_at < 0 ? "null" : std::to_string(r.diverged_at).c_str(),
+                   r.verdict.c_str(), r.seconds, json_array(r.loss_curve).c_str(),
+                   json_array(r.ratio_curve).c_str(), i + 1 < sorted.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");
     std::fclose(f);
   };
 
-  std::printf("%6s %7s %-12s %4s %8s %8s %9s %7s\n", "layers", "lr", "variant", "seed", "train", "heldout", "ratio",
-              "verdict");
+  std::printf("%6s %7s %-12s %4s %8s %8s %9s %7s\n", "layers", "lr", "variant", "seed", "train",
+              "heldout", "ratio", "verdict");
   for (double depth : depths) {
     for (double lr : lrs) {
       for (const Variant& v : variants) {
@@ -213,7 +240,8 @@ int main(int argc, char** argv) {
           o.seed = seed;
           const train::TrainConfig c = train::resolve_train_options(o);
           train::Trainer trainer(c, text);
-          Run r{c.layers, lr, v.name, v.placement, c.warmup, seed, 0, 0, 0, 0, 0, 0, -1, "", 0, {}, {}};
+          Run r{c.layers, lr, v.name, v.placement, c.warmup, seed, 0,  0, 0,
+                0,        0,  0,      -1,          "",       0,    {}, {}};
           const auto t0 = std::chrono::steady_clock::now();
           double tail = 0.0, window = 0.0;
           train::StepResult s{};
@@ -234,10 +262,12 @@ int main(int argc, char** argv) {
           r.grad_first = s.grad_first;
           r.grad_last = s.grad_last;
           r.ratio = s.grad_first / s.grad_last;
-          r.verdict = r.diverged_at >= 0 ? "diverged" : r.final_train_loss <= entropy - 0.3 ? "learned" : "stalled";
+          r.verdict = r.diverged_at >= 0                    ? "diverged"
+                      : r.final_train_loss <= entropy - 0.3 ? "learned"
+                                                            : "stalled";
           r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          std::printf("%6d %7.0e %-12s %4d %8.4f %8.4f %9.2e %7s  (%.0f s)\n", r.layers, lr, v.name, seed,
-                      r.final_train_loss, r.heldout, r.ratio, r.verdict.c_str(), r.seconds);
+          std::printf("%6d %7.0e %-12s %4d %8.4f %8.4f %9.2e %7s  (%.0f s)\n", r.layers, lr, v.name,
+                      seed, r.final_train_loss, r.heldout, r.ratio, r.verdict.c_str(), r.seconds);
           std::fflush(stdout);
           runs.push_back(r);
           write_json(false);

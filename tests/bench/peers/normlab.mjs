@@ -70,9 +70,17 @@ export function normlabAdapter(loadNormlab, backend, { mode = 'copy' } = {}) {
             const y = run();
             return y instanceof Float32Array ? y : y.array.slice();
           };
-          return { run, read, dispose() { for (const t of made) t.free(); } };
+          return {
+            run,
+            read,
+            dispose() {
+              for (const t of made) t.free();
+            },
+          };
         },
-        async close() { nl.dispose?.(); },
+        async close() {
+          nl.dispose?.();
+        },
       };
     },
   };

@@ -6,7 +6,9 @@ const enc = new TextEncoder();
 
 // protobuf wire format: varint (0), 32-bit (5), length-delimited (2)
 class Writer {
-  constructor() { this.bytes = []; }
+  constructor() {
+    this.bytes = [];
+  }
   varint(v) {
     let n = BigInt(v);
     if (n < 0n) n += 1n << 64n;
@@ -18,8 +20,12 @@ class Writer {
     } while (n);
     return this;
   }
-  tag(field, wire) { return this.varint((field << 3) | wire); }
-  int(field, v) { return this.tag(field, 0).varint(v); }
+  tag(field, wire) {
+    return this.varint((field << 3) | wire);
+  }
+  int(field, v) {
+    return this.tag(field, 0).varint(v);
+  }
   float(field, v) {
     const b = new Uint8Array(new Float32Array([v]).buffer);
     this.tag(field, 5).bytes.push(...b);
@@ -30,13 +36,20 @@ class Writer {
     for (const b of u8) this.bytes.push(b);
     return this;
   }
-  string(field, s) { return this.raw(field, enc.encode(s)); }
-  msg(field, w) { return this.raw(field, w.finish()); }
-  finish() { return Uint8Array.from(this.bytes); }
+  string(field, s) {
+    return this.raw(field, enc.encode(s));
+  }
+  msg(field, w) {
+    return this.raw(field, w.finish());
+  }
+  finish() {
+    return Uint8Array.from(this.bytes);
+  }
 }
 
 const FLOAT = 1; // TensorProto.DataType.FLOAT
-const ATTR_FLOAT = 1, ATTR_INT = 2; // AttributeProto.AttributeType
+const ATTR_FLOAT = 1,
+  ATTR_INT = 2; // AttributeProto.AttributeType
 
 // dims: numbers (fixed) or strings (symbolic)
 function valueInfo(name, dims) {
@@ -85,17 +98,29 @@ export function oneNodeModel({ type, opset, ir, attrs = {}, weights = [], dim })
 export function benchModels(dim, { gain, bias, rmsEps, lnEps }) {
   return {
     rmsnorm: oneNodeModel({
-      type: 'RMSNormalization', opset: 23, ir: 11, dim,
+      type: 'RMSNormalization',
+      opset: 23,
+      ir: 11,
+      dim,
       attrs: { axis: { int: -1 }, epsilon: { float: rmsEps } },
       weights: [['scale', gain]],
     }),
     layernorm: oneNodeModel({
-      type: 'LayerNormalization', opset: 17, ir: 8, dim,
+      type: 'LayerNormalization',
+      opset: 17,
+      ir: 8,
+      dim,
       attrs: { axis: { int: -1 }, epsilon: { float: lnEps } },
-      weights: [['scale', gain], ['bias', bias]],
+      weights: [
+        ['scale', gain],
+        ['bias', bias],
+      ],
     }),
     softmax: oneNodeModel({
-      type: 'Softmax', opset: 13, ir: 7, dim,
+      type: 'Softmax',
+      opset: 13,
+      ir: 7,
+      dim,
       attrs: { axis: { int: -1 } },
     }),
   };

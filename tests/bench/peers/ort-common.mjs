@@ -17,7 +17,9 @@ export function ortAdapter(ort, sessionOptions) {
       const feeds = { X: input };
       return {
         run: async () => (await session.run(feeds)).Y.data,
-        dispose() { input.dispose?.(); },
+        dispose() {
+          input.dispose?.();
+        },
       };
     },
     async close() {

@@ -55,7 +55,9 @@ export async function loadTfjsWasm() {
 // causal blocks' T^2 (n + 1) / 2n for n blocks), and the one-hot product of
 // the embedding's gradient.
 export function tfjsFlopsPerStep({ layers, hidden: D, heads: H, seq: T, batch: B }, formulation) {
-  const V = 256, F = 4 * D, dh = D / H;
+  const V = 256,
+    F = 4 * D,
+    dh = D / H;
   const n = CAUSAL_BLOCKS;
   const keyRows = formulation === 'causal-blocks' ? (T * T * (n + 1)) / (2 * n) : T * T;
   const layer = 2 * T * (3 * D * D + D * D + F * D + D * F) + 2 * (2 * H * dh * keyRows);
@@ -70,7 +72,11 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
   if (!FORMULATIONS.includes(formulation)) throw new Error(`unknown formulation ${formulation}`);
   const { layers: L, hidden: D, heads: H, seq: T, batch: B, lr, placement } = config;
   if (T % CAUSAL_BLOCKS !== 0) throw new Error(`seq ${T} is not a multiple of ${CAUSAL_BLOCKS} query blocks`);
-  const V = 256, F = 4 * D, dh = D / H, R = B * T, eps = 1e-6;
+  const V = 256,
+    F = 4 * D,
+    dh = D / H,
+    R = B * T,
+    eps = 1e-6;
   let s = seed;
   const variable = (make) => {
     const value = make();
@@ -84,8 +90,14 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
     wte: init([V, D]),
     wpe: init([T, D]),
     layers: Array.from({ length: L }, () => ({
-      wq: init([D, D]), wk: init([D, D]), wv: init([D, D]), wo: init([D, D]),
-      fc: init([D, F]), proj: init([F, D]), g1: ones(D), g2: ones(D),
+      wq: init([D, D]),
+      wk: init([D, D]),
+      wv: init([D, D]),
+      wo: init([D, D]),
+      fc: init([D, F]),
+      proj: init([F, D]),
+      g1: ones(D),
+      g2: ones(D),
     })),
     gf: placement === 'pre' ? ones(D) : null,
   };
@@ -95,8 +107,14 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
   const bytes = Int32Array.from({ length: R + 1 }, (_, i) => (i * 2654435761) >>> 24);
   const tokens = tf.tensor1d(bytes.subarray(0, R), 'int32');
   const targets = tf.tidy(() => tf.oneHot(tf.tensor1d(bytes.subarray(1, R + 1), 'int32'), V));
-  const positions = tf.tensor1d(Int32Array.from({ length: R }, (_, i) => i % T), 'int32');
-  const mask = tf.tensor2d(Float32Array.from({ length: T * T }, (_, i) => ((i % T) > Math.floor(i / T) ? -1e9 : 0)), [T, T]);
+  const positions = tf.tensor1d(
+    Int32Array.from({ length: R }, (_, i) => i % T),
+    'int32',
+  );
+  const mask = tf.tensor2d(
+    Float32Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)),
+    [T, T],
+  );
 
   // rows (n) gathered from table (N, D); the gradient is a one-hot product.
   const lookup = (table, indices, N) =>
@@ -123,12 +141,16 @@ export function createTfjsTrainer(config, formulation, seed = 1) {
 
   const rmsnorm = (x, g) => tf.mul(tf.mul(x, tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps))), g);
   const gelu = (x) =>
-    tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))));
+    tf.mul(
+      tf.mul(0.5, x),
+      tf.add(1, tf.tanh(tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3)))))),
+    );
   const heads = (x) => tf.transpose(tf.reshape(x, [B, T, H, dh]), [0, 2, 1, 3]); // (B, H, T, dh)
 
   // softmax(q k^T / sqrt(dh) + mask) v for q (B, H, rows, dh) and k, v
   // (B, H, keys, dh); mask (rows, keys).
-  const causal = (q, k, v, m) => tf.matMul(tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), m)), v);
+  const causal = (q, k, v, m) =>
+    tf.matMul(tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), m)), v);
   // The same in query blocks: block b (rows b Tb .. (b + 1) Tb - 1) against
   // keys 0 .. (b + 1) Tb - 1 only, with that corner of the mask.
   const Tb = T / CAUSAL_BLOCKS;

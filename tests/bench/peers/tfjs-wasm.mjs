@@ -44,9 +44,15 @@ export async function load() {
           y.dispose();
           return data;
         },
-        dispose() { tx.dispose(); tg.dispose(); tb.dispose(); },
+        dispose() {
+          tx.dispose();
+          tg.dispose();
+          tb.dispose();
+        },
       };
     },
-    async close() { for (const t of kept) if (!t.isDisposed) t.dispose(); },
+    async close() {
+      for (const t of kept) if (!t.isDisposed) t.dispose();
+    },
   };
 }

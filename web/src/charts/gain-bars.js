@@ -2,40 +2,77 @@
 // widget's sample, each bar one feature's gain measured from 1.0. Bars above
 // the baseline and bars below it get different classes (is-above /
 // is-below), which the stylesheet tells apart by fill, outline and lightness.
-import { axisLeft } from 'd3-axis'
-import { scaleBand, scaleLinear } from 'd3-scale'
+import { axisLeft } from 'd3-axis';
+import { scaleBand, scaleLinear } from 'd3-scale';
 
-import { tick } from '../format.js'
+import { tick } from '../format.js';
 
 // The right margin holds the baseline's label.
-const MARGIN = { top: 12, right: 44, bottom: 26, left: 40 }
+const MARGIN = { top: 12, right: 44, bottom: 26, left: 40 };
 
 // data: { bars: [{ key, value }], baseline, domain: [lo, hi], baselineLabel,
 //         xLabel, yLabel }
 export function drawBaselineBars(svg, width, height, data) {
-  const x = scaleBand().domain(data.bars.map((b) => b.key)).range([MARGIN.left, width - MARGIN.right]).padding(0.18)
-  const y = scaleLinear().domain(data.domain).range([height - MARGIN.bottom, MARGIN.top])
-  const base = y(data.baseline)
+  const x = scaleBand()
+    .domain(data.bars.map((b) => b.key))
+    .range([MARGIN.left, width - MARGIN.right])
+    .padding(0.18);
+  const y = scaleLinear()
+    .domain(data.domain)
+    .range([height - MARGIN.bottom, MARGIN.top]);
+  const base = y(data.baseline);
 
-  svg.selectAll('g.axis-y').data([null]).join('g').attr('class', 'axis axis-y')
+  svg
+    .selectAll('g.axis-y')
+    .data([null])
+    .join('g')
+    .attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(5).tickFormat(tick))
-  svg.selectAll('text.axis-title-x').data([data.xLabel]).join('text').attr('class', 'axis-title axis-title-x')
-    .attr('x', (MARGIN.left + width - MARGIN.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text((d) => d)
+    .call(axisLeft(y).ticks(5).tickFormat(tick));
+  svg
+    .selectAll('text.axis-title-x')
+    .data([data.xLabel])
+    .join('text')
+    .attr('class', 'axis-title axis-title-x')
+    .attr('x', (MARGIN.left + width - MARGIN.right) / 2)
+    .attr('y', height - 6)
+    .attr('text-anchor', 'middle')
+    .text((d) => d);
 
-  svg.selectAll('rect.gain-bar').data(data.bars, (b) => b.key).join('rect')
+  svg
+    .selectAll('rect.gain-bar')
+    .data(data.bars, (b) => b.key)
+    .join('rect')
     .attr('class', (b) => `gain-bar ${b.value >= data.baseline ? 'is-above' : 'is-below'}`)
-    .attr('x', (b) => x(b.key)).attr('width', x.bandwidth())
+    .attr('x', (b) => x(b.key))
+    .attr('width', x.bandwidth())
     .attr('y', (b) => Math.min(base, y(b.value)))
     // A gain of exactly 1 still shows as a hairline.
-    .attr('height', (b) => Math.max(1, Math.abs(y(b.value) - base)))
+    .attr('height', (b) => Math.max(1, Math.abs(y(b.value) - base)));
 
-  svg.selectAll('g.baseline').data([data.baseline]).join((enter) => {
-    const g = enter.append('g').attr('class', 'baseline')
-    g.append('line')
-    g.append('text')
-    return g
-  })
-    .call((g) => g.select('line').attr('x1', MARGIN.left).attr('x2', width - MARGIN.right).attr('y1', base).attr('y2', base))
-    .call((g) => g.select('text').attr('x', width - MARGIN.right + 4).attr('y', base).attr('dy', '0.35em').text(data.baselineLabel))
+  svg
+    .selectAll('g.baseline')
+    .data([data.baseline])
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'baseline');
+      g.append('line');
+      g.append('text');
+      return g;
+    })
+    .call((g) =>
+      g
+        .select('line')
+        .attr('x1', MARGIN.left)
+        .attr('x2', width - MARGIN.right)
+        .attr('y1', base)
+        .attr('y2', base),
+    )
+    .call((g) =>
+      g
+        .select('text')
+        .attr('x', width - MARGIN.right + 4)
+        .attr('y', base)
+        .attr('dy', '0.35em')
+        .text(data.baselineLabel),
+    );
 }

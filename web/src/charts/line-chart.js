@@ -2,28 +2,28 @@
 // a marker at the current x, guess markers the reader may drag, and an
 // optional hover read-out: the playground's L2 sweep and the model's
 // per-layer charts. Scales, axes and paths come from d3.
-import { axisBottom, axisLeft } from 'd3-axis'
-import { scaleLinear, scaleLog } from 'd3-scale'
-import { pointer, select } from 'd3-selection'
-import { line } from 'd3-shape'
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { pointer, select } from 'd3-selection';
+import { line } from 'd3-shape';
 
-import { tick } from '../format.js'
+import { tick } from '../format.js';
 
-const DEFAULT_MARGIN = { top: 14, right: 92, bottom: 40, left: 52 }
+const DEFAULT_MARGIN = { top: 14, right: 92, bottom: 40, left: 52 };
 
 function makeScale(spec, range) {
-  return (spec.type === 'log' ? scaleLog() : scaleLinear()).domain(spec.domain).range(range)
+  return (spec.type === 'log' ? scaleLog() : scaleLinear()).domain(spec.domain).range(range);
 }
 
 // Ticks for an axis that counts things (layers): whole numbers only, never
 // more than fit.
 export function integerTicks(lo, hi, maxTicks) {
-  const span = hi - lo
-  const fits = (s) => Math.floor(span / s) + 1 <= Math.max(3, maxTicks)
-  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 50, 100].find(fits) ?? Math.ceil(span / 2)
-  const ticks = []
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v)
-  return ticks
+  const span = hi - lo;
+  const fits = (s) => Math.floor(span / s) + 1 <= Math.max(3, maxTicks);
+  const step = [1, 2, 4, 5, 8, 10, 16, 20, 25, 50, 100].find(fits) ?? Math.ceil(span / 2);
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push(v);
+  return ticks;
 }
 
 // Ticks for a log axis: 1-2-5 or 1-3 steps when at most three decades are
@@ -31,29 +31,29 @@ export function integerTicks(lo, hi, maxTicks) {
 // labels share the axis (a 5-decade axis on a phone: 10⁻⁴, 1). Narrower than
 // one 1-2-5 step, the scale's own ticks.
 export function logTicks(lo, hi, maxTicks, scale) {
-  const e0 = Math.floor(Math.log10(lo))
-  const e1 = Math.ceil(Math.log10(hi))
-  const within = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)
-  const at = (m, e) => Number((m * 10 ** e).toPrecision(12))
-  const steps = Math.log10(hi / lo) <= 3 ? [[1, 2, 5], [1, 3], [1]] : [[1]]
+  const e0 = Math.floor(Math.log10(lo));
+  const e1 = Math.ceil(Math.log10(hi));
+  const within = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
+  const at = (m, e) => Number((m * 10 ** e).toPrecision(12));
+  const steps = Math.log10(hi / lo) <= 3 ? [[1, 2, 5], [1, 3], [1]] : [[1]];
   for (const mantissas of steps) {
-    const ticks = []
-    for (let e = e0; e <= e1; e++) for (const m of mantissas) if (within(at(m, e))) ticks.push(at(m, e))
-    if (ticks.length < 2) return scale.ticks(Math.max(2, maxTicks)).filter(within)
-    if (ticks.length <= maxTicks) return ticks
+    const ticks = [];
+    for (let e = e0; e <= e1; e++) for (const m of mantissas) if (within(at(m, e))) ticks.push(at(m, e));
+    if (ticks.length < 2) return scale.ticks(Math.max(2, maxTicks)).filter(within);
+    if (ticks.length <= maxTicks) return ticks;
   }
   for (let k = 2; ; k++) {
-    const ticks = []
-    for (let e = e0; e <= e1; e++) if (e % k === 0 && within(at(1, e))) ticks.push(at(1, e))
-    if (ticks.length <= Math.max(2, maxTicks)) return ticks
+    const ticks = [];
+    for (let e = e0; e <= e1; e++) if (e % k === 0 && within(at(1, e))) ticks.push(at(1, e));
+    if (ticks.length <= Math.max(2, maxTicks)) return ticks;
   }
 }
 
 function axisTicks(axis, spec, scale, maxTicks) {
-  if (spec.integer) axis.tickValues(integerTicks(spec.domain[0], spec.domain[1], maxTicks))
-  else if (spec.type === 'log') axis.tickValues(logTicks(scale.domain()[0], scale.domain()[1], maxTicks, scale))
-  else axis.ticks(maxTicks)
-  axis.tickFormat(tick)
+  if (spec.integer) axis.tickValues(integerTicks(spec.domain[0], spec.domain[1], maxTicks));
+  else if (spec.type === 'log') axis.tickValues(logTicks(scale.domain()[0], scale.domain()[1], maxTicks, scale));
+  else axis.ticks(maxTicks);
+  axis.tickFormat(tick);
 }
 
 // A rule's label goes where no series crosses it: below the line at the
@@ -61,46 +61,46 @@ function axisTicks(axis, spec, scale, maxTicks) {
 // norms' outputs sit on their sqrt(d) rule), then above it at the left, then
 // the other two corners. Boxes are estimated from the text: a CJK character
 // is about 1 em wide, any other about 0.6 em.
-const RULE_FONT_PX = 12
-const RULE_LABEL_GAP = 4
+const RULE_FONT_PX = 12;
+const RULE_LABEL_GAP = 4;
 function ruleLabelWidth(text) {
-  let em = 0
-  for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.6
-  return em * RULE_FONT_PX
+  let em = 0;
+  for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.6;
+  return em * RULE_FONT_PX;
 }
 
 // Whether the polyline (pixel points) passes through the box: some segment's
 // part within the box's x range reaches into its y range.
 function crosses(points, box) {
   for (let i = 1; i < points.length; i++) {
-    const [x0, y0] = points[i - 1]
-    const [x1, y1] = points[i]
-    const left = Math.max(box.left, Math.min(x0, x1))
-    const right = Math.min(box.right, Math.max(x0, x1))
-    if (left > right) continue
-    const slope = x1 === x0 ? 0 : (y1 - y0) / (x1 - x0)
-    const ya = x1 === x0 ? y0 : y0 + slope * (left - x0)
-    const yb = x1 === x0 ? y1 : y0 + slope * (right - x0)
-    if (Math.max(ya, yb) >= box.top && Math.min(ya, yb) <= box.bottom) return true
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const left = Math.max(box.left, Math.min(x0, x1));
+    const right = Math.min(box.right, Math.max(x0, x1));
+    if (left > right) continue;
+    const slope = x1 === x0 ? 0 : (y1 - y0) / (x1 - x0);
+    const ya = x1 === x0 ? y0 : y0 + slope * (left - x0);
+    const yb = x1 === x0 ? y1 : y0 + slope * (right - x0);
+    if (Math.max(ya, yb) >= box.top && Math.min(ya, yb) <= box.bottom) return true;
   }
-  return false
+  return false;
 }
 
 function placeRuleLabel(rule, y, plot, seriesPixels) {
-  const width = ruleLabelWidth(rule.label)
-  const ry = y(rule.value)
+  const width = ruleLabelWidth(rule.label);
+  const ry = y(rule.value);
   const places = [
     { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
     { anchor: 'start', x: plot.left + 6, baseline: ry - RULE_LABEL_GAP - 1 },
     { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry - RULE_LABEL_GAP - 1 },
     { anchor: 'start', x: plot.left + 6, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
-  ]
+  ];
   const boxOf = (p) => {
-    const left = p.anchor === 'end' ? p.x - width : p.x
-    return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 }
-  }
-  const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom
-  return places.find((p) => inside(boxOf(p)) && !seriesPixels.some((points) => crosses(points, boxOf(p)))) ?? places[1]
+    const left = p.anchor === 'end' ? p.x - width : p.x;
+    return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 };
+  };
+  const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom;
+  return places.find((p) => inside(boxOf(p)) && !seriesPixels.some((points) => crosses(points, boxOf(p)))) ?? places[1];
 }
 
 // data: {
@@ -126,108 +126,192 @@ function placeRuleLabel(rule, y, plot, seriesPixels) {
 // }
 export function drawLineChart(svg, width, height, data) {
   // Without end labels (a legend names the series) the right margin shrinks.
-  const MARGIN = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN
-  const x = makeScale(data.x, [MARGIN.left, width - MARGIN.right])
-  const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top])
-  const plotTop = MARGIN.top
-  const plotBottom = height - MARGIN.bottom
-  const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom }
+  const MARGIN = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN;
+  const x = makeScale(data.x, [MARGIN.left, width - MARGIN.right]);
+  const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top]);
+  const plotTop = MARGIN.top;
+  const plotBottom = height - MARGIN.bottom;
+  const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom };
 
   // The axes, rules and series are redrawn only when what they show
   // changed: a Layer selector step moves the marker alone, and rewriting
   // the rest (d3 sets every attribute and text again) would cost the
   // browser a style, layout and paint pass over the whole chart.
-  const frame = JSON.stringify([width, height, data.x, data.y, data.band ?? null, data.rules ?? [], data.series, Boolean(data.legend)])
+  const frame = JSON.stringify([
+    width,
+    height,
+    data.x,
+    data.y,
+    data.band ?? null,
+    data.rules ?? [],
+    data.series,
+    Boolean(data.legend),
+  ]);
   if (svg.node().__lineChartFrame !== frame) {
-    drawFrame(svg, width, height, data, { MARGIN, x, y, plot })
-    svg.node().__lineChartFrame = frame
+    drawFrame(svg, width, height, data, { MARGIN, x, y, plot });
+    svg.node().__lineChartFrame = frame;
   }
 
-  const marker = svg.selectAll('g.marker').data(data.marker ? [data.marker] : []).join((enter) => {
-    const g = enter.append('g').attr('class', 'marker')
-    g.append('line')
-    return g
-  })
-  marker.select('line').attr('x1', (m) => x(m.x)).attr('x2', (m) => x(m.x)).attr('y1', plotTop).attr('y2', plotBottom)
-  marker.selectAll('circle').data((m) => m.points.map((p) => ({ ...p, x: m.x })), (p) => p.id).join('circle')
+  const marker = svg
+    .selectAll('g.marker')
+    .data(data.marker ? [data.marker] : [])
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'marker');
+      g.append('line');
+      return g;
+    });
+  marker
+    .select('line')
+    .attr('x1', (m) => x(m.x))
+    .attr('x2', (m) => x(m.x))
+    .attr('y1', plotTop)
+    .attr('y2', plotBottom);
+  marker
+    .selectAll('circle')
+    .data(
+      (m) => m.points.map((p) => ({ ...p, x: m.x })),
+      (p) => p.id,
+    )
+    .join('circle')
     .attr('class', (p) => `marker-dot marker-${p.id}`)
-    .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 5)
+    .attr('cx', (p) => x(p.x))
+    .attr('cy', (p) => y(p.y))
+    .attr('r', 5);
 
-  drawGuesses(svg, x, y, data.guesses ?? [])
-  drawHover(svg, x, plot, data.hover)
+  drawGuesses(svg, x, y, data.guesses ?? []);
+  drawHover(svg, x, plot, data.hover);
 }
 
 // The chart's frame: the shaded band, the axes and their titles, the rules
 // and the series.
 function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
-  const plotTop = plot.top
-  const plotBottom = plot.bottom
+  const plotTop = plot.top;
+  const plotBottom = plot.bottom;
 
-  const band = svg.selectAll('g.band').data(data.band ? [data.band] : []).join((enter) => {
-    const g = enter.append('g').attr('class', 'band')
-    g.append('rect')
-    g.append('text')
-    return g
-  })
-  band.select('rect')
-    .attr('x', (b) => x(b.from)).attr('width', (b) => x(b.to) - x(b.from))
-    .attr('y', plotTop).attr('height', plotBottom - plotTop)
+  const band = svg
+    .selectAll('g.band')
+    .data(data.band ? [data.band] : [])
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'band');
+      g.append('rect');
+      g.append('text');
+      return g;
+    });
+  band
+    .select('rect')
+    .attr('x', (b) => x(b.from))
+    .attr('width', (b) => x(b.to) - x(b.from))
+    .attr('y', plotTop)
+    .attr('height', plotBottom - plotTop);
   // A narrow band (a phone) has no room for its label next to the series
   // labels; the table and the text around the chart name it anyway.
-  band.select('text').attr('x', (b) => (x(b.from) + x(b.to)) / 2).attr('y', plotTop + 12)
-    .attr('text-anchor', 'middle').text((b) => (x(b.to) - x(b.from) >= 110 ? b.label : ''))
+  band
+    .select('text')
+    .attr('x', (b) => (x(b.from) + x(b.to)) / 2)
+    .attr('y', plotTop + 12)
+    .attr('text-anchor', 'middle')
+    .text((b) => (x(b.to) - x(b.from) >= 110 ? b.label : ''));
 
-  const xTicks = Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 60))
-  const xAxis = axisBottom(x)
-  axisTicks(xAxis, data.x, x, xTicks)
-  svg.selectAll('g.axis-x').data([null]).join('g').attr('class', 'axis axis-x')
+  const xTicks = Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 60));
+  const xAxis = axisBottom(x);
+  axisTicks(xAxis, data.x, x, xTicks);
+  svg
+    .selectAll('g.axis-x')
+    .data([null])
+    .join('g')
+    .attr('class', 'axis axis-x')
     .attr('transform', `translate(0,${plotBottom})`)
-    .call(xAxis)
-  const yAxis = axisLeft(y)
-  axisTicks(yAxis, data.y, y, 5)
-  svg.selectAll('g.axis-y').data([null]).join('g').attr('class', 'axis axis-y')
+    .call(xAxis);
+  const yAxis = axisLeft(y);
+  axisTicks(yAxis, data.y, y, 5);
+  svg
+    .selectAll('g.axis-y')
+    .data([null])
+    .join('g')
+    .attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(yAxis)
-  svg.selectAll('text.axis-title-x').data([data.x.label]).join('text').attr('class', 'axis-title axis-title-x')
-    .attr('x', (MARGIN.left + width - MARGIN.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text((d) => d)
-  svg.selectAll('text.axis-title-y').data([data.y.label]).join('text').attr('class', 'axis-title axis-title-y')
-    .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text((d) => d)
+    .call(yAxis);
+  svg
+    .selectAll('text.axis-title-x')
+    .data([data.x.label])
+    .join('text')
+    .attr('class', 'axis-title axis-title-x')
+    .attr('x', (MARGIN.left + width - MARGIN.right) / 2)
+    .attr('y', height - 6)
+    .attr('text-anchor', 'middle')
+    .text((d) => d);
+  svg
+    .selectAll('text.axis-title-y')
+    .data([data.y.label])
+    .join('text')
+    .attr('class', 'axis-title axis-title-y')
+    .attr('transform', `translate(14,${(plotTop + plotBottom) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text((d) => d);
 
-  const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : []
-  svg.selectAll('g.rule').data(data.rules ?? [], (r) => r.id).join((enter) => {
-    const g = enter.append('g')
-    g.append('line')
-    g.append('text')
-    return g
-  })
+  const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : [];
+  svg
+    .selectAll('g.rule')
+    .data(data.rules ?? [], (r) => r.id)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('line');
+      g.append('text');
+      return g;
+    })
     .attr('class', (r) => `rule rule-${r.id}`)
-    .call((g) => g.select('line').attr('x1', MARGIN.left).attr('x2', width - MARGIN.right)
-      .attr('y1', (r) => y(r.value)).attr('y2', (r) => y(r.value)))
+    .call((g) =>
+      g
+        .select('line')
+        .attr('x1', MARGIN.left)
+        .attr('x2', width - MARGIN.right)
+        .attr('y1', (r) => y(r.value))
+        .attr('y2', (r) => y(r.value)),
+    )
     // Rule labels stay inside the plot, leaving the right margin to the
     // series labels (a series may end on the rule), and off the series.
-    .call((g) => g.select('text').each(function (r) {
-      const place = placeRuleLabel(r, y, plot, seriesPixels)
-      select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(r.label)
-    }))
+    .call((g) =>
+      g.select('text').each(function (r) {
+        const place = placeRuleLabel(r, y, plot, seriesPixels);
+        select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(r.label);
+      }),
+    );
 
-  const path = line().x((p) => x(p[0])).y((p) => y(p[1]))
-  svg.selectAll('g.series').data(data.series, (s) => s.id).join((enter) => {
-    const g = enter.append('g')
-    g.append('path')
-    g.append('text')
-    return g
-  })
+  const path = line()
+    .x((p) => x(p[0]))
+    .y((p) => y(p[1]));
+  svg
+    .selectAll('g.series')
+    .data(data.series, (s) => s.id)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('path');
+      g.append('text');
+      return g;
+    })
     .attr('class', (s) => `series series-${s.id}`)
     .attr('data-values', (s) => s.points.map((p) => p[1]).join(','))
     .call((g) => g.select('path').attr('d', (s) => (s.points.length ? path(s.points) : null)))
-    .call((g) => g.select('text')
-      .attr('x', (s) => (s.points.length ? x(s.points.at(-1)[0]) + 6 : 0))
-      .attr('y', (s) => (s.points.length ? y(s.points.at(-1)[1]) : 0))
-      .attr('dy', '0.35em').text((s) => (data.legend || !s.points.length ? '' : s.label)))
-    .call((g) => g.selectAll('circle.series-dot').data((s) => (s.dots ? s.points : s.endDot && s.points.length ? s.points.slice(-1) : [])).join('circle')
-      .attr('class', 'series-dot').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', function radius() {
-        return select(this.parentNode).datum().dots ? 2.5 : 4
-      }))
+    .call((g) =>
+      g
+        .select('text')
+        .attr('x', (s) => (s.points.length ? x(s.points.at(-1)[0]) + 6 : 0))
+        .attr('y', (s) => (s.points.length ? y(s.points.at(-1)[1]) : 0))
+        .attr('dy', '0.35em')
+        .text((s) => (data.legend || !s.points.length ? '' : s.label)),
+    )
+    .call((g) =>
+      g
+        .selectAll('circle.series-dot')
+        .data((s) => (s.dots ? s.points : s.endDot && s.points.length ? s.points.slice(-1) : []))
+        .join('circle')
+        .attr('class', 'series-dot')
+        .attr('cx', (p) => x(p[0]))
+        .attr('cy', (p) => y(p[1]))
+        .attr('r', function radius() {
+          return select(this.parentNode).datum().dots ? 2.5 : 4;
+        }),
+    );
 }
 
 // The reader's guesses: a hollow marker with a short label, and for a
@@ -236,40 +320,55 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
 // under the drag). The keyboard and screen readers set the same values with
 // the form controls the widget puts next to the chart.
 function drawGuesses(svg, x, y, guesses) {
-  const [lo, hi] = y.domain()
-  const inside = (v) => Math.min(Math.max(v, Math.min(lo, hi)), Math.max(lo, hi))
-  const groups = svg.selectAll('g.guess').data(guesses, (d) => d.id).join((enter) => {
-    const g = enter.append('g')
-    g.append('circle').attr('class', 'guess-dot')
-    g.append('text').attr('class', 'guess-label')
-    g.append('circle').attr('class', 'guess-handle')
-    return g
-  })
+  const [lo, hi] = y.domain();
+  const inside = (v) => Math.min(Math.max(v, Math.min(lo, hi)), Math.max(lo, hi));
+  const groups = svg
+    .selectAll('g.guess')
+    .data(guesses, (d) => d.id)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('circle').attr('class', 'guess-dot');
+      g.append('text').attr('class', 'guess-label');
+      g.append('circle').attr('class', 'guess-handle');
+      return g;
+    })
     .attr('class', (d) => `guess guess-${d.id}${d.onDrag ? ' is-draggable' : ''}`)
-    .attr('data-value', (d) => String(d.y))
-  groups.select('.guess-dot').attr('cx', (d) => x(d.x)).attr('cy', (d) => y(inside(d.y))).attr('r', 6)
-  groups.select('.guess-label').attr('x', (d) => x(d.x) - 8).attr('y', (d) => y(inside(d.y)))
-    .attr('dy', (d) => (d.labelAt === 'below' ? '1.3em' : '-0.7em')).attr('text-anchor', 'end').text((d) => d.label)
-  groups.select('.guess-handle').attr('cx', (d) => x(d.x)).attr('cy', (d) => y(inside(d.y)))
-    .attr('r', (d) => (d.onDrag ? 16 : 0))
+    .attr('data-value', (d) => String(d.y));
+  groups
+    .select('.guess-dot')
+    .attr('cx', (d) => x(d.x))
+    .attr('cy', (d) => y(inside(d.y)))
+    .attr('r', 6);
+  groups
+    .select('.guess-label')
+    .attr('x', (d) => x(d.x) - 8)
+    .attr('y', (d) => y(inside(d.y)))
+    .attr('dy', (d) => (d.labelAt === 'below' ? '1.3em' : '-0.7em'))
+    .attr('text-anchor', 'end')
+    .text((d) => d.label);
+  groups
+    .select('.guess-handle')
+    .attr('cx', (d) => x(d.x))
+    .attr('cy', (d) => y(inside(d.y)))
+    .attr('r', (d) => (d.onDrag ? 16 : 0));
   groups.each(function bind(d) {
-    const handle = select(this).select('.guess-handle')
+    const handle = select(this).select('.guess-handle');
     if (!d.onDrag) {
-      handle.on('pointerdown', null).on('pointermove', null).on('pointerup', null)
-      return
+      handle.on('pointerdown', null).on('pointermove', null).on('pointerup', null);
+      return;
     }
-    const valueAt = (event) => inside(y.invert(pointer(event, svg.node())[1]))
+    const valueAt = (event) => inside(y.invert(pointer(event, svg.node())[1]));
     handle
       .on('pointerdown', (event) => {
-        event.preventDefault()
-        event.currentTarget.setPointerCapture(event.pointerId)
-        d.onDrag(valueAt(event))
+        event.preventDefault();
+        event.currentTarget.setPointerCapture(event.pointerId);
+        d.onDrag(valueAt(event));
       })
       .on('pointermove', (event) => {
-        if (event.currentTarget.hasPointerCapture(event.pointerId)) d.onDrag(valueAt(event))
+        if (event.currentTarget.hasPointerCapture(event.pointerId)) d.onDrag(valueAt(event));
       })
-      .on('pointerup', (event) => event.currentTarget.releasePointerCapture(event.pointerId))
-  })
+      .on('pointerup', (event) => event.currentTarget.releasePointerCapture(event.pointerId));
+  });
 }
 
 // The pointer read-out: a transparent rectangle over the plot reports the
@@ -277,18 +376,30 @@ function drawGuesses(svg, x, y, guesses) {
 // widget prints the values beside the chart.
 // plot: the plot area's edges in pixels.
 function drawHover(svg, x, plot, hover) {
-  svg.selectAll('line.hover-line').data(hover && hover.x !== null ? [hover.x] : []).join('line')
-    .attr('class', 'hover-line').attr('x1', (v) => x(v)).attr('x2', (v) => x(v)).attr('y1', plot.top).attr('y2', plot.bottom)
-  const overlay = svg.selectAll('rect.hover-overlay').data(hover ? [hover] : []).join('rect')
+  svg
+    .selectAll('line.hover-line')
+    .data(hover && hover.x !== null ? [hover.x] : [])
+    .join('line')
+    .attr('class', 'hover-line')
+    .attr('x1', (v) => x(v))
+    .attr('x2', (v) => x(v))
+    .attr('y1', plot.top)
+    .attr('y2', plot.bottom);
+  const overlay = svg
+    .selectAll('rect.hover-overlay')
+    .data(hover ? [hover] : [])
+    .join('rect')
     .attr('class', 'hover-overlay')
-    .attr('x', plot.left).attr('width', Math.max(0, plot.right - plot.left))
-    .attr('y', plot.top).attr('height', plot.bottom - plot.top)
-  if (!hover) return
+    .attr('x', plot.left)
+    .attr('width', Math.max(0, plot.right - plot.left))
+    .attr('y', plot.top)
+    .attr('height', plot.bottom - plot.top);
+  if (!hover) return;
   const nearest = (event) => {
-    const at = x.invert(pointer(event, svg.node())[0])
-    let best = hover.xs[0]
-    for (const v of hover.xs) if (Math.abs(v - at) < Math.abs(best - at)) best = v
-    return best
-  }
-  overlay.on('pointermove', (event) => hover.onMove(nearest(event))).on('pointerleave', () => hover.onMove(null))
+    const at = x.invert(pointer(event, svg.node())[0]);
+    let best = hover.xs[0];
+    for (const v of hover.xs) if (Math.abs(v - at) < Math.abs(best - at)) best = v;
+    return best;
+  };
+  overlay.on('pointermove', (event) => hover.onMove(nearest(event))).on('pointerleave', () => hover.onMove(null));
 }

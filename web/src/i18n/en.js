@@ -7,7 +7,8 @@ export default {
     title: 'RMSNorm, made visible',
     langName: 'English',
     skip: 'Skip to the content',
-    description: 'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a three-question quiz.',
+    description:
+      'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a three-question quiz.',
   },
   toolbar: {
     label: 'Page settings',
@@ -23,23 +24,30 @@ export default {
   },
   notice: {
     paramRejected: 'The link asked for {param}={value}, which is not valid here; the default is used instead.',
-    wasmFailed: 'The WebAssembly module could not be loaded ({reason}). The text below still reads fine, but the interactive figures stay empty.',
-    lmsNotSaving: 'Your course platform is not saving your progress on this page: your answers here may not reach your course record.',
+    wasmFailed:
+      'The WebAssembly module could not be loaded ({reason}). The text below still reads fine, but the interactive figures stay empty.',
+    lmsNotSaving:
+      'Your course platform is not saving your progress on this page: your answers here may not reach your course record.',
     dismiss: 'Dismiss',
   },
   intro: {
     kicker: 'Transformer internals',
     title: 'RMSNorm: the brake on the residual stream',
-    summary: '[[rmsnorm|RMSNorm]] does two things to each token’s vector: it scales the vector back by its own root-mean-square, then multiplies every feature by a [[gain|learned gain]]. However deep the network, each sub-block then receives inputs of a size it can count on.',
+    summary:
+      '[[rmsnorm|RMSNorm]] does two things to each token’s vector: it scales the vector back by its own root-mean-square, then multiplies every feature by a [[gain|learned gain]]. However deep the network, each sub-block then receives inputs of a size it can count on.',
     goal: '**Goal.** By the end you can compute RMSNorm by hand, say what it leaves out compared with [[layernorm|LayerNorm]] and why that is safe, and explain why today’s language models place it at the *entrance* of every sub-block.',
     readingTime: 'Reading time: about {minutes} min',
-    story1: 'Every layer of a transformer reads from one shared vector per token, the residual stream, and writes its attention and MLP results back onto it by addition. Nothing in that addition limits how big the stream gets, so its size creeps upward from layer to layer.',
-    story2: 'Large inputs are not harmless. They turn the softmax inside attention into a near one-hot choice, and training becomes fragile. RMSNorm fixes this for very little: it keeps no running statistics, costs one division and one multiplication per feature, and has the gain as its only parameter. Modern models apply it on the way *into* each sub-block ([[prenorm|pre-norm]]). The residual stream itself is left alone, and gradients travel back through the network along it unhindered, an [[identity|identity path]].',
-    reference: 'The running example is the reference model of this chapter, Qwen3.5-0.8B: {layers} layers and a hidden size of {hidden}, so $\\sqrt{d} = \\sqrt{1024} = 32$.',
+    story1:
+      'Every layer of a transformer reads from one shared vector per token, the residual stream, and writes its attention and MLP results back onto it by addition. Nothing in that addition limits how big the stream gets, so its size creeps upward from layer to layer.',
+    story2:
+      'Large inputs are not harmless. They turn the softmax inside attention into a near one-hot choice, and training becomes fragile. RMSNorm fixes this for very little: it keeps no running statistics, costs one division and one multiplication per feature, and has the gain as its only parameter. Modern models apply it on the way *into* each sub-block ([[prenorm|pre-norm]]). The residual stream itself is left alone, and gradients travel back through the network along it unhindered, an [[identity|identity path]].',
+    reference:
+      'The running example is the reference model of this chapter, Qwen3.5-0.8B: {layers} layers and a hidden size of {hidden}, so $\\sqrt{d} = \\sqrt{1024} = 32$.',
   },
   strip: {
     label: 'One forward pass',
-    caption: 'A token’s path through the reference model. RMSNorm sits twice inside every layer (before attention and before the MLP) and once more before the LM head.',
+    caption:
+      'A token’s path through the reference model. RMSNorm sits twice inside every layer (before attention and before the MLP) and once more before the LM head.',
     tokenize: 'Tokenize',
     embed: 'Embedding lookup',
     layers: '× {layers} layers',
@@ -52,19 +60,45 @@ export default {
   },
   glossary: {
     title: 'Glossary',
-    intro: 'Eight terms carry this chapter. Wherever one is underlined in the text, click or tap it, or press Enter on it, to read its definition right where it stands; Escape or a press anywhere else closes it again.',
-    rmsnorm: { term: 'RMSNorm', def: 'Root-mean-square normalization: divide a vector by the square root of the mean of its squared entries (plus a tiny eps), then multiply each feature by a learned gain. It controls the scale and leaves the mean alone.' },
-    layernorm: { term: 'LayerNorm', def: 'Layer normalization: subtract the vector’s mean, divide by its standard deviation, then apply a learned gain and a learned bias. It controls both the centre and the scale.' },
-    prenorm: { term: 'Pre-norm', def: 'Layer layout x + F(Norm(x)): each sub-block normalizes its own input, and the residual stream is never normalized.' },
-    postnorm: { term: 'Post-norm', def: 'The 2017 layout Norm(x + F(x)): the norm runs after the residual addition, directly on the residual stream.' },
-    variance: { term: 'Variance / std', def: 'Variance is the mean squared distance of the entries from their mean; the standard deviation (std) is its square root. When the mean is zero, std and RMS coincide.' },
-    l2: { term: 'L2 norm', def: 'How long a vector is: square every entry, add them all up, take the square root. With d entries, L2 = √d × RMS.' },
-    gain: { term: 'Learned gain (g)', def: 'One trainable number per feature (d of them), multiplied into the normalized output. It starts at 1.0 and is RMSNorm’s only parameter; there is no bias.' },
-    identity: { term: 'Gradient path / identity path', def: 'The channel by which the gradient travels from the loss back to every layer’s parameters. Where that channel is an identity map, the gradient crosses it neither amplified nor shrunk (it is multiplied by 1); the residual stream of a pre-norm stack is such a channel.' },
+    intro:
+      'Eight terms carry this chapter. Wherever one is underlined in the text, click or tap it, or press Enter on it, to read its definition right where it stands; Escape or a press anywhere else closes it again.',
+    rmsnorm: {
+      term: 'RMSNorm',
+      def: 'Root-mean-square normalization: divide a vector by the square root of the mean of its squared entries (plus a tiny eps), then multiply each feature by a learned gain. It controls the scale and leaves the mean alone.',
+    },
+    layernorm: {
+      term: 'LayerNorm',
+      def: 'Layer normalization: subtract the vector’s mean, divide by its standard deviation, then apply a learned gain and a learned bias. It controls both the centre and the scale.',
+    },
+    prenorm: {
+      term: 'Pre-norm',
+      def: 'Layer layout x + F(Norm(x)): each sub-block normalizes its own input, and the residual stream is never normalized.',
+    },
+    postnorm: {
+      term: 'Post-norm',
+      def: 'The 2017 layout Norm(x + F(x)): the norm runs after the residual addition, directly on the residual stream.',
+    },
+    variance: {
+      term: 'Variance / std',
+      def: 'Variance is the mean squared distance of the entries from their mean; the standard deviation (std) is its square root. When the mean is zero, std and RMS coincide.',
+    },
+    l2: {
+      term: 'L2 norm',
+      def: 'How long a vector is: square every entry, add them all up, take the square root. With d entries, L2 = √d × RMS.',
+    },
+    gain: {
+      term: 'Learned gain (g)',
+      def: 'One trainable number per feature (d of them), multiplied into the normalized output. It starts at 1.0 and is RMSNorm’s only parameter; there is no bias.',
+    },
+    identity: {
+      term: 'Gradient path / identity path',
+      def: 'The channel by which the gradient travels from the loss back to every layer’s parameters. Where that channel is an identity map, the gradient crosses it neither amplified nor shrunk (it is multiplied by 1); the residual stream of a pre-norm stack is such a channel.',
+    },
   },
   softmax: {
     title: 'Large inputs push softmax toward one-hot',
-    intro: 'Attention turns scores into probabilities with a softmax, and those scores grow with the size of the vectors that produce them. Below, the tokens A to F each have a fixed score, and the scores keep their order while you change only their overall [[l2|magnitude]]. Watch a spread-out preference turn into a single winner.',
+    intro:
+      'Attention turns scores into probabilities with a softmax, and those scores grow with the size of the vectors that produce them. Below, the tokens A to F each have a fixed score, and the scores keep their order while you change only their overall [[l2|magnitude]]. Watch a spread-out preference turn into a single winner.',
     slider: 'Per-token magnitude (L2)',
     sliderValue: 'L2 {l2}, logit scale {scale}×',
     reset: 'Back to 32',
@@ -79,24 +113,31 @@ export default {
     zoneInformativeText: 'Several tokens still share the probability.',
     zoneDriftText: 'One token has started to crowd out the rest.',
     zoneSaturatedText: 'Close to one-hot: the other tokens are all but ignored.',
-    thresholds: 'How the zone is chosen: from the largest probability p. Below 0.5 the distribution is informative, from 0.5 up to 0.9 it is drifting, and from 0.9 on it is saturated. The scale is L2 / 32 in the chapter’s mode and (L2 / 32)² when queries and keys both grow, so the default L2 of 32, the length of a normalized 1024-wide vector, leaves the scores as they are in both.',
+    thresholds:
+      'How the zone is chosen: from the largest probability p. Below 0.5 the distribution is informative, from 0.5 up to 0.9 it is drifting, and from 0.9 on it is saturated. The scale is L2 / 32 in the chapter’s mode and (L2 / 32)² when queries and keys both grow, so the default L2 of 32, the length of a normalized 1024-wide vector, leaves the scores as they are in both.',
     note: 'A synthetic illustration: the scores {scores} are fixed demo numbers, multiplied by the scale. In a real model the sharpening happens inside attention. A score there is the dot product of a query and a key, and both are computed from the stream: when the stream grows by a factor s, each of them grows by s and their dot product by s². The chapter’s widget grows the scores only by s, so it shows saturation coming later than it would.',
     growth: 'Scores grow',
     growthLinear: 'in proportion to L2 (the chapter’s widget)',
     growthSquare: 'with L2² (queries and keys both grow)',
-    growthNoteLinear: 'If queries and keys both grew with the stream, the scores at L2 {l2} would be multiplied by {otherScale} instead of {scale}, and the top probability would be {otherTop} instead of {top}.',
-    growthNoteSquare: 'Here queries and keys both grow with the stream: at L2 {l2} the scores are multiplied by {scale}, and the top probability is {top}. The chapter’s widget, which grows only one side, multiplies them by {otherScale} and gets {otherTop}.',
+    growthNoteLinear:
+      'If queries and keys both grew with the stream, the scores at L2 {l2} would be multiplied by {otherScale} instead of {scale}, and the top probability would be {otherTop} instead of {top}.',
+    growthNoteSquare:
+      'Here queries and keys both grow with the stream: at L2 {l2} the scores are multiplied by {scale}, and the top probability is {top}. The chapter’s widget, which grows only one side, multiplies them by {otherScale} and gets {otherTop}.',
     predict: {
-      question: 'Before you move the slider: at the default L2 of {unit} the top probability is {base}. At L2 = {l2} every score is multiplied by {scale}. What will the top probability be there?',
+      question:
+        'Before you move the slider: at the default L2 of {unit} the top probability is {base}. At L2 = {l2} every score is multiplied by {scale}. What will the top probability be there?',
       label: 'Your guess (a probability from 0 to 1)',
       invalid: 'Type a number from 0 to 1, such as 0.6.',
       check: 'Check my guess',
       skip: 'Skip the question',
       again: 'Ask me again',
       skipped: 'You skipped the question; the slider is yours.',
-      revealExact: 'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}: exactly your guess.',
-      revealHigh: 'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}; your guess of {guess} was {difference} too high.',
-      revealLow: 'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}; your guess of {guess} was {difference} too low.',
+      revealExact:
+        'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}: exactly your guess.',
+      revealHigh:
+        'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}; your guess of {guess} was {difference} too high.',
+      revealLow:
+        'At L2 = {l2}, with every score multiplied by {scale}, the top probability is {value}; your guess of {guess} was {difference} too low.',
     },
     chartLabel: 'Softmax probabilities of tokens A to F',
     tableCaption: 'Probabilities at L2 {l2}',
@@ -108,20 +149,25 @@ export default {
   formula: {
     title: 'The formula',
     intro: 'RMSNorm maps one token’s vector $x$ of width $d$ to a vector $y$ of the same width, in two lines:',
-    after: 'Nothing is subtracted and nothing is added: no mean, no bias. The small constant $\\varepsilon$ keeps the division safe when $x$ is close to zero; typical values are $10^{-6}$ (Qwen, the first Llama) and $10^{-5}$ (Llama 2 and 3, and ONNX’s default).',
-    consequence: 'A useful consequence: with $g = 1$ and $\\varepsilon$ negligible, $\\operatorname{mean}(y^2) = 1$, so $\\sum y_i^2 = d$ and the [[l2|L2 norm]] of $y$ is $\\sqrt{d}$ — 32 when $d = 1024$, 16 when $d = 256$. With a gain, the length is about $\\sqrt{d}$ times the RMS of $g$.',
+    after:
+      'Nothing is subtracted and nothing is added: no mean, no bias. The small constant $\\varepsilon$ keeps the division safe when $x$ is close to zero; typical values are $10^{-6}$ (Qwen, the first Llama) and $10^{-5}$ (Llama 2 and 3, and ONNX’s default).',
+    consequence:
+      'A useful consequence: with $g = 1$ and $\\varepsilon$ negligible, $\\operatorname{mean}(y^2) = 1$, so $\\sum y_i^2 = d$ and the [[l2|L2 norm]] of $y$ is $\\sqrt{d}$ — 32 when $d = 1024$, 16 when $d = 256$. With a gain, the length is about $\\sqrt{d}$ times the RMS of $g$.',
     exampleTitle: 'Worked example A, step by step',
-    exampleIntro: 'Take $x = [2, {-1}, 3, 0]$, with $g = 1$ and $\\varepsilon = 10^{-6}$. Each line below is computed by the WebAssembly kernel.',
+    exampleIntro:
+      'Take $x = [2, {-1}, 3, 0]$, with $g = 1$ and $\\varepsilon = 10^{-6}$. Each line below is computed by the WebAssembly kernel.',
     stepSquares: 'Square each entry',
     stepMean: 'Average the squares',
     stepRms: 'Square root: the RMS',
     stepY: 'Divide each entry by the RMS',
-    exampleAfter: 'The biggest entry loses the most in absolute terms, 0 remains 0, and every sign and every ratio survives: only the scale changed.',
+    exampleAfter:
+      'The biggest entry loses the most in absolute terms, 0 remains 0, and every sign and every ratio survives: only the scale changed.',
     pending: 'Waiting for the WebAssembly module…',
   },
   calculator: {
     title: 'Try your own vector',
-    intro: 'Type any vector and follow both recipes step by step: RMSNorm in the first column, LayerNorm in the second (gain 1, bias 0).',
+    intro:
+      'Type any vector and follow both recipes step by step: RMSNorm in the first column, LayerNorm in the second (gain 1, bias 0).',
     label: 'Vector x',
     hint: 'Numbers separated by commas or spaces, up to {max} entries.',
     exampleA: 'Example A',
@@ -145,12 +191,15 @@ export default {
     errRange: 'Entry {index} is too large to compute with.',
     errKernel: 'The kernel refused this input: {message}',
     stale: 'Still showing the last valid vector, {vector}.',
-    overflowRms: 'x² passes float32’s largest value (about {max}): the kernel sees its float sum overflow and redoes this row in double precision, so x² and mean(x²) below are double-precision values.',
-    overflowLn: 'The variance passes float32’s largest value (about {max}): the kernel redoes this row in double precision, so x − mean and the variance below are double-precision values.',
+    overflowRms:
+      'x² passes float32’s largest value (about {max}): the kernel sees its float sum overflow and redoes this row in double precision, so x² and mean(x²) below are double-precision values.',
+    overflowLn:
+      'The variance passes float32’s largest value (about {max}): the kernel redoes this row in double precision, so x − mean and the variance below are double-precision values.',
   },
   challenges: {
     title: 'Five checks on your own vector',
-    intro: 'Each check below is a common misreading of the two norms. Do the task or answer the question: the kernels’ results on the vector in the calculator settle it.',
+    intro:
+      'Each check below is a common misreading of the two norms. Do the task or answer the question: the kernels’ results on the vector in the calculator settle it.',
     progress: '{done} of {total} checks done. Your progress is kept in this browser only.',
     done: '✓ done',
     right: 'Right.',
@@ -171,7 +220,8 @@ export default {
       title: 'One number added to every entry',
       task: 'Add the same number to every entry of your vector (the button adds {by}). Which output moves, and which stays where it was?',
       action: 'Add {by} to every entry',
-      result: '{lead} that is {before} with {c} added to every entry. LayerNorm’s y went from {lnBefore} to {lnAfter} (largest change {lnChange}); RMSNorm’s went from {rmsBefore} to {rmsAfter} (largest change {rmsChange}).',
+      result:
+        '{lead} that is {before} with {c} added to every entry. LayerNorm’s y went from {lnBefore} to {lnAfter} (largest change {lnChange}); RMSNorm’s went from {rmsBefore} to {rmsAfter} (largest change {rmsChange}).',
       why: 'Adding {c} to every entry moves the mean by exactly {c}, and subtracting the mean is LayerNorm’s first step, so the two cancel: LayerNorm cannot see the shift. RMSNorm has no such step. The shift changes the RMS ({rmsBefore} → {rmsAfter}) and the direction of the vector, and the output follows.',
     },
     unit: {
@@ -180,9 +230,11 @@ export default {
       a: '1: y is a unit vector',
       b: 'about √d, where d is the number of entries',
       c: 'as long as the input x',
-      result: '{verdict} For {x} (d = {d}), mean(y²) = {meanSquare}, so the squares of y add up to {sum} and its length is {l2}; √{d} = {sqrtD}.',
+      result:
+        '{verdict} For {x} (d = {d}), mean(y²) = {meanSquare}, so the squares of y add up to {sum} and its length is {l2}; √{d} = {sqrtD}.',
       why: 'RMSNorm divides by the root of the mean square, so what comes out as 1 is the average of the squares, not their sum. The sum is d and the length √d. Change the number of entries and watch the length follow √d.',
-      whyOne: 'With a single entry √1 = 1: the one case where y is a unit vector. Add entries and the length follows √d.',
+      whyOne:
+        'With a single entry √1 = 1: the one case where y is a unit vector. Add entries and the length follows √d.',
       zero: '{verdict} Your vector is all zeros, so y is all zeros too and there is no length to compare. Try any other vector.',
     },
     size: {
@@ -194,7 +246,8 @@ export default {
       larger: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): larger.',
       smaller: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): smaller.',
       same: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): it already had that length.',
-      model: 'In the demo panel ({norm}, {placement}), layer 0’s input {norm} turns a vector of L2/tok {in0} into one of {out0}, ×{ratio0}; at layer {last} it turns {inLast} into {outLast}, ×{ratioLast}.',
+      model:
+        'In the demo panel ({norm}, {placement}), layer 0’s input {norm} turns a vector of L2/tok {in0} into one of {out0}, ×{ratio0}; at layer {last} it turns {inLast} into {outLast}, ×{ratioLast}.',
       link: 'See the breakdown.',
       why: 'The output’s length is set by d and the gains, not by the input: what is shorter than √d comes out longer, what is longer comes out shorter. Early in the stack the residual stream is still short, so there the norm enlarges it.',
       noNorm: 'The demo panel has no norm just now; choose RMSNorm there to see the model’s figures.',
@@ -204,10 +257,13 @@ export default {
       title: 'A vector whose mean is zero',
       task: 'Make the entries add up to zero (the button subtracts your vector’s mean from every entry). Then compare LayerNorm’s std with RMSNorm’s RMS.',
       action: 'Subtract the mean',
-      result: '{lead} its mean is {mean}. LayerNorm’s std is {std} and RMSNorm’s RMS is {rms}, and the two outputs agree: {lnY} and {rmsY}.',
+      result:
+        '{lead} its mean is {mean}. LayerNorm’s std is {std} and RMSNorm’s RMS is {rms}, and the two outputs agree: {lnY} and {rmsY}.',
       why: 'RMS² = mean² + std². With the mean at zero they are the same number, and LayerNorm’s centring has nothing to remove.',
-      model: 'The demo model’s norm inputs are nearly like this: over its {depth} layers, their std and RMS differ by {gap}% at most (the breakdown points it out). Dropping the mean costs this model next to nothing.',
-      modelFar: 'In the demo model’s norm inputs, std and RMS differ by up to {gap}% over its {depth} layers: there the mean is not negligible everywhere.',
+      model:
+        'The demo model’s norm inputs are nearly like this: over its {depth} layers, their std and RMS differ by {gap}% at most (the breakdown points it out). Dropping the mean costs this model next to nothing.',
+      modelFar:
+        'In the demo model’s norm inputs, std and RMS differ by up to {gap}% over its {depth} layers: there the mean is not negligible everywhere.',
     },
   },
   meanPointer: {
@@ -216,7 +272,8 @@ export default {
   },
   compare: {
     title: 'RMSNorm vs LayerNorm',
-    intro: 'LayerNorm does two jobs. It **re-centres** the vector by subtracting its mean, and it **re-scales** it by dividing by its spread. RMSNorm keeps only the second job.',
+    intro:
+      'LayerNorm does two jobs. It **re-centres** the vector by subtracting its mean, and it **re-scales** it by dividing by its spread. RMSNorm keeps only the second job.',
     lnHeading: 'LayerNorm',
     rmsHeading: 'RMSNorm',
     removed: 'removed in RMSNorm',
@@ -228,37 +285,46 @@ export default {
     pipeGain: '× gain',
     pipeBias: '+ bias',
     why: 'The mean is safe to leave alone: the residual connections and the learned projections around every norm can absorb a shift of the mean, so the network does not need the norm to remove it. Nothing else keeps the scale in check, so that is the part worth paying for.',
-    evidence: 'Biao Zhang and Rico Sennrich introduced RMSNorm in 2019. Over the models and tasks they tried, it took 7% to 64% less running time than LayerNorm and scored about as well.',
+    evidence:
+      'Biao Zhang and Rico Sennrich introduced RMSNorm in 2019. Over the models and tasks they tried, it took 7% to 64% less running time than LayerNorm and scored about as well.',
     usedBy: 'Who uses which',
     usedRms: 'RMSNorm: Llama, Mistral, Gemma, Qwen, PaLM, DeepSeek.',
     usedLn: 'LayerNorm: the original Transformer (2017), BERT, GPT-2.',
   },
   placement: {
     title: 'Pre-norm vs post-norm: beside the highway or on it',
-    intro: 'Both layouts use the same norm. What differs is its position with respect to the residual stream, the highway that runs straight up through all the layers.',
+    intro:
+      'Both layouts use the same norm. What differs is its position with respect to the residual stream, the highway that runs straight up through all the layers.',
     postTitle: 'Post-norm (2017)',
     preTitle: 'Pre-norm (today’s LLMs)',
-    postCaption: 'Here the highway runs through the norm: everything that travels up, and every gradient that travels down, passes through it.',
+    postCaption:
+      'Here the highway runs through the norm: everything that travels up, and every gradient that travels down, passes through it.',
     preCaption: 'Here the norm is on the side branch, and the highway is a plain sum: an identity path.',
     highway: 'residual stream',
     norm: 'Norm',
     block: 'F: attention or MLP',
     layerIn: 'from the layer below',
     layerOut: 'to the layer above',
-    diagramPost: 'Diagram of one post-norm layer: the input and the sub-block output are added on the residual stream, then the sum passes through the norm before continuing upward.',
-    diagramPre: 'Diagram of one pre-norm layer: a side branch normalizes a copy of the residual stream and feeds it to the sub-block, whose output is added back; the residual stream itself passes through no norm.',
-    depth: 'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it. During training these rescalings compound: at 6 layers they stay tame, but past about 20 layers post-norm becomes hard to train without a learning-rate warm-up. In pre-norm the highway holds nothing but additions, so the gradient that travels along it is multiplied by exactly 1 however many layers it crosses, and stacks of 24 layers and more train stably. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
-    price: 'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more.',
+    diagramPost:
+      'Diagram of one post-norm layer: the input and the sub-block output are added on the residual stream, then the sum passes through the norm before continuing upward.',
+    diagramPre:
+      'Diagram of one pre-norm layer: a side branch normalizes a copy of the residual stream and feeds it to the sub-block, whose output is added back; the residual stream itself passes through no norm.',
+    depth:
+      'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it. During training these rescalings compound: at 6 layers they stay tame, but past about 20 layers post-norm becomes hard to train without a learning-rate warm-up. In pre-norm the highway holds nothing but additions, so the gradient that travels along it is multiplied by exactly 1 however many layers it crosses, and stacks of 24 layers and more train stably. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
+    price:
+      'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more.',
   },
   model: {
     pending: 'Waiting for the WebAssembly model…',
     defaultPrompt: 'Each layer adds to the stream.',
     prompt: 'Prompt',
     promptReset: 'Example prompt',
-    promptHint: '{count} of at most {max} tokens. The model reads one token per UTF-8 byte, so a Chinese character takes three.',
+    promptHint:
+      '{count} of at most {max} tokens. The model reads one token per UTF-8 byte, so a Chinese character takes three.',
     errEmpty: 'Type at least one character.',
     errTooLong: 'That is {count} tokens (UTF-8 bytes); the model reads at most {max}.',
-    errTooShort: 'The gradients need a prompt of at least {min} tokens: their loss scores each token’s guess of the next one.',
+    errTooShort:
+      'The gradients need a prompt of at least {min} tokens: their loss scores each token’s guess of the next one.',
     errModel: 'The model refused this input: {message}',
     stale: 'Still showing the results for the last prompt it could read: “{prompt}”.',
     tokens: '{count} tokens:',
@@ -280,8 +346,10 @@ export default {
   },
   gain: {
     title: 'The learned gain g',
-    intro: 'After the division, each feature is multiplied by its own gain. The gains start at 1.0 and training pushes some above 1 (amplify that feature) and some below 1 (suppress it).',
-    source: '{count} of the {hidden} gains of layer {layer}’s input RMSNorm in our synthetic model, the same features on every visit (picked with seed {seed}). Bars rise above the line at 1.0 for amplified features and hang below it for suppressed ones.',
+    intro:
+      'After the division, each feature is multiplied by its own gain. The gains start at 1.0 and training pushes some above 1 (amplify that feature) and some below 1 (suppress it).',
+    source:
+      '{count} of the {hidden} gains of layer {layer}’s input RMSNorm in our synthetic model, the same features on every visit (picked with seed {seed}). Bars rise above the line at 1.0 for amplified features and hang below it for suppressed ones.',
     amplified: 'amplified (> 1)',
     suppressed: 'suppressed (< 1)',
     min: 'smallest',
@@ -289,29 +357,41 @@ export default {
     rmsAll: 'RMS of all {hidden} gains',
     baseline: 'g = 1',
     axisFeatures: '{count} sampled features, in feature order',
-    synthetic: 'Synthetic gains: the model draws them from a seed; no training produced them. In one respect they look like the gains of trained norm layers: the bulk of them sit near 1, and only a handful stray far from it.',
-    length: 'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. Run on the prompt, the model measures {measured} per token at this norm’s output (layer {layer}): close, not equal, because the estimate weighs every feature alike, while a real normalized vector has larger entries in some features, and the gains there count for more.',
-    lengthMatches: 'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. Run on the prompt, the model measures {measured} per token at this norm’s output (layer {layer}): equal to the digits shown, though the rule stays an estimate, since it weighs every feature alike and a real normalized vector does not.',
-    lengthNoNorm: 'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. With the model’s norm set to “none”, there is no norm output to measure this against.',
-    chartLabel: '{count} learned gains as bars from 1.0: {amplified} amplified, {suppressed} suppressed, smallest {min}, largest {max}',
+    synthetic:
+      'Synthetic gains: the model draws them from a seed; no training produced them. In one respect they look like the gains of trained norm layers: the bulk of them sit near 1, and only a handful stray far from it.',
+    length:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. Run on the prompt, the model measures {measured} per token at this norm’s output (layer {layer}): close, not equal, because the estimate weighs every feature alike, while a real normalized vector has larger entries in some features, and the gains there count for more.',
+    lengthMatches:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. Run on the prompt, the model measures {measured} per token at this norm’s output (layer {layer}): equal to the digits shown, though the rule stays an estimate, since it weighs every feature alike and a real normalized vector does not.',
+    lengthNoNorm:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. With the model’s norm set to “none”, there is no norm output to measure this against.',
+    chartLabel:
+      '{count} learned gains as bars from 1.0: {amplified} amplified, {suppressed} suppressed, smallest {min}, largest {max}',
     tableCaption: 'The {count} sampled gains',
     feature: 'Feature',
     value: 'Gain',
   },
   demo: {
     title: 'The demo panel: magnitude across the layers',
-    intro: 'Here a prompt flows through a synthetic model with the reference model’s shape, and the figures are read at every layer. It is a small synthetic model, not the real one; what it reproduces are the chapter’s shapes: a residual stream that climbs about tenfold across the layers and normed inputs that stay near $\\sqrt{d}$.',
+    intro:
+      'Here a prompt flows through a synthetic model with the reference model’s shape, and the figures are read at every layer. It is a small synthetic model, not the real one; what it reproduces are the chapter’s shapes: a residual stream that climbs about tenfold across the layers and normed inputs that stay near $\\sqrt{d}$.',
     settings: 'The model and its settings',
-    settingsIntro: 'The model is {hidden} wide with {heads} attention heads, its weights drawn from seed {seed}; nothing in it was trained. Its tokens are the prompt’s UTF-8 bytes, up to {maxTokens}. Change any setting and every view below is computed again.',
-    autorunIntro: 'First a prediction: before anything is drawn, where do you think each curve ends at the last layer? Set the two hollow markers, then lock them in (or skip). A walk then follows one forward pass: the prompt is tokenized and embedded, the layers run a few at a time while the chart draws both curves (the breakdown below follows), then the final norm and the next-token guess. At the end your prediction meets the result, and the controls are yours.',
+    settingsIntro:
+      'The model is {hidden} wide with {heads} attention heads, its weights drawn from seed {seed}; nothing in it was trained. Its tokens are the prompt’s UTF-8 bytes, up to {maxTokens}. Change any setting and every view below is computed again.',
+    autorunIntro:
+      'First a prediction: before anything is drawn, where do you think each curve ends at the last layer? Set the two hollow markers, then lock them in (or skip). A walk then follows one forward pass: the prompt is tokenized and embedded, the layers run a few at a time while the chart draws both curves (the breakdown below follows), then the final norm and the next-token guess. At the end your prediction meets the result, and the controls are yours.',
     layerChart: 'L2/tok across layers',
-    layerChartIntro: 'The residual stream’s length per token at each layer, against the length of what the norms hand to the sub-blocks (pink). Switch the norm or the placement above and watch which curve moves.',
+    layerChartIntro:
+      'The residual stream’s length per token at each layer, against the length of what the norms hand to the sub-blocks (pink). Switch the norm or the placement above and watch which curve moves.',
     breakdown: 'Single-layer breakdown',
-    breakdownIntro: 'One layer at a time: every vector the layer normalizes, reads or adds, with its L2 per token, mean, variance and standard deviation, and RMS.',
+    breakdownIntro:
+      'One layer at a time: every vector the layer normalizes, reads or adds, with its L2 per token, mean, variance and standard deviation, and RMS.',
     attention: 'Attention saturation per layer',
-    attentionIntro: 'The softmax widget above scaled six made-up scores. Here are the model’s own attention weights, for the settings above: how much of its weight the largest attention probability takes, and how spread out the rest is.',
+    attentionIntro:
+      'The softmax widget above scaled six made-up scores. Here are the model’s own attention weights, for the settings above: how much of its weight the largest attention probability takes, and how spread out the rest is.',
     gradient: 'Gradient flow: pre-norm vs post-norm',
-    gradientIntro: 'The chapter’s claim that pre-norm keeps deep stacks trainable is about the backward pass. Here the model runs one on the prompt, for a pre-norm and a post-norm stack of the same depth and weights, and shows how large a gradient reaches each layer at initialization and what the norms do to it on the way.',
+    gradientIntro:
+      'The chapter’s claim that pre-norm keeps deep stacks trainable is about the backward pass. Here the model runs one on the prompt, for a pre-norm and a post-norm stack of the same depth and weights, and shows how large a gradient reaches each layer at initialization and what the norms do to it on the way.',
   },
   autorun: {
     play: 'Play the walk',
@@ -323,7 +403,8 @@ export default {
     waiting: 'The walk starts by itself when the chart comes into view.',
     waitingPrediction: 'Make your prediction, or skip it: the walk starts after that.',
     off: 'Press “Play the walk” to step through the forward pass.',
-    reduced: 'Your system asks for reduced motion, so nothing moves by itself: “Play the walk” shows the first step, and “Next step” each one after it.',
+    reduced:
+      'Your system asks for reduced motion, so nothing moves by itself: “Play the walk” shows the first step, and “Next step” each one after it.',
     running: 'Walking through the forward pass…',
     paused: 'Paused. “Next step” goes on one step at a time.',
     stepping: 'Press “Next step” to go on, or “Skip to the end”.',
@@ -331,8 +412,10 @@ export default {
     next: 'Next step',
     finish: 'Skip to the end',
     predict: {
-      question: 'Before the walk: the stream enters layer 0 at L2/tok {start}. Where will each curve be at the last layer, {last}? Set both markers (here, or drag them on the chart), then lock your prediction in: the walk then draws the curves layer by layer.',
-      questionAtOnce: 'Before the curves appear: the stream enters layer 0 at L2/tok {start}. Where will each curve be at the last layer, {last}? Set both markers (here, or drag them on the chart), then lock your prediction in to see the curves.',
+      question:
+        'Before the walk: the stream enters layer 0 at L2/tok {start}. Where will each curve be at the last layer, {last}? Set both markers (here, or drag them on the chart), then lock your prediction in: the walk then draws the curves layer by layer.',
+      questionAtOnce:
+        'Before the curves appear: the stream enters layer 0 at L2/tok {start}. Where will each curve be at the last layer, {last}? Set both markers (here, or drag them on the chart), then lock your prediction in to see the curves.',
       residual: 'Residual stream after layer {last}',
       norm: 'Input {norm} output at layer {last}',
       value: 'L2/tok {value}',
@@ -341,9 +424,12 @@ export default {
       again: 'Predict again',
       start: 'Make a prediction',
       skipped: 'You skipped the prediction. “Make a prediction” asks again and walks once more.',
-      otherSettings: 'Your prediction was for {norm}, {placement}, {depth} layers, so it is not compared with these settings. “Make a prediction” asks for these.',
-      compare: 'You put the stream at {residualGuess} after layer {last} and the input {norm} output at {normGuess}; the model measured {residual} ({residualVerdict}) and {normValue} ({normVerdict}).',
-      compareNone: 'You put the stream at {residualGuess} after layer {last}; the model measured {residual} ({residualVerdict}).',
+      otherSettings:
+        'Your prediction was for {norm}, {placement}, {depth} layers, so it is not compared with these settings. “Make a prediction” asks for these.',
+      compare:
+        'You put the stream at {residualGuess} after layer {last} and the input {norm} output at {normGuess}; the model measured {residual} ({residualVerdict}) and {normValue} ({normVerdict}).',
+      compareNone:
+        'You put the stream at {residualGuess} after layer {last}; the model measured {residual} ({residualVerdict}).',
       verdict: {
         close: 'within {percent}% of your guess',
         high: 'your guess was {factor}× too high',
@@ -353,12 +439,18 @@ export default {
     stage: {
       tokenize: 'Tokenize: the prompt becomes {tokens} tokens, one per UTF-8 byte.',
       embed: 'Embedding lookup: each token becomes a {hidden}-wide vector; the stream starts at L2/tok {l2}.',
-      layer: 'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}; the input {norm} hands attention a vector of L2/tok {outFrom}.',
-      layers: 'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}; the input {norm} hands attention vectors of L2/tok {lo} to {hi}.',
-      layerPost: 'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}; attention reads it as it is, and the input {norm} brings the sum back to L2/tok {outFrom}.',
-      layersPost: 'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}; attention reads it as it is, and the input {norm} brings each sum back to L2/tok {lo} to {hi}.',
-      layerNone: 'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}, and with no norm the sub-blocks read it as it is.',
-      layersNone: 'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}, and with no norm the sub-blocks read it as it is.',
+      layer:
+        'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}; the input {norm} hands attention a vector of L2/tok {outFrom}.',
+      layers:
+        'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}; the input {norm} hands attention vectors of L2/tok {lo} to {hi}.',
+      layerPost:
+        'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}; attention reads it as it is, and the input {norm} brings the sum back to L2/tok {outFrom}.',
+      layersPost:
+        'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}; attention reads it as it is, and the input {norm} brings each sum back to L2/tok {lo} to {hi}.',
+      layerNone:
+        'Layer {from} (of 0–{last}): the stream arrives at L2/tok {inFrom}, and with no norm the sub-blocks read it as it is.',
+      layersNone:
+        'Layers {from}–{to} (of 0–{last}): the stream arrives at L2/tok {inFrom} at layer {from} and {inTo} at layer {to}, and with no norm the sub-blocks read it as it is.',
       finalNorm: 'Final {norm}: the stream’s L2/tok goes from {in} to {out}.',
       finalNormNone: 'No final norm: the LM head reads the stream at L2/tok {in}.',
       head: 'LM head: one score for each of the 256 byte tokens.',
@@ -382,12 +474,16 @@ export default {
     reference: '√{d} = {sqrtD}',
     axisLayer: 'layer',
     axisL2: 'L2 per token',
-    summary: 'Over {depth} layers the residual stream goes from {first} to {last} per token, {ratio}× its starting length, while every norm output stays between {lo} and {hi}, next to √d = {sqrtD}.',
-    summaryNone: 'Over {depth} layers the residual stream goes from {first} to {last} per token, {ratio}× its starting length: with no norm, nothing holds it back.',
-    readout: 'Layer {layer}: residual stream {residual}, input {norm} output {inputOut}, post-attention {norm} output {postOut}',
+    summary:
+      'Over {depth} layers the residual stream goes from {first} to {last} per token, {ratio}× its starting length, while every norm output stays between {lo} and {hi}, next to √d = {sqrtD}.',
+    summaryNone:
+      'Over {depth} layers the residual stream goes from {first} to {last} per token, {ratio}× its starting length: with no norm, nothing holds it back.',
+    readout:
+      'Layer {layer}: residual stream {residual}, input {norm} output {inputOut}, post-attention {norm} output {postOut}',
     seriesAfterAttention: 'after-attention {norm} output',
     seriesAfterMlp: 'after-MLP {norm} output',
-    readoutPost: 'Layer {layer}: residual stream {residual}, after-attention {norm} output {inputOut}, after-MLP {norm} output {postOut}',
+    readoutPost:
+      'Layer {layer}: residual stream {residual}, after-attention {norm} output {inputOut}, after-MLP {norm} output {postOut}',
     readoutNone: 'Layer {layer}: residual stream {residual}',
     readoutFinal: 'After layer {last}: residual stream {residual} (what the final norm reads)',
     note: 'Every point is an average over the prompt’s tokens. The residual stream is read where it enters each layer, and once more after the last layer; the vertical line marks the layer chosen below. Point at the chart to read any layer.',
@@ -397,19 +493,25 @@ export default {
     finalRow: 'after the last',
     guessResidual: 'your guess',
     guessNorm: 'your guess',
-    summaryAsking: 'Only the stream’s starting point is drawn: L2/tok {start} as it enters layer 0. Where does each curve end, at layer {last}? The hollow markers are your prediction.',
-    summaryWaiting: 'The walk draws the curves from the stream’s starting point, L2/tok {start}, once the chart is in view.',
+    summaryAsking:
+      'Only the stream’s starting point is drawn: L2/tok {start} as it enters layer 0. Where does each curve end, at layer {last}? The hollow markers are your prediction.',
+    summaryWaiting:
+      'The walk draws the curves from the stream’s starting point, L2/tok {start}, once the chart is in view.',
     summaryEmpty: 'The walk is about to draw the curves.',
     summaryDrawn: 'Drawn so far: layers 0 to {layer}, of 0–{last}.',
   },
   breakdown: {
     layer: 'Layer',
     layerValue: 'layer {layer} (0–{last})',
-    exercise: 'Hands-on: read “Input {norm} input” and “Input {norm} output” at layer {first}, then at layer {second}. Which one grows with depth, and which one stays put?',
-    exerciseShallow: 'The hands-on exercise compares layers {first} and {second}; set the depth to {needed} or more to reach layer {second}.',
-    exerciseNone: 'The hands-on exercise compares a norm’s input with its output at layers {first} and {second}; with the norm set to “none” there is no norm to compare. Choose RMSNorm above to try it.',
+    exercise:
+      'Hands-on: read “Input {norm} input” and “Input {norm} output” at layer {first}, then at layer {second}. Which one grows with depth, and which one stays put?',
+    exerciseShallow:
+      'The hands-on exercise compares layers {first} and {second}; set the depth to {needed} or more to reach layer {second}.',
+    exerciseNone:
+      'The hands-on exercise compares a norm’s input with its output at layers {first} and {second}; with the norm set to “none” there is no norm to compare. Choose RMSNorm above to try it.',
     goTo: 'Layer {layer}',
-    noNorm: 'With the norm set to “none” there is no norm: each sub-block reads the residual stream exactly as it is, and nothing holds its length in check.',
+    noNorm:
+      'With the norm set to “none” there is no norm: each sub-block reads the residual stream exactly as it is, and nothing holds its length in check.',
     caption: 'Layer {layer}, averaged over the prompt’s {tokens} tokens.',
     l2: 'L2/tok',
     mean: 'mean',
@@ -461,7 +563,8 @@ export default {
   },
   attention: {
     settings: 'Settings: {norm}, {placement}, {depth} layers, {tokens} tokens.',
-    summary: 'The largest attention weight averages {first} in layer 0 and {deep} in layer {deepest} (highest: {peak}); {saturated} of the {depth} layers average 0.9 or more, the softmax widget’s saturated zone. The average entropy in layer {deepest} is {entropyDeep} nats, against {uniform} for weights spread evenly.',
+    summary:
+      'The largest attention weight averages {first} in layer 0 and {deep} in layer {deepest} (highest: {peak}); {saturated} of the {depth} layers average 0.9 or more, the softmax widget’s saturated zone. The average entropy in layer {deepest} is {entropyDeep} nats, against {uniform} for weights spread evenly.',
     maxTitle: 'Largest attention probability, averaged',
     entropyTitle: 'Attention entropy, averaged (nats)',
     axisLayer: 'layer',
@@ -487,24 +590,36 @@ export default {
     lossValue: '{lossPre} / {lossPost} nats',
     paramsTitle: 'Gradient norm of each layer’s parameters',
     residualTitle: 'Gradient norm of the residual stream entering each layer (the last point: leaving the last layer)',
-    factorTitle: 'What each norm’s backward multiplies the gradient by, about √d·rms(g)/‖x‖ (pre-norm: read off its forward pass; post-norm: measured by its backward pass)',
+    factorTitle:
+      'What each norm’s backward multiplies the gradient by, about √d·rms(g)/‖x‖ (pre-norm: read off its forward pass; post-norm: measured by its backward pass)',
     seriesPre: 'pre-norm',
     seriesPost: 'post-norm',
     axisLayer: 'layer',
     axisGrad: 'gradient L2',
     axisFactor: 'factor',
     readingTitle: 'What the numbers say',
-    readingRatios: 'At {depth} layers, the last layer’s parameters get {preRatio}× the gradient of the first layer’s in pre-norm, and {postRatio}× in post-norm.',
-    readingMechanism: 'The third chart holds the mechanism behind these numbers. On the way back, a norm multiplies the gradient that crosses it by about √d·rms(g)/‖x‖, the same factor by which its forward pass changes the length of its input x: more than 1 when x is shorter than √d·rms(g), about 32 here, and less than 1 when it is longer.',
-    readingPreFalls: 'In pre-norm every norm reads the residual stream, and the stream grows from {streamFirst} per token at layer 0 to {streamLast} at layer {last}, so the input norm’s factor falls from {factorFirst} to {factorLast}. What an early sub-block sends back into the stream is scaled up, what a late one sends back is scaled down, and the stream’s gradient builds up toward the input: where it leaves layer 0 it is {streamGradRatio}× as large as where it leaves layer {last}. A sub-block’s parameters take their gradient from the stream at the point where the sub-block adds its output, so here the first layers get the larger ones. Between the layers the stream itself crosses no norm: its gradient reaches every layer along the identity path.',
-    readingPreOther: 'In pre-norm every norm reads the residual stream, which goes from {streamFirst} per token at layer 0 to {streamLast} at layer {last}; the input norm’s factor goes from {factorFirst} to {factorLast}. Between the layers the stream itself crosses no norm: its gradient reaches every layer along the identity path.',
-    readingPostLevel: 'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, so the sums they read are about as long as their outputs, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s parameter gradients come out about level across depth: the last layer gets {postRatio}× the first layer’s.',
-    readingPostOther: 'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s last layer gets {postRatio}× the first layer’s parameter gradient.',
-    readingInit: 'All of this is a snapshot taken at initialization, before a single training step. It shows how the norms scale the backward signal in this untrained model, and that in both layouts every layer receives a gradient. It cannot show whether a deep stack trains, because that depends on how the gradients change as the weights do. The chapter’s claim is about training: in post-norm the rescalings on the stream compound as training moves the weights, and without a learning-rate warm-up the first layers’ gradients collapse early on, while pre-norm’s identity path keeps them flowing. Xiong et al. (2020) saw the same in their experiments: post-norm needed the warm-up to train well, pre-norm did well without it.',
-    trainingRun: 'Watching that happen takes a training run: the training lab below trains the stacks one after another and measures their gradients after every step.',
-    readingLossAbove: 'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, is above ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. To do worse than an even guess, a model has to give the true next byte less than an even share of its probability, and an untrained model does because it is confidently wrong: for the byte after the prompt, pre-norm’s top guess alone takes {topPre} of the probability, {topShare} times an even share. On average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm, where an even guess gives 1 in {vocabulary}.',
-    readingLossOther: 'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, compares with ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. Nothing here is trained, so how near either comes to it is the luck of the random weights: on average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm.',
-    readingNoNorm: 'With no norm, pre-norm and post-norm are the same network, so the two curves coincide. Choose RMSNorm or LayerNorm above to compare the layouts.',
+    readingRatios:
+      'At {depth} layers, the last layer’s parameters get {preRatio}× the gradient of the first layer’s in pre-norm, and {postRatio}× in post-norm.',
+    readingMechanism:
+      'The third chart holds the mechanism behind these numbers. On the way back, a norm multiplies the gradient that crosses it by about √d·rms(g)/‖x‖, the same factor by which its forward pass changes the length of its input x: more than 1 when x is shorter than √d·rms(g), about 32 here, and less than 1 when it is longer.',
+    readingPreFalls:
+      'In pre-norm every norm reads the residual stream, and the stream grows from {streamFirst} per token at layer 0 to {streamLast} at layer {last}, so the input norm’s factor falls from {factorFirst} to {factorLast}. What an early sub-block sends back into the stream is scaled up, what a late one sends back is scaled down, and the stream’s gradient builds up toward the input: where it leaves layer 0 it is {streamGradRatio}× as large as where it leaves layer {last}. A sub-block’s parameters take their gradient from the stream at the point where the sub-block adds its output, so here the first layers get the larger ones. Between the layers the stream itself crosses no norm: its gradient reaches every layer along the identity path.',
+    readingPreOther:
+      'In pre-norm every norm reads the residual stream, which goes from {streamFirst} per token at layer 0 to {streamLast} at layer {last}; the input norm’s factor goes from {factorFirst} to {factorLast}. Between the layers the stream itself crosses no norm: its gradient reaches every layer along the identity path.',
+    readingPostLevel:
+      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, so the sums they read are about as long as their outputs, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s parameter gradients come out about level across depth: the last layer gets {postRatio}× the first layer’s.',
+    readingPostOther:
+      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s last layer gets {postRatio}× the first layer’s parameter gradient.',
+    readingInit:
+      'All of this is a snapshot taken at initialization, before a single training step. It shows how the norms scale the backward signal in this untrained model, and that in both layouts every layer receives a gradient. It cannot show whether a deep stack trains, because that depends on how the gradients change as the weights do. The chapter’s claim is about training: in post-norm the rescalings on the stream compound as training moves the weights, and without a learning-rate warm-up the first layers’ gradients collapse early on, while pre-norm’s identity path keeps them flowing. Xiong et al. (2020) saw the same in their experiments: post-norm needed the warm-up to train well, pre-norm did well without it.',
+    trainingRun:
+      'Watching that happen takes a training run: the training lab below trains the stacks one after another and measures their gradients after every step.',
+    readingLossAbove:
+      'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, is above ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. To do worse than an even guess, a model has to give the true next byte less than an even share of its probability, and an untrained model does because it is confidently wrong: for the byte after the prompt, pre-norm’s top guess alone takes {topPre} of the probability, {topShare} times an even share. On average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm, where an even guess gives 1 in {vocabulary}.',
+    readingLossOther:
+      'The loss read-out, {lossPre} nats for pre-norm and {lossPost} for post-norm, compares with ln {vocabulary} = {uniform} nats, the score of an even guess over the {vocabulary} byte tokens. Nothing here is trained, so how near either comes to it is the luck of the random weights: on average (the geometric mean over the prompt’s next bytes) the true byte gets 1 chance in {oddsPre} from pre-norm and 1 in {oddsPost} from post-norm.',
+    readingNoNorm:
+      'With no norm, pre-norm and post-norm are the same network, so the two curves coincide. Choose RMSNorm or LayerNorm above to compare the layouts.',
     note: 'Gradients of the next-token loss on the prompt, at initialization: nothing is trained. The two stacks share their weights layer by layer and differ only in the norm’s position; the prompt, norm and eps are the settings above.',
     tableCaption: 'Gradient norms at {depth} layers',
     layerCol: 'Layer',
@@ -518,8 +633,10 @@ export default {
   },
   playground: {
     title: 'Scale-invariance playground',
-    intro: 'A fixed synthetic vector of {d} numbers (drawn with seed {seed}, so it is the same on every visit) is multiplied by a stretch factor and passed through RMSNorm. The input’s length follows the stretch; the output’s stays at $\\sqrt{256} = 16$.',
-    beyond: 'The chapter stops at 0.1×. Go further down and the input becomes so small that $\\varepsilon$ is no longer negligible next to $\\operatorname{mean}(x^2)$: the output starts to shrink as well, and scale invariance ends.',
+    intro:
+      'A fixed synthetic vector of {d} numbers (drawn with seed {seed}, so it is the same on every visit) is multiplied by a stretch factor and passed through RMSNorm. The input’s length follows the stretch; the output’s stays at $\\sqrt{256} = 16$.',
+    beyond:
+      'The chapter stops at 0.1×. Go further down and the input becomes so small that $\\varepsilon$ is no longer negligible next to $\\operatorname{mean}(x^2)$: the output starts to shrink as well, and scale invariance ends.',
     slider: 'Stretch factor',
     sliderValue: '{stretch}×',
     eps: 'eps',
@@ -540,14 +657,16 @@ export default {
     tableCaption: 'L2 before and after RMSNorm at selected stretch factors',
     stretchCol: 'Stretch',
     predict: {
-      question: 'Before you move the slider: stretch the vector {stretch}× and its L2 goes from {now} to {input}. What will the L2 of RMSNorm’s output be?',
+      question:
+        'Before you move the slider: stretch the vector {stretch}× and its L2 goes from {now} to {input}. What will the L2 of RMSNorm’s output be?',
       label: 'Your guess (the output’s L2)',
       invalid: 'Type a length from 0 to {max}, such as 50.',
       check: 'Check my guess',
       skip: 'Skip the question',
       again: 'Ask me again',
       skipped: 'You skipped the question; the slider is yours.',
-      reveal: 'At {stretch}× the input’s L2 is {input} and the output’s is {output}; your guess of {guess} was {verdict}.',
+      reveal:
+        'At {stretch}× the input’s L2 is {input} and the output’s is {output}; your guess of {guess} was {verdict}.',
     },
   },
   lab: {
@@ -557,7 +676,8 @@ export default {
     title: 'Engineering takeaways',
     one: 'After RMSNorm a token’s vector has length about $\\sqrt{d}$ times the RMS of the gain, 32 for a 1024-wide model with gains near 1, whatever size it came in with.',
     two: '[[prenorm|Pre-norm]] normalizes what enters each sub-block, not the highway, so the residual stream stays an [[identity|identity path]] for gradients; that is what keeps deep stacks trainable.',
-    three: 'Leaving out the mean subtraction and the bias costs no quality and saves work: one reduction instead of two, one parameter vector instead of two.',
+    three:
+      'Leaving out the mean subtraction and the bias costs no quality and saves work: one reduction instead of two, one parameter vector instead of two.',
   },
   exercise: {
     title: 'Hands-on exercise',
@@ -565,12 +685,14 @@ export default {
     show: 'Show a model answer',
     hide: 'Hide the model answer',
     answerTitle: 'A model answer, with this panel’s numbers',
-    asidePost: 'Hands-on, in post-norm: read the stream entering layer {first} and layer {second} on the layer chart, and “{boxIn}” and “{boxOut}” here. Which values are far from √d, and why only those?',
+    asidePost:
+      'Hands-on, in post-norm: read the stream entering layer {first} and layer {second} on the layer chart, and “{boxIn}” and “{boxOut}” here. Which values are far from √d, and why only those?',
     task: {
       pre: 'Once the demo panel’s walk has finished, set the Layer selector to {first} and read the L2/tok of “{boxIn}” and of “{boxOut}” in the breakdown. Then switch to layer {second} and read them again.',
       post: 'The demo panel is in post-norm mode. At layers {first} and {second}, read the residual stream entering the layer (the layer chart’s “{series}”) and the breakdown’s “{boxIn}” and “{boxOut}”.',
       none: 'The demo panel has no norm just now, so there is no norm input and output to compare. Read the residual stream at layers {first} and {second} instead, or choose RMSNorm above and do the exercise as written.',
-      shallow: 'The exercise compares layers {first} and {second}; set the demo panel’s depth to {needed} or more to reach layer {second}.',
+      shallow:
+        'The exercise compares layers {first} and {second}; set the demo panel’s depth to {needed} or more to reach layer {second}.',
     },
     question: {
       pre: 'Which of the two grows with depth, and which stays put? Say why in one sentence, using the words “residual stream” and “pre-norm”.',
@@ -595,7 +717,8 @@ export default {
   },
   quiz: {
     title: 'Check yourself',
-    intro: 'Three questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
+    intro:
+      'Three questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
     mark: {
       correct: 'right',
       wrong: 'not this one',
@@ -620,31 +743,38 @@ export default {
       b: 'Dividing the vector by a measure of its size.',
       bHint: 'Without this step nothing would control the scale, and controlling the scale is the job RMSNorm keeps.',
       c: 'Moving the vector so its entries average zero, and adding a trained offset at the very end.',
-      explanation: 'LayerNorm moves the vector’s average to zero, divides by its spread, multiplies by g and adds a bias b. RMSNorm keeps only the division (by the RMS rather than the std) and the gain g: no centring, no bias.',
+      explanation:
+        'LayerNorm moves the vector’s average to zero, divides by its spread, multiplies by g and adds a bias b. RMSNorm keeps only the division (by the RMS rather than the std) and the gain g: no centring, no bias.',
     },
     q2: {
-      question: 'Models deeper than about 20 layers almost all put the norm in front of each sub-block. What does that layout give them?',
+      question:
+        'Models deeper than about 20 layers almost all put the norm in front of each sub-block. What does that layout give them?',
       a: 'A smaller parameter count, since fewer norms are needed.',
       aHint: 'Count the norms in one layer of each layout: two either way, each with d gains.',
       b: 'A route back to the first layers that crosses no norm at all, so very deep stacks can still be trained.',
       c: 'The freedom to leave out the residual additions.',
       cHint: 'Look at the pre-norm diagram: the highway is made of exactly those additions.',
-      explanation: 'In pre-norm the residual stream is a plain running sum, so a gradient can travel along it to the first layers multiplied by exactly 1: an identity path. In post-norm that path crosses a norm after every sub-block, and each one rescales the backward signal. Once training starts, those rescalings compound through a deep stack, and without warm-up a run stalls past about 20 layers; that is what a training run shows. The gradient panel above is a snapshot at initialization, before any training step, where they have not started to compound.',
+      explanation:
+        'In pre-norm the residual stream is a plain running sum, so a gradient can travel along it to the first layers multiplied by exactly 1: an identity path. In post-norm that path crosses a norm after every sub-block, and each one rescales the backward signal. Once training starts, those rescalings compound through a deep stack, and without warm-up a run stalls past about 20 layers; that is what a training run shows. The gradient panel above is a snapshot at initialization, before any training step, where they have not started to compound.',
     },
     q3: {
-      question: 'A 1024-wide hidden vector goes through RMSNorm with its trained gains. About how long is the result (its L2 norm)?',
+      question:
+        'A 1024-wide hidden vector goes through RMSNorm with its trained gains. About how long is the result (its L2 norm)?',
       a: 'About 1, like any unit vector.',
       aHint: 'What RMSNorm brings to 1 is an average over the entries, not their total.',
       b: 'About √1024 = 32, times the typical size of the gains.',
       c: 'As long as before; only the direction changes.',
-      cHint: 'If the length survived, a stream that grows tenfold would reach the sub-blocks tenfold larger, the very thing the norm is there to stop.',
-      explanation: 'After dividing by the RMS (with g = 1) the squared entries average 1, so 1024 of them add up to 1024 and the length is √1024 = 32. The gains then stretch that by about their own RMS. The calculator’s “unit vector” check shows √d for a vector of your own.',
+      cHint:
+        'If the length survived, a stream that grows tenfold would reach the sub-blocks tenfold larger, the very thing the norm is there to stop.',
+      explanation:
+        'After dividing by the RMS (with g = 1) the squared entries average 1, so 1024 of them add up to 1024 and the length is √1024 = 32. The gains then stretch that by about their own RMS. The calculator’s “unit vector” check shows √d for a vector of your own.',
     },
   },
   references: {
     title: 'References',
     rmsnorm: 'Biao Zhang and Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
-    xiong: 'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang and Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
+    xiong:
+      'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang and Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
     libraries: 'Built with',
     katex: 'KaTeX {version}: typesets the formulas as MathML.',
     d3: 'd3-scale {scale}, d3-axis {axis}, d3-selection {selection}, d3-shape {shape}: scales, axes and shapes of the charts.',
@@ -656,4 +786,4 @@ export default {
   table: {
     show: 'Show as a table',
   },
-}
+};

@@ -5,7 +5,8 @@ export default {
     title: 'RMSNorm 可视化',
     langName: '简体中文',
     skip: '跳到正文',
-    description: '看 RMSNorm 怎样改变一个 token 的隐藏向量，再看 pre-norm 凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加三道测验。',
+    description:
+      '看 RMSNorm 怎样改变一个 token 的隐藏向量，再看 pre-norm 凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加三道测验。',
   },
   toolbar: {
     label: '页面设置',
@@ -28,12 +29,16 @@ export default {
   intro: {
     kicker: 'Transformer 内部机制',
     title: 'RMSNorm：残差流上的刹车',
-    summary: '[[rmsnorm|RMSNorm]] 做两件事：先按每个 token 自身的均方根，把它的向量缩放回统一的尺度；再让每个特征乘上一个[[gain|可学习增益]]。这样，不论网络堆得多深，每个子模块收到的输入大小都在预料之中。',
+    summary:
+      '[[rmsnorm|RMSNorm]] 做两件事：先按每个 token 自身的均方根，把它的向量缩放回统一的尺度；再让每个特征乘上一个[[gain|可学习增益]]。这样，不论网络堆得多深，每个子模块收到的输入大小都在预料之中。',
     goal: '**目标。** 读完本页，你能手算 RMSNorm，说清它相比 [[layernorm|LayerNorm]] 省掉了什么、为什么省掉也无妨，并解释为什么如今的大语言模型把它放在每个子模块**之前**。',
     readingTime: '阅读时间：约 {minutes} 分钟',
-    story1: 'Transformer 的每一层都从同一条“每个 token 一个向量”的残差流中读取输入，再把注意力和 MLP 的结果加回这条流上。加法本身不限制大小，于是残差流的量级一层接一层地往上涨。',
-    story2: '输入过大并非无害：它会让注意力里的 softmax 变成近乎 one-hot 的选择，训练随之变得脆弱。RMSNorm 的补救代价很小：不存任何统计量，每个特征只做一次除法、一次乘法，唯一的参数是增益。现代模型在每个子模块的**入口**施加它（[[prenorm|pre-norm]]）。残差流本身不受影响，梯度沿着它畅通无阻地传回各层，这就是[[identity|恒等路径]]。',
-    reference: '贯穿全章的例子是本章的参考模型 Qwen3.5-0.8B：{layers} 层，隐藏维度 {hidden}，因此 $\\sqrt{d} = \\sqrt{1024} = 32$。',
+    story1:
+      'Transformer 的每一层都从同一条“每个 token 一个向量”的残差流中读取输入，再把注意力和 MLP 的结果加回这条流上。加法本身不限制大小，于是残差流的量级一层接一层地往上涨。',
+    story2:
+      '输入过大并非无害：它会让注意力里的 softmax 变成近乎 one-hot 的选择，训练随之变得脆弱。RMSNorm 的补救代价很小：不存任何统计量，每个特征只做一次除法、一次乘法，唯一的参数是增益。现代模型在每个子模块的**入口**施加它（[[prenorm|pre-norm]]）。残差流本身不受影响，梯度沿着它畅通无阻地传回各层，这就是[[identity|恒等路径]]。',
+    reference:
+      '贯穿全章的例子是本章的参考模型 Qwen3.5-0.8B：{layers} 层，隐藏维度 {hidden}，因此 $\\sqrt{d} = \\sqrt{1024} = 32$。',
   },
   strip: {
     label: '一次前向传播',
@@ -50,19 +55,45 @@ export default {
   },
   glossary: {
     title: '术语表',
-    intro: '本章靠这八个术语撑起来。正文里带下划线的术语，点一下（或用键盘选中后按回车），定义就显示在原处；按 Esc 或点别处即可收起。',
-    rmsnorm: { term: 'RMSNorm', def: '均方根归一化：把向量除以其各元素平方的平均值（再加一个很小的 eps）的平方根，然后每个特征乘以可学习增益。它控制尺度，不动均值。' },
-    layernorm: { term: 'LayerNorm', def: '层归一化：先减去向量的均值，再除以标准差，最后乘以可学习增益、加上可学习偏置。它同时控制中心和尺度。' },
-    prenorm: { term: 'Pre-norm（前置归一化）', def: '层的结构为 x + F(Norm(x))：每个子模块先归一化自己的输入，残差流本身从不被归一化。' },
-    postnorm: { term: 'Post-norm（后置归一化）', def: '2017 年的结构 Norm(x + F(x))：归一化在残差相加之后进行，直接作用在残差流上。' },
-    variance: { term: '方差 / 标准差', def: '方差是各元素到均值距离的平方的平均值；标准差（std）是它的平方根。均值为零时，标准差与 RMS 相等。' },
-    l2: { term: 'L2 范数', def: '向量的长度：把每个元素平方，全部加起来，再开平方。向量有 d 个元素时，L2 = √d × RMS。' },
-    gain: { term: '可学习增益（g）', def: '每个特征一个可训练的数（共 d 个），乘到归一化后的输出上。初始为 1.0，是 RMSNorm 唯一的参数，没有偏置。' },
-    identity: { term: '梯度路径 / 恒等路径', def: '反向传播时，梯度从损失传回每一层参数所经过的通道。通道是恒等映射的地方，梯度经过时不增不减（乘以 1）；pre-norm 的残差流就是这样的通道。' },
+    intro:
+      '本章靠这八个术语撑起来。正文里带下划线的术语，点一下（或用键盘选中后按回车），定义就显示在原处；按 Esc 或点别处即可收起。',
+    rmsnorm: {
+      term: 'RMSNorm',
+      def: '均方根归一化：把向量除以其各元素平方的平均值（再加一个很小的 eps）的平方根，然后每个特征乘以可学习增益。它控制尺度，不动均值。',
+    },
+    layernorm: {
+      term: 'LayerNorm',
+      def: '层归一化：先减去向量的均值，再除以标准差，最后乘以可学习增益、加上可学习偏置。它同时控制中心和尺度。',
+    },
+    prenorm: {
+      term: 'Pre-norm（前置归一化）',
+      def: '层的结构为 x + F(Norm(x))：每个子模块先归一化自己的输入，残差流本身从不被归一化。',
+    },
+    postnorm: {
+      term: 'Post-norm（后置归一化）',
+      def: '2017 年的结构 Norm(x + F(x))：归一化在残差相加之后进行，直接作用在残差流上。',
+    },
+    variance: {
+      term: '方差 / 标准差',
+      def: '方差是各元素到均值距离的平方的平均值；标准差（std）是它的平方根。均值为零时，标准差与 RMS 相等。',
+    },
+    l2: {
+      term: 'L2 范数',
+      def: '向量的长度：把每个元素平方，全部加起来，再开平方。向量有 d 个元素时，L2 = √d × RMS。',
+    },
+    gain: {
+      term: '可学习增益（g）',
+      def: '每个特征一个可训练的数（共 d 个），乘到归一化后的输出上。初始为 1.0，是 RMSNorm 唯一的参数，没有偏置。',
+    },
+    identity: {
+      term: '梯度路径 / 恒等路径',
+      def: '反向传播时，梯度从损失传回每一层参数所经过的通道。通道是恒等映射的地方，梯度经过时不增不减（乘以 1）；pre-norm 的残差流就是这样的通道。',
+    },
   },
   softmax: {
     title: '量级一漂移，softmax 就饱和',
-    intro: '注意力用 softmax 把分数变成概率，而分数会随产生它们的向量变大而变大。下面六个固定分数分别对应 token A 到 F，你只改变它们整体的[[l2|量级]]，顺序始终不变。看一个分散的偏好如何变成唯一的赢家。',
+    intro:
+      '注意力用 softmax 把分数变成概率，而分数会随产生它们的向量变大而变大。下面六个固定分数分别对应 token A 到 F，你只改变它们整体的[[l2|量级]]，顺序始终不变。看一个分散的偏好如何变成唯一的赢家。',
     slider: '每个 token 的量级（L2）',
     sliderValue: 'L2 {l2}，logit 缩放 {scale}×',
     reset: '回到 32',
@@ -77,15 +108,19 @@ export default {
     zoneInformativeText: '概率仍由几个 token 分享。',
     zoneDriftText: '某个 token 开始挤占其余 token。',
     zoneSaturatedText: '接近 one-hot：其余 token 几乎被忽略。',
-    thresholds: '区间的判定依据是最大概率 p：低于 0.5 为“信息充分”，0.5 到 0.9 之间为“漂移”，0.9 及以上为“饱和”。本章的模式里缩放系数是 L2 / 32；query 和 key 一起变大时是 (L2 / 32)²。两种模式下，默认的 L2 = 32（一个归一化后 1024 维向量的长度）都让分数保持原样。',
+    thresholds:
+      '区间的判定依据是最大概率 p：低于 0.5 为“信息充分”，0.5 到 0.9 之间为“漂移”，0.9 及以上为“饱和”。本章的模式里缩放系数是 L2 / 32；query 和 key 一起变大时是 (L2 / 32)²。两种模式下，默认的 L2 = 32（一个归一化后 1024 维向量的长度）都让分数保持原样。',
     note: '这是合成的示意：分数 {scores} 是为演示选定的固定值，再乘以缩放系数。真实模型里，变尖发生在注意力内部。那里的分数是 query 与 key 的点积，而两者都由残差流算出。残差流放大 s 倍，query 和 key 各放大 s 倍，点积就放大 s² 倍。本章的小部件只让分数放大 s 倍，所以它画出的饱和来得比实际晚。',
     growth: '分数的增长方式',
     growthLinear: '与 L2 成正比（本章的小部件）',
     growthSquare: '随 L2² 增长（query 和 key 一起变大）',
-    growthNoteLinear: '如果 query 和 key 都随残差流变大，L2 为 {l2} 时分数要乘以 {otherScale}，而不是 {scale}；最大概率会是 {otherTop}，而不是 {top}。',
-    growthNoteSquare: '这里 query 和 key 都随残差流变大：L2 为 {l2} 时，分数乘以 {scale}，最大概率为 {top}。本章的小部件只让一边变大，分数只乘以 {otherScale}，最大概率为 {otherTop}。',
+    growthNoteLinear:
+      '如果 query 和 key 都随残差流变大，L2 为 {l2} 时分数要乘以 {otherScale}，而不是 {scale}；最大概率会是 {otherTop}，而不是 {top}。',
+    growthNoteSquare:
+      '这里 query 和 key 都随残差流变大：L2 为 {l2} 时，分数乘以 {scale}，最大概率为 {top}。本章的小部件只让一边变大，分数只乘以 {otherScale}，最大概率为 {otherTop}。',
     predict: {
-      question: '先别动滑块。默认 L2 为 {unit} 时，最大概率是 {base}。L2 到 {l2} 时，每个分数都乘以 {scale}。那时最大概率会是多少？',
+      question:
+        '先别动滑块。默认 L2 为 {unit} 时，最大概率是 {base}。L2 到 {l2} 时，每个分数都乘以 {scale}。那时最大概率会是多少？',
       label: '你的猜测（0 到 1 之间的概率）',
       invalid: '请输入 0 到 1 之间的数，比如 0.6。',
       check: '看看猜得对不对',
@@ -106,8 +141,10 @@ export default {
   formula: {
     title: '公式',
     intro: 'RMSNorm 把一个 token 的 $d$ 维向量 $x$ 映射为同样宽度的 $y$，只需两行：',
-    after: '既不减去什么，也不加上什么：没有均值，没有偏置。小常数 $\\varepsilon$ 让 $x$ 接近零时除法依然安全；常见取值为 $10^{-6}$（Qwen、第一代 Llama）和 $10^{-5}$（Llama 2 与 3，以及 ONNX 的默认值）。',
-    consequence: '一个有用的推论：当 $g = 1$ 且 $\\varepsilon$ 可忽略时，$\\operatorname{mean}(y^2) = 1$，于是 $\\sum y_i^2 = d$，$y$ 的 [[l2|L2 范数]]为 $\\sqrt{d}$。$d = 1024$ 时它等于 32，$d = 256$ 时等于 16。带上增益后，长度约为 $\\sqrt{d}$ 乘以 $g$ 的 RMS。',
+    after:
+      '既不减去什么，也不加上什么：没有均值，没有偏置。小常数 $\\varepsilon$ 让 $x$ 接近零时除法依然安全；常见取值为 $10^{-6}$（Qwen、第一代 Llama）和 $10^{-5}$（Llama 2 与 3，以及 ONNX 的默认值）。',
+    consequence:
+      '一个有用的推论：当 $g = 1$ 且 $\\varepsilon$ 可忽略时，$\\operatorname{mean}(y^2) = 1$，于是 $\\sum y_i^2 = d$，$y$ 的 [[l2|L2 范数]]为 $\\sqrt{d}$。$d = 1024$ 时它等于 32，$d = 256$ 时等于 16。带上增益后，长度约为 $\\sqrt{d}$ 乘以 $g$ 的 RMS。',
     exampleTitle: '例题 A：逐步计算',
     exampleIntro: '取 $x = [2, {-1}, 3, 0]$，$g = 1$，$\\varepsilon = 10^{-6}$。下面每一行都由 WebAssembly 内核算出。',
     stepSquares: '逐个平方',
@@ -143,8 +180,10 @@ export default {
     errRange: '第 {index} 项太大，无法计算。',
     errKernel: '内核拒绝了这个输入：{message}',
     stale: '仍显示上一个有效向量 {vector} 的结果。',
-    overflowRms: 'x² 超出了 float32 能表示的最大值（约 {max}）。内核发现浮点求和溢出，就用双精度把这一行重算一遍，所以下面的 x² 和 mean(x²) 都是双精度的值。',
-    overflowLn: '方差超出了 float32 能表示的最大值（约 {max}）。内核会用双精度重算这一行，所以下面的 x − 均值和方差都是双精度的值。',
+    overflowRms:
+      'x² 超出了 float32 能表示的最大值（约 {max}）。内核发现浮点求和溢出，就用双精度把这一行重算一遍，所以下面的 x² 和 mean(x²) 都是双精度的值。',
+    overflowLn:
+      '方差超出了 float32 能表示的最大值（约 {max}）。内核会用双精度重算这一行，所以下面的 x − 均值和方差都是双精度的值。',
   },
   challenges: {
     title: '用你自己的向量做五个检验',
@@ -169,7 +208,8 @@ export default {
       title: '每个元素加上同一个数',
       task: '给向量的每个元素都加上同一个数（按钮加的是 {by}）。哪一栏的输出变了，哪一栏没变？',
       action: '每个元素加 {by}',
-      result: '{lead}也就是 {before} 的每个元素都加了 {c}。LayerNorm 的 y 从 {lnBefore} 变成 {lnAfter}（最大变化 {lnChange}）；RMSNorm 的 y 从 {rmsBefore} 变成 {rmsAfter}（最大变化 {rmsChange}）。',
+      result:
+        '{lead}也就是 {before} 的每个元素都加了 {c}。LayerNorm 的 y 从 {lnBefore} 变成 {lnAfter}（最大变化 {lnChange}）；RMSNorm 的 y 从 {rmsBefore} 变成 {rmsAfter}（最大变化 {rmsChange}）。',
       why: '每个元素都加 {c}，均值也正好移动 {c}。LayerNorm 第一步就减均值，两者抵消，所以它察觉不到这种平移。RMSNorm 没有这一步。平移改变了 RMS（{rmsBefore} → {rmsAfter}），也改变了向量的方向，输出跟着就变了。',
     },
     unit: {
@@ -178,7 +218,8 @@ export default {
       a: '1：y 是单位向量',
       b: '约为 √d，d 是元素个数',
       c: '和输入 x 一样长',
-      result: '{verdict}对 {x}（d = {d}）：mean(y²) = {meanSquare}，所以 y 的各元素平方之和是 {sum}，长度是 {l2}；而 √{d} = {sqrtD}。',
+      result:
+        '{verdict}对 {x}（d = {d}）：mean(y²) = {meanSquare}，所以 y 的各元素平方之和是 {sum}，长度是 {l2}；而 √{d} = {sqrtD}。',
       why: 'RMSNorm 除以的是均方的平方根，所以变成 1 的是平方的平均值，不是平方和。平方和等于 d，长度就是 √d。改一改元素个数，长度会跟着 √d 变。',
       whyOne: '只有一个元素时，√1 = 1，这是 y 恰好为单位向量的唯一情形。多加几个元素，长度就跟着 √d 变。',
       zero: '{verdict}你的向量全是零，y 也全是零，没有长度可比。换一个向量试试。',
@@ -192,7 +233,8 @@ export default {
       larger: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：变大了。',
       smaller: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：变小了。',
       same: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：它本来就是这个长度。',
-      model: '在演示面板里（{norm}，{placement}），第 0 层的输入 {norm} 把 L2/tok 为 {in0} 的向量变成 {out0}，是原来的 {ratio0} 倍；第 {last} 层则把 {inLast} 变成 {outLast}，是原来的 {ratioLast} 倍。',
+      model:
+        '在演示面板里（{norm}，{placement}），第 0 层的输入 {norm} 把 L2/tok 为 {in0} 的向量变成 {out0}，是原来的 {ratio0} 倍；第 {last} 层则把 {inLast} 变成 {outLast}，是原来的 {ratioLast} 倍。',
       link: '去看单层拆解。',
       why: '输出有多长，由 d 和增益决定，与输入无关：比 √d 短的会被拉长，比 √d 长的会被缩短。网络前几层的残差流还很短，所以归一化在那里把它放大。',
       noNorm: '演示面板现在没有用归一化；在那里选 RMSNorm，就能看到模型的数字。',
@@ -202,9 +244,11 @@ export default {
       title: '均值为零的向量',
       task: '让各元素之和为零（按钮会把每个元素都减去向量的均值），再比较 LayerNorm 的标准差和 RMSNorm 的 RMS。',
       action: '减去均值',
-      result: '{lead}它的均值是 {mean}。LayerNorm 的标准差是 {std}，RMSNorm 的 RMS 是 {rms}，两种输出也一样：{lnY} 和 {rmsY}。',
+      result:
+        '{lead}它的均值是 {mean}。LayerNorm 的标准差是 {std}，RMSNorm 的 RMS 是 {rms}，两种输出也一样：{lnY} 和 {rmsY}。',
       why: 'RMS² = 均值² + 标准差²。均值为零，两者就是同一个数，LayerNorm 的居中也就没有东西可减。',
-      model: '演示模型里各归一化层的输入几乎就是这样：在全部 {depth} 层中，标准差和 RMS 最多相差 {gap}%（单层拆解里标出了这一点）。对这个模型来说，去掉均值几乎没有代价。',
+      model:
+        '演示模型里各归一化层的输入几乎就是这样：在全部 {depth} 层中，标准差和 RMS 最多相差 {gap}%（单层拆解里标出了这一点）。对这个模型来说，去掉均值几乎没有代价。',
       modelFar: '在演示模型各归一化层的输入中，标准差和 RMS 在 {depth} 层里最多相差 {gap}%：均值并不是处处都可以忽略。',
     },
   },
@@ -214,7 +258,8 @@ export default {
   },
   compare: {
     title: 'RMSNorm 与 LayerNorm 对照',
-    intro: 'LayerNorm 做两件事：减去均值，把向量**重新居中**；再除以离散程度，把向量**重新缩放**。RMSNorm 只保留第二件。',
+    intro:
+      'LayerNorm 做两件事：减去均值，把向量**重新居中**；再除以离散程度，把向量**重新缩放**。RMSNorm 只保留第二件。',
     lnHeading: 'LayerNorm',
     rmsHeading: 'RMSNorm',
     removed: 'RMSNorm 中已去掉',
@@ -226,7 +271,8 @@ export default {
     pipeGain: '× 增益',
     pipeBias: '+ 偏置',
     why: '为什么均值可以不管：每个归一化层周围的残差连接和可学习投影能吸收均值的偏移，网络不需要归一化层替它去掉。尺度则不同——没有别的机制约束它——所以这部分才值得花计算。',
-    evidence: 'RMSNorm 由 Biao Zhang 与 Rico Sennrich 在 2019 年提出。论文报告，视模型和任务不同，运行时间减少 7% 到 64%，精度与 LayerNorm 大致相当。',
+    evidence:
+      'RMSNorm 由 Biao Zhang 与 Rico Sennrich 在 2019 年提出。论文报告，视模型和任务不同，运行时间减少 7% 到 64%，精度与 LayerNorm 大致相当。',
     usedBy: '谁在用哪个',
     usedRms: 'RMSNorm：Llama、Mistral、Gemma、Qwen、PaLM、DeepSeek。',
     usedLn: 'LayerNorm：最初的 Transformer（2017）、BERT、GPT-2。',
@@ -244,9 +290,12 @@ export default {
     layerIn: '来自前一层',
     layerOut: '送往后一层',
     diagramPost: '单个 post-norm 层的示意图：输入和子模块的输出在残差流上相加，相加的结果先经过归一化，再继续向上。',
-    diagramPre: '单个 pre-norm 层的示意图：旁路把残差流的副本归一化后送入子模块，其输出再加回残差流；残差流本身不经过任何归一化。',
-    depth: '为什么深度要紧：在 post-norm 中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次。训练中这些缩放不断累积：6 层时还算温和，超过约 20 层，不做学习率预热就很难训练。pre-norm 的高速路是一条恒等路径，梯度沿着它走，不论穿过多少层都恰好乘以 1，所以 24 层乃至更深的堆叠都能稳定训练。演示面板最后的梯度面板会讲清楚：初始化时的快照能说明其中哪些，不能说明哪些。',
-    price: '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。',
+    diagramPre:
+      '单个 pre-norm 层的示意图：旁路把残差流的副本归一化后送入子模块，其输出再加回残差流；残差流本身不经过任何归一化。',
+    depth:
+      '为什么深度要紧：在 post-norm 中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次。训练中这些缩放不断累积：6 层时还算温和，超过约 20 层，不做学习率预热就很难训练。pre-norm 的高速路是一条恒等路径，梯度沿着它走，不论穿过多少层都恰好乘以 1，所以 24 层乃至更深的堆叠都能稳定训练。演示面板最后的梯度面板会讲清楚：初始化时的快照能说明其中哪些，不能说明哪些。',
+    price:
+      '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。',
   },
   model: {
     pending: '正在等待 WebAssembly 模型…',
@@ -278,8 +327,10 @@ export default {
   },
   gain: {
     title: '可学习增益 g',
-    intro: '除法之后，每个特征再乘以自己的增益。增益初始为 1.0，训练会把一些推到 1 以上（放大该特征），把另一些压到 1 以下（抑制该特征）。',
-    source: '从合成模型第 {layer} 层 input RMSNorm 的 {hidden} 个增益中取出 {count} 个，每次打开都是同一批特征（由种子 {seed} 选定）。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
+    intro:
+      '除法之后，每个特征再乘以自己的增益。增益初始为 1.0，训练会把一些推到 1 以上（放大该特征），把另一些压到 1 以下（抑制该特征）。',
+    source:
+      '从合成模型第 {layer} 层 input RMSNorm 的 {hidden} 个增益中取出 {count} 个，每次打开都是同一批特征（由种子 {seed} 选定）。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
     amplified: '放大（> 1）',
     suppressed: '抑制（< 1）',
     min: '最小',
@@ -287,29 +338,40 @@ export default {
     rmsAll: '全部 {hidden} 个增益的 RMS',
     baseline: 'g = 1',
     axisFeatures: '抽取的 {count} 个特征，按特征序号排列',
-    synthetic: '这些是合成增益：模型由种子生成，没有经过训练。但有一点和训练过的归一化层很像：绝大多数增益在 1 附近，只有少数偏离很远。',
-    length: '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。两者接近，但不相等：估算把每个特征看得一样重，而归一化后的真实向量在有些特征上分量更大，那里的增益也就更有分量。',
-    lengthMatches: '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。显示的几位数字刚好相同，但这条规则仍只是估算：它把每个特征看得一样重，而真实的归一化向量并非如此。',
-    lengthNoNorm: '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型的归一化设为“无”时，没有归一化输出可以对照。',
-    chartLabel: '{count} 个可学习增益，以 1.0 为基线画成柱：放大 {amplified} 个，抑制 {suppressed} 个，最小 {min}，最大 {max}',
+    synthetic:
+      '这些是合成增益：模型由种子生成，没有经过训练。但有一点和训练过的归一化层很像：绝大多数增益在 1 附近，只有少数偏离很远。',
+    length:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。两者接近，但不相等：估算把每个特征看得一样重，而归一化后的真实向量在有些特征上分量更大，那里的增益也就更有分量。',
+    lengthMatches:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。显示的几位数字刚好相同，但这条规则仍只是估算：它把每个特征看得一样重，而真实的归一化向量并非如此。',
+    lengthNoNorm:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型的归一化设为“无”时，没有归一化输出可以对照。',
+    chartLabel:
+      '{count} 个可学习增益，以 1.0 为基线画成柱：放大 {amplified} 个，抑制 {suppressed} 个，最小 {min}，最大 {max}',
     tableCaption: '抽取的 {count} 个增益',
     feature: '特征',
     value: '增益',
   },
   demo: {
     title: '演示面板：各层的量级',
-    intro: '在这里，一段提示词流经一个与参考模型同形状的合成模型，每一层都读取一次数据。它是一个很小的合成模型，并非真实模型；它重现的是本章的形状：残差流在各层间攀升约十倍，而归一化后的输入稳定在 $\\sqrt{d}$ 附近。',
+    intro:
+      '在这里，一段提示词流经一个与参考模型同形状的合成模型，每一层都读取一次数据。它是一个很小的合成模型，并非真实模型；它重现的是本章的形状：残差流在各层间攀升约十倍，而归一化后的输入稳定在 $\\sqrt{d}$ 附近。',
     settings: '模型与设置',
-    settingsIntro: '模型宽 {hidden}，有 {heads} 个注意力头，权重由种子 {seed} 生成，没有经过任何训练。它的 token 是提示词的 UTF-8 字节，最多 {maxTokens} 个。改动任何设置，下面的每个视图都会重新计算。',
-    autorunIntro: '先做个预测。图还是空的：到最后一层时，两条曲线各会停在哪里？把两个空心标记放到你认为的位置，再锁定（也可以跳过）。接着演示沿一次前向传播走一遍：先切分 token、查表嵌入，再几层几层地往前走，图上的两条曲线随之画出来（下面的单层拆解也跟着走），最后经过最终归一化，猜出下一个 token。走完后，你的预测和实际结果放在一起对照，控制权交给你。',
+    settingsIntro:
+      '模型宽 {hidden}，有 {heads} 个注意力头，权重由种子 {seed} 生成，没有经过任何训练。它的 token 是提示词的 UTF-8 字节，最多 {maxTokens} 个。改动任何设置，下面的每个视图都会重新计算。',
+    autorunIntro:
+      '先做个预测。图还是空的：到最后一层时，两条曲线各会停在哪里？把两个空心标记放到你认为的位置，再锁定（也可以跳过）。接着演示沿一次前向传播走一遍：先切分 token、查表嵌入，再几层几层地往前走，图上的两条曲线随之画出来（下面的单层拆解也跟着走），最后经过最终归一化，猜出下一个 token。走完后，你的预测和实际结果放在一起对照，控制权交给你。',
     layerChart: 'L2/tok across layers（各层每 token 的 L2）',
-    layerChartIntro: '每一层残差流每个 token 的长度，对比归一化交给子模块的向量的长度（粉色）。在上面切换归一化方式或位置，看看哪条曲线会动。',
+    layerChartIntro:
+      '每一层残差流每个 token 的长度，对比归一化交给子模块的向量的长度（粉色）。在上面切换归一化方式或位置，看看哪条曲线会动。',
     breakdown: '单层拆解',
     breakdownIntro: '一次看一层：这一层归一化、读取或加上的每个向量，各自的每 token L2、均值、方差与标准差，以及 RMS。',
     attention: '各层的注意力饱和度',
-    attentionIntro: '上面的 softmax 小部件缩放的是六个虚构的分数。这里是模型自己的注意力权重，对应上面的设置：最大的注意力概率拿走了多少权重，其余的又有多分散。',
+    attentionIntro:
+      '上面的 softmax 小部件缩放的是六个虚构的分数。这里是模型自己的注意力权重，对应上面的设置：最大的注意力概率拿走了多少权重，其余的又有多分散。',
     gradient: '梯度流：pre-norm 与 post-norm',
-    gradientIntro: '本章说 pre-norm 让深层堆叠训得动，这说的是反向传播。这里在提示词上跑一次反向传播：两个堆叠深度相同、权重相同，一个是 pre-norm，一个是 post-norm。面板显示初始化时每层收到多大的梯度，以及归一化在途中对梯度做了什么。',
+    gradientIntro:
+      '本章说 pre-norm 让深层堆叠训得动，这说的是反向传播。这里在提示词上跑一次反向传播：两个堆叠深度相同、权重相同，一个是 pre-norm，一个是 post-norm。面板显示初始化时每层收到多大的梯度，以及归一化在途中对梯度做了什么。',
   },
   autorun: {
     play: '开始演示',
@@ -329,8 +391,10 @@ export default {
     next: '下一步',
     finish: '跳到结尾',
     predict: {
-      question: '演示开始前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），再锁定预测。锁定后，演示会一层一层画出曲线。',
-      questionAtOnce: '曲线出现前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），锁定预测后曲线就会出现。',
+      question:
+        '演示开始前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），再锁定预测。锁定后，演示会一层一层画出曲线。',
+      questionAtOnce:
+        '曲线出现前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），锁定预测后曲线就会出现。',
       residual: '第 {last} 层之后的残差流',
       norm: '第 {last} 层 input {norm} 的输出',
       value: '每 token L2 {value}',
@@ -339,8 +403,10 @@ export default {
       again: '重新预测',
       start: '做个预测',
       skipped: '你跳过了预测。点“做个预测”会重新提问，并再走一遍演示。',
-      otherSettings: '你的预测是按 {norm}、{placement}、{depth} 层做的，和现在的设置不同，所以不做对照。点“做个预测”，按现在的设置再猜一次。',
-      compare: '你猜第 {last} 层之后残差流在 {residualGuess}，input {norm} 的输出在 {normGuess}；模型实测是 {residual}（{residualVerdict}）和 {normValue}（{normVerdict}）。',
+      otherSettings:
+        '你的预测是按 {norm}、{placement}、{depth} 层做的，和现在的设置不同，所以不做对照。点“做个预测”，按现在的设置再猜一次。',
+      compare:
+        '你猜第 {last} 层之后残差流在 {residualGuess}，input {norm} 的输出在 {normGuess}；模型实测是 {residual}（{residualVerdict}）和 {normValue}（{normVerdict}）。',
       compareNone: '你猜第 {last} 层之后残差流在 {residualGuess}；模型实测是 {residual}（{residualVerdict}）。',
       verdict: {
         close: '与你的猜测相差不到 {percent}%',
@@ -351,12 +417,17 @@ export default {
     stage: {
       tokenize: '切分 token：提示词变成 {tokens} 个 token，每个 UTF-8 字节一个。',
       embed: '查表嵌入：每个 token 变成一个 {hidden} 维向量；残差流从每 token L2 {l2} 起步。',
-      layer: '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；input {norm} 交给注意力的向量每 token L2 为 {outFrom}。',
-      layers: '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；input {norm} 交给注意力的向量每 token L2 在 {lo} 到 {hi} 之间。',
-      layerPost: '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；注意力直接读取它，input {norm} 再把相加之和拉回每 token L2 {outFrom}。',
-      layersPost: '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；注意力直接读取它，input {norm} 再把每次相加之和拉回每 token L2 {lo} 到 {hi}。',
+      layer:
+        '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；input {norm} 交给注意力的向量每 token L2 为 {outFrom}。',
+      layers:
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；input {norm} 交给注意力的向量每 token L2 在 {lo} 到 {hi} 之间。',
+      layerPost:
+        '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；注意力直接读取它，input {norm} 再把相加之和拉回每 token L2 {outFrom}。',
+      layersPost:
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；注意力直接读取它，input {norm} 再把每次相加之和拉回每 token L2 {lo} 到 {hi}。',
       layerNone: '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；没有归一化，子模块直接读取它。',
-      layersNone: '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；没有归一化，子模块直接读取它。',
+      layersNone:
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；没有归一化，子模块直接读取它。',
       finalNorm: '最终 {norm}：残差流的每 token L2 从 {in} 变为 {out}。',
       finalNormNone: '没有最终归一化：LM head 直接读取每 token L2 为 {in} 的残差流。',
       head: 'LM head：为 256 个字节 token 各打一个分。',
@@ -380,12 +451,15 @@ export default {
     reference: '√{d} = {sqrtD}',
     axisLayer: '层',
     axisL2: '每 token 的 L2',
-    summary: '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍；而每个归一化的输出都保持在 {lo} 到 {hi} 之间，紧挨着 √d = {sqrtD}。',
-    summaryNone: '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍：没有归一化，没有什么能拦住它。',
+    summary:
+      '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍；而每个归一化的输出都保持在 {lo} 到 {hi} 之间，紧挨着 √d = {sqrtD}。',
+    summaryNone:
+      '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍：没有归一化，没有什么能拦住它。',
     readout: '第 {layer} 层：残差流 {residual}，input {norm} 输出 {inputOut}，post-attention {norm} 输出 {postOut}',
     seriesAfterAttention: '注意力之后的 {norm} 输出',
     seriesAfterMlp: 'MLP 之后的 {norm} 输出',
-    readoutPost: '第 {layer} 层：残差流 {residual}，注意力之后的 {norm} 输出 {inputOut}，MLP 之后的 {norm} 输出 {postOut}',
+    readoutPost:
+      '第 {layer} 层：残差流 {residual}，注意力之后的 {norm} 输出 {inputOut}，MLP 之后的 {norm} 输出 {postOut}',
     readoutNone: '第 {layer} 层：残差流 {residual}',
     readoutFinal: '第 {last} 层之后：残差流 {residual}（最终归一化读取的值）',
     note: '每个点都是对提示词所有 token 的平均。残差流在进入每一层时读取一次，最后一层之后再读取一次；竖线标出下面选中的层。把指针移到图上可读出任意一层。',
@@ -395,7 +469,8 @@ export default {
     finalRow: '最后一层之后',
     guessResidual: '你的猜测',
     guessNorm: '你的猜测',
-    summaryAsking: '图上只画了残差流的起点：进入第 0 层时每 token L2 为 {start}。到第 {last} 层，两条曲线各停在哪里？空心标记就是你的预测。',
+    summaryAsking:
+      '图上只画了残差流的起点：进入第 0 层时每 token L2 为 {start}。到第 {last} 层，两条曲线各停在哪里？空心标记就是你的预测。',
     summaryWaiting: '图表进入视野后，演示会从残差流的起点（每 token L2 {start}）开始画出曲线。',
     summaryEmpty: '演示马上开始画曲线。',
     summaryDrawn: '已画到第 {layer} 层（共 0–{last} 层）。',
@@ -403,9 +478,11 @@ export default {
   breakdown: {
     layer: '层',
     layerValue: '第 {layer} 层（0–{last}）',
-    exercise: '动手：先在第 {first} 层、再在第 {second} 层读出“Input {norm} input”和“Input {norm} output”。哪个随深度增长，哪个保持不动？',
+    exercise:
+      '动手：先在第 {first} 层、再在第 {second} 层读出“Input {norm} input”和“Input {norm} output”。哪个随深度增长，哪个保持不动？',
     exerciseShallow: '动手练习比较第 {first} 层和第 {second} 层；把深度设为 {needed} 或更多才能到达第 {second} 层。',
-    exerciseNone: '动手练习比较的是归一化在第 {first} 层和第 {second} 层的输入与输出；归一化设为“无”时没有可比较的归一化。请在上面选择 RMSNorm 再试。',
+    exerciseNone:
+      '动手练习比较的是归一化在第 {first} 层和第 {second} 层的输入与输出；归一化设为“无”时没有可比较的归一化。请在上面选择 RMSNorm 再试。',
     goTo: '第 {layer} 层',
     noNorm: '归一化设为“无”时就没有归一化：每个子模块原样读取残差流，没有什么约束它的长度。',
     caption: '第 {layer} 层，对提示词的 {tokens} 个 token 取平均。',
@@ -459,7 +536,8 @@ export default {
   },
   attention: {
     settings: '设置：{norm}，{placement}，{depth} 层，{tokens} 个 token。',
-    summary: '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中有 {saturated} 层平均达到 0.9 或以上，即 softmax 小部件里的饱和区。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
+    summary:
+      '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中有 {saturated} 层平均达到 0.9 或以上，即 softmax 小部件里的饱和区。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
     maxTitle: '最大注意力概率（平均）',
     entropyTitle: '注意力熵（平均，nats）',
     axisLayer: '层',
@@ -485,7 +563,8 @@ export default {
     lossValue: '{lossPre} / {lossPost} nats',
     paramsTitle: '每层参数的梯度范数',
     residualTitle: '进入每层时残差流的梯度范数（最后一个点：离开最后一层时）',
-    factorTitle: '每个归一化在反向传播中给梯度乘上的系数，约为 √d·rms(g)/‖x‖（pre-norm 取自前向传播，post-norm 由反向传播测得）',
+    factorTitle:
+      '每个归一化在反向传播中给梯度乘上的系数，约为 √d·rms(g)/‖x‖（pre-norm 取自前向传播，post-norm 由反向传播测得）',
     seriesPre: 'pre-norm',
     seriesPost: 'post-norm',
     axisLayer: '层',
@@ -493,16 +572,25 @@ export default {
     axisFactor: '系数',
     readingTitle: '这些数字说明了什么',
     readingRatios: '{depth} 层时，pre-norm 最后一层参数的梯度是第一层的 {preRatio} 倍，post-norm 是 {postRatio} 倍。',
-    readingMechanism: '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：x 比 √d·rms(g)（这里约为 32）短，系数大于 1；比它长，系数小于 1。',
-    readingPreFalls: 'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 涨到第 {last} 层的 {streamLast}，input norm 的系数随之从 {factorFirst} 降到 {factorLast}。于是，靠前的子模块送回残差流的梯度被放大，靠后的被缩小，残差流上的梯度越往输入端积累得越多：离开第 0 层时，它是离开第 {last} 层时的 {streamGradRatio} 倍。子模块的参数梯度来自它把输出加回残差流的那个位置，所以这里靠前的层拿到的梯度更大。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
-    readingPreOther: 'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，input norm 的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
-    readingPostLevel: 'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：最后一层是第一层的 {postRatio} 倍。',
-    readingPostOther: 'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 最后一层参数的梯度是第一层的 {postRatio} 倍。',
-    readingInit: '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积；不做学习率预热，靠前几层的梯度很快就会塌缩。pre-norm 的恒等路径则让梯度一直畅通。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
+    readingMechanism:
+      '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：x 比 √d·rms(g)（这里约为 32）短，系数大于 1；比它长，系数小于 1。',
+    readingPreFalls:
+      'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 涨到第 {last} 层的 {streamLast}，input norm 的系数随之从 {factorFirst} 降到 {factorLast}。于是，靠前的子模块送回残差流的梯度被放大，靠后的被缩小，残差流上的梯度越往输入端积累得越多：离开第 0 层时，它是离开第 {last} 层时的 {streamGradRatio} 倍。子模块的参数梯度来自它把输出加回残差流的那个位置，所以这里靠前的层拿到的梯度更大。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
+    readingPreOther:
+      'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，input norm 的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
+    readingPostLevel:
+      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：最后一层是第一层的 {postRatio} 倍。',
+    readingPostOther:
+      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 最后一层参数的梯度是第一层的 {postRatio} 倍。',
+    readingInit:
+      '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积；不做学习率预热，靠前几层的梯度很快就会塌缩。pre-norm 的恒等路径则让梯度一直畅通。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
     trainingRun: '要亲眼看到这一过程，得做一次训练：下面的训练实验室依次训练这几种堆叠，每一步之后都测一次梯度。',
-    readingLossAbove: '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节 token 上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，pre-norm 排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
-    readingLossOther: '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，可与 ln {vocabulary} = {uniform} nats 比较，那是在 {vocabulary} 个字节 token 上平均猜测的得分。这里什么都没训练，离它多近全凭随机权重的运气。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一。',
-    readingNoNorm: '没有归一化时，pre-norm 和 post-norm 是同一个网络，两条曲线重合。在上面选择 RMSNorm 或 LayerNorm，就能比较两种结构。',
+    readingLossAbove:
+      '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节 token 上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，pre-norm 排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
+    readingLossOther:
+      '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，可与 ln {vocabulary} = {uniform} nats 比较，那是在 {vocabulary} 个字节 token 上平均猜测的得分。这里什么都没训练，离它多近全凭随机权重的运气。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一。',
+    readingNoNorm:
+      '没有归一化时，pre-norm 和 post-norm 是同一个网络，两条曲线重合。在上面选择 RMSNorm 或 LayerNorm，就能比较两种结构。',
     note: '这里是提示词上下一个 token 损失的梯度，在初始化时计算，没有任何训练。两个堆叠逐层共享权重，只有归一化的位置不同；提示词、归一化方式和 eps 都来自上面的设置。',
     tableCaption: '{depth} 层时的梯度范数',
     layerCol: '层',
@@ -516,8 +604,10 @@ export default {
   },
   playground: {
     title: '尺度不变性试验场',
-    intro: '一个固定的 {d} 维合成向量（用种子 {seed} 生成，每次打开都一样）先乘以拉伸系数，再送入 RMSNorm。输入的长度随拉伸变化，输出的长度始终是 $\\sqrt{256} = 16$。',
-    beyond: '本章只讲到 0.1×。再往下，输入小到 $\\varepsilon$ 与 $\\operatorname{mean}(x^2)$ 相比不再可以忽略：输出也开始缩小，尺度不变性到此为止。',
+    intro:
+      '一个固定的 {d} 维合成向量（用种子 {seed} 生成，每次打开都一样）先乘以拉伸系数，再送入 RMSNorm。输入的长度随拉伸变化，输出的长度始终是 $\\sqrt{256} = 16$。',
+    beyond:
+      '本章只讲到 0.1×。再往下，输入小到 $\\varepsilon$ 与 $\\operatorname{mean}(x^2)$ 相比不再可以忽略：输出也开始缩小，尺度不变性到此为止。',
     slider: '拉伸系数',
     sliderValue: '{stretch}×',
     eps: 'eps',
@@ -563,12 +653,14 @@ export default {
     show: '显示参考答案',
     hide: '收起参考答案',
     answerTitle: '参考答案（数字来自本面板的计算）',
-    asidePost: '动手（post-norm）：在层图上读出进入第 {first} 层和第 {second} 层的残差流，再在这里读“{boxIn}”和“{boxOut}”。哪些数值离 √d 很远？为什么只有它们？',
+    asidePost:
+      '动手（post-norm）：在层图上读出进入第 {first} 层和第 {second} 层的残差流，再在这里读“{boxIn}”和“{boxOut}”。哪些数值离 √d 很远？为什么只有它们？',
     task: {
       pre: '等演示面板的自动演示结束后，把层选择器调到第 {first} 层，在单层拆解里读出“{boxIn}”和“{boxOut}”的 L2/tok。再切到第 {second} 层读一次。',
       post: '演示面板现在是 post-norm。请在第 {first} 层和第 {second} 层分别读出：进入该层的残差流（层图中的“{series}”），以及单层拆解里的“{boxIn}”和“{boxOut}”。',
       none: '演示面板现在没有归一化，也就没有归一化的输入和输出可比。可以改读第 {first} 层和第 {second} 层的残差流；也可以在上面选 RMSNorm，按原题来做。',
-      shallow: '这个练习比较第 {first} 层和第 {second} 层。请把演示面板的深度设为 {needed} 层或更多，才能到达第 {second} 层。',
+      shallow:
+        '这个练习比较第 {first} 层和第 {second} 层。请把演示面板的深度设为 {needed} 层或更多，才能到达第 {second} 层。',
     },
     question: {
       pre: '两者中哪个随深度增长，哪个保持不动？用一句话说明原因，句中要用到“残差流”和“pre-norm”。',
@@ -593,7 +685,8 @@ export default {
   },
   quiz: {
     title: '自测',
-    intro: '一共三道题。第一次选错会得到一条提示，可以再选；选对了、第二次选错，或者你主动要求时，才会展开解释。得分只算第一次就选对的题。',
+    intro:
+      '一共三道题。第一次选错会得到一条提示，可以再选；选对了、第二次选错，或者你主动要求时，才会展开解释。得分只算第一次就选对的题。',
     mark: {
       correct: '对',
       wrong: '不是这个',
@@ -618,7 +711,8 @@ export default {
       b: '用向量自身的大小去除它。',
       bHint: '少了这一步，就没有东西管住尺度；而管住尺度，正是 RMSNorm 保留下来的那件事。',
       c: '先平移向量，让各元素的平均值为零，最后再加上一个训练出来的偏移量。',
-      explanation: 'LayerNorm 先把向量的平均值移到零，再除以离散程度，然后乘 g、加偏置 b。RMSNorm 只留下除法（除以 RMS，而不是标准差）和增益 g：不居中，也不加偏置。',
+      explanation:
+        'LayerNorm 先把向量的平均值移到零，再除以离散程度，然后乘 g、加偏置 b。RMSNorm 只留下除法（除以 RMS，而不是标准差）和增益 g：不居中，也不加偏置。',
     },
     q2: {
       question: '超过二十层左右的模型，几乎都把归一化放在每个子模块前面。这种摆法给了它们什么？',
@@ -627,7 +721,8 @@ export default {
       b: '一条回到前几层、不经过任何归一化的通道，所以很深的网络依然训得动。',
       c: '可以不要残差相加。',
       cHint: '看看 pre-norm 的示意图：那条高速路正是由这些相加连起来的。',
-      explanation: '在 pre-norm 里，残差流只是一路累加，梯度沿着它回到第一层时乘的正好是 1，这就是恒等路径。在 post-norm 里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次。训练开始后，这些缩放在深层网络里层层累积；不用预热时，超过二十层左右训练就会停滞，训练实验看到的正是这一点。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
+      explanation:
+        '在 pre-norm 里，残差流只是一路累加，梯度沿着它回到第一层时乘的正好是 1，这就是恒等路径。在 post-norm 里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次。训练开始后，这些缩放在深层网络里层层累积；不用预热时，超过二十层左右训练就会停滞，训练实验看到的正是这一点。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
     },
     q3: {
       question: '一个 1024 维的隐藏向量经过 RMSNorm，增益是训练好的。结果的 L2 范数大约是多少？',
@@ -636,13 +731,15 @@ export default {
       b: '大约是 √1024 = 32，再乘上增益的典型大小。',
       c: '和原来一样长，只有方向变了。',
       cHint: '要是长度保持不变，残差流涨了十倍，子模块读到的输入也会大十倍，而归一化本来就是为了防止这件事。',
-      explanation: '除以 RMS 之后（g = 1 时），各元素平方的平均值是 1，1024 个这样的平方加起来就是 1024，长度是 √1024 = 32。增益再按它自己的 RMS 把这个长度拉长或缩短一些。计算器里“单位向量”那项检验，可以用你自己的向量看到 √d。',
+      explanation:
+        '除以 RMS 之后（g = 1 时），各元素平方的平均值是 1，1024 个这样的平方加起来就是 1024，长度是 √1024 = 32。增益再按它自己的 RMS 把这个长度拉长或缩短一些。计算器里“单位向量”那项检验，可以用你自己的向量看到 √d。',
     },
   },
   references: {
     title: '参考文献',
     rmsnorm: 'Biao Zhang, Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
-    xiong: 'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang, Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
+    xiong:
+      'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang, Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
     libraries: '所用的库',
     katex: 'KaTeX {version}：把公式排版为 MathML。',
     d3: 'd3-scale {scale}、d3-axis {axis}、d3-selection {selection}、d3-shape {shape}：图表的比例尺、坐标轴和图形。',
@@ -654,4 +751,4 @@ export default {
   table: {
     show: '以表格显示',
   },
-}
+};

@@ -8,614 +8,802 @@
 //
 // mountLab(root, { win, doc, store }) -> { update({ lang, nl }) }: the page
 // calls update() on every paint; the lab repaints itself while it trains.
-import { drawLineChart } from '../charts/line-chart.js'
-import { createChartFrame } from '../charts/chart-frame.js'
-import { createLegend } from '../charts/legend.js'
-import { decimals, fixed, integer, significant } from '../format.js'
-import { readPredictions, recordState, writePrediction } from '../predictions.js'
-import { createDataTable } from '../widgets/data-table.js'
-import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js'
-import { finalLoss, gradientRatios, labConclusions } from './conclusions.js'
-import { createLabRunner } from './runner.js'
-import { cellKey, cellSummary, sweepReading, sweepVerdict } from './sweep.js'
+import { drawLineChart } from '../charts/line-chart.js';
+import { createChartFrame } from '../charts/chart-frame.js';
+import { createLegend } from '../charts/legend.js';
+import { decimals, fixed, integer, significant } from '../format.js';
+import { readPredictions, recordState, writePrediction } from '../predictions.js';
+import { createDataTable } from '../widgets/data-table.js';
+import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js';
+import { finalLoss, gradientRatios, labConclusions } from './conclusions.js';
+import { createLabRunner } from './runner.js';
+import { cellKey, cellSummary, sweepReading, sweepVerdict } from './sweep.js';
 import {
-  LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_MIN_TEXT_BYTES, LAB_RUNS, LAB_SAMPLE, LAB_SEED_MAX, LAB_SHAPE, LAB_STEPS,
-  LAB_WARMUP_MAX, labSteps, runOptions, samplePrompt, utf8Bytes,
-} from './runs.js'
-import { labText } from './text.js'
+  LAB_DEFAULTS,
+  LAB_DEPTHS,
+  LAB_LRS,
+  LAB_MIN_TEXT_BYTES,
+  LAB_RUNS,
+  LAB_SAMPLE,
+  LAB_SEED_MAX,
+  LAB_SHAPE,
+  LAB_STEPS,
+  LAB_WARMUP_MAX,
+  labSteps,
+  runOptions,
+  samplePrompt,
+  utf8Bytes,
+} from './runs.js';
+import { labText } from './text.js';
 
 // The committed training text's size, from web/build.mjs.
-const DEFAULT_TEXT_BYTES = NORMLAB_TRAINING_TEXT_BYTES
+const DEFAULT_TEXT_BYTES = NORMLAB_TRAINING_TEXT_BYTES;
 // The committed sweep as sweep.js's sweepTable() gives it, from web/build.mjs.
-const SWEEP = NORMLAB_TRAIN_SWEEP
-const MARK = { learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' }
-const VERDICT_KEY = { learned: 'verdictLearned', stalled: 'verdictStalled', diverged: 'verdictDiverged', 'not run': 'verdictNotRun' }
+const SWEEP = NORMLAB_TRAIN_SWEEP;
+const MARK = { learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' };
+const VERDICT_KEY = {
+  learned: 'verdictLearned',
+  stalled: 'verdictStalled',
+  diverged: 'verdictDiverged',
+  'not run': 'verdictNotRun',
+};
 // ln 256: the loss of an even guess over the 256 byte values.
-const UNIFORM = Math.log(256)
+const UNIFORM = Math.log(256);
 // While a run trains, the charts repaint at most this often.
-const REPAINT_MS = 250
-const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup' }
+const REPAINT_MS = 250;
+const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup' };
 
 export function mountLab(root, { win = window, doc = document, store = null } = {}) {
-  const steps = labSteps(win)
-  const settings = { ...LAB_DEFAULTS, runs: [...LAB_DEFAULTS.runs] }
-  let ownText = ''
-  let view = { lang: null, nl: null }
-  let text = labText('en')
+  const steps = labSteps(win);
+  const settings = { ...LAB_DEFAULTS, runs: [...LAB_DEFAULTS.runs] };
+  let ownText = '';
+  let view = { lang: null, nl: null };
+  let text = labText('en');
 
   // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
-  const timing = win.NORMLAB_TIMING === true
-  const runner = createLabRunner({ win, doc, onChange: () => requestPaint(false) })
+  const timing = win.NORMLAB_TIMING === true;
+  const runner = createLabRunner({ win, doc, onChange: () => requestPaint(false) });
 
   // Settings.
-  const intro = el('p', { className: 'lab-intro' })
-  const settingsBox = el('fieldset', { className: 'lab-settings' })
-  const settingsLegend = el('legend')
-  const row = el('div', { className: 'control-row' })
-  const depth = labelledControl('lab-depth', 'select')
-  const lr = labelledControl('lab-lr', 'select')
-  const norm = labelledControl('lab-norm', 'select')
-  const warmup = labelledControl('lab-warmup', 'input', { type: 'number', min: 0, max: LAB_WARMUP_MAX, step: 1, inputmode: 'numeric' })
-  const seed = labelledControl('lab-seed', 'input', { type: 'number', min: 0, max: LAB_SEED_MAX, step: 1, inputmode: 'numeric' })
-  row.append(depth.wrap, lr.wrap, norm.wrap, warmup.wrap, seed.wrap)
-  const runsBox = el('fieldset', { className: 'lab-choices' })
-  const runsLegend = el('legend')
-  const runChecks = choiceBoxes(runsBox, 'lab-run', 'checkbox', LAB_RUNS)
-  runsBox.prepend(runsLegend)
-  const textBox = el('fieldset', { className: 'lab-choices' })
-  const textLegend = el('legend')
-  const textChoices = choiceBoxes(textBox, 'lab-text', 'radio', ['default', 'own'])
-  textBox.prepend(textLegend)
-  const own = labelledControl('lab-own-text', 'textarea', { rows: 4, spellcheck: 'false' })
-  own.wrap.classList.add('lab-own-text')
-  textBox.append(own.wrap)
-  settingsBox.append(settingsLegend, row, runsBox, textBox)
+  const intro = el('p', { className: 'lab-intro' });
+  const settingsBox = el('fieldset', { className: 'lab-settings' });
+  const settingsLegend = el('legend');
+  const row = el('div', { className: 'control-row' });
+  const depth = labelledControl('lab-depth', 'select');
+  const lr = labelledControl('lab-lr', 'select');
+  const norm = labelledControl('lab-norm', 'select');
+  const warmup = labelledControl('lab-warmup', 'input', {
+    type: 'number',
+    min: 0,
+    max: LAB_WARMUP_MAX,
+    step: 1,
+    inputmode: 'numeric',
+  });
+  const seed = labelledControl('lab-seed', 'input', {
+    type: 'number',
+    min: 0,
+    max: LAB_SEED_MAX,
+    step: 1,
+    inputmode: 'numeric',
+  });
+  row.append(depth.wrap, lr.wrap, norm.wrap, warmup.wrap, seed.wrap);
+  const runsBox = el('fieldset', { className: 'lab-choices' });
+  const runsLegend = el('legend');
+  const runChecks = choiceBoxes(runsBox, 'lab-run', 'checkbox', LAB_RUNS);
+  runsBox.prepend(runsLegend);
+  const textBox = el('fieldset', { className: 'lab-choices' });
+  const textLegend = el('legend');
+  const textChoices = choiceBoxes(textBox, 'lab-text', 'radio', ['default', 'own']);
+  textBox.prepend(textLegend);
+  const own = labelledControl('lab-own-text', 'textarea', { rows: 4, spellcheck: 'false' });
+  own.wrap.classList.add('lab-own-text');
+  textBox.append(own.wrap);
+  settingsBox.append(settingsLegend, row, runsBox, textBox);
 
-  depth.input.addEventListener('change', () => change({ layers: Number(depth.input.value) }))
-  lr.input.addEventListener('change', () => change({ lr: Number(lr.input.value) }))
-  norm.input.addEventListener('change', () => change({ norm: norm.input.value }))
-  warmup.input.addEventListener('change', () => change({ warmup: wholeIn(warmup.input.value, 0, LAB_WARMUP_MAX, settings.warmup) }))
-  seed.input.addEventListener('change', () => change({ seed: wholeIn(seed.input.value, 0, LAB_SEED_MAX, settings.seed) }))
+  depth.input.addEventListener('change', () => change({ layers: Number(depth.input.value) }));
+  lr.input.addEventListener('change', () => change({ lr: Number(lr.input.value) }));
+  norm.input.addEventListener('change', () => change({ norm: norm.input.value }));
+  warmup.input.addEventListener('change', () =>
+    change({ warmup: wholeIn(warmup.input.value, 0, LAB_WARMUP_MAX, settings.warmup) }),
+  );
+  seed.input.addEventListener('change', () =>
+    change({ seed: wholeIn(seed.input.value, 0, LAB_SEED_MAX, settings.seed) }),
+  );
   for (const [id, box] of Object.entries(runChecks)) {
-    box.addEventListener('change', () => change({ runs: LAB_RUNS.filter((r) => (r === id ? box.checked : settings.runs.includes(r))) }))
+    box.addEventListener('change', () =>
+      change({ runs: LAB_RUNS.filter((r) => (r === id ? box.checked : settings.runs.includes(r))) }),
+    );
   }
-  for (const [id, box] of Object.entries(textChoices)) box.addEventListener('change', () => box.checked && change({ text: id === 'own' ? ownText : null }))
+  for (const [id, box] of Object.entries(textChoices))
+    box.addEventListener('change', () => box.checked && change({ text: id === 'own' ? ownText : null }));
   own.input.addEventListener('input', () => {
-    ownText = own.input.value
-    if (settings.text !== null) change({ text: ownText })
-  })
+    ownText = own.input.value;
+    if (settings.text !== null) change({ text: ownText });
+  });
 
   // The guess.
-  const predict = el('fieldset', { className: 'lab-predict' })
-  const predictLegend = el('legend')
-  const predictIntro = el('p')
-  const guessBoxes = el('div', { className: 'lab-choices-inline' })
-  const guessChecks = choiceBoxes(guessBoxes, 'lab-guess', 'checkbox', LAB_RUNS)
-  const predictButtons = el('div', { className: 'button-row' })
-  const lock = el('button', { type: 'button' })
-  const skip = el('button', { type: 'button', className: 'button-quiet' })
-  predictButtons.append(lock, skip)
-  const guessText = el('p', { className: 'lab-guess' })
-  const again = el('button', { type: 'button', className: 'button-quiet' })
-  predict.append(predictLegend, predictIntro, guessBoxes, predictButtons, guessText, again)
-  lock.addEventListener('click', () => guess({ g: LAB_RUNS.filter((id) => guessChecks[id].checked) }))
-  skip.addEventListener('click', () => guess({ s: 1 }))
-  again.addEventListener('click', () => guess(null))
+  const predict = el('fieldset', { className: 'lab-predict' });
+  const predictLegend = el('legend');
+  const predictIntro = el('p');
+  const guessBoxes = el('div', { className: 'lab-choices-inline' });
+  const guessChecks = choiceBoxes(guessBoxes, 'lab-guess', 'checkbox', LAB_RUNS);
+  const predictButtons = el('div', { className: 'button-row' });
+  const lock = el('button', { type: 'button' });
+  const skip = el('button', { type: 'button', className: 'button-quiet' });
+  predictButtons.append(lock, skip);
+  const guessText = el('p', { className: 'lab-guess' });
+  const again = el('button', { type: 'button', className: 'button-quiet' });
+  predict.append(predictLegend, predictIntro, guessBoxes, predictButtons, guessText, again);
+  lock.addEventListener('click', () => guess({ g: LAB_RUNS.filter((id) => guessChecks[id].checked) }));
+  skip.addEventListener('click', () => guess({ s: 1 }));
+  again.addEventListener('click', () => guess(null));
 
   // Start, pause, reset and the progress.
-  const buttons = el('div', { className: 'button-row' })
-  const start = el('button', { type: 'button', className: 'lab-start' })
-  const pause = el('button', { type: 'button', className: 'lab-pause' })
-  const reset = el('button', { type: 'button', className: 'button-quiet lab-reset' })
-  buttons.append(start, pause, reset)
-  const hint = el('p', { className: 'control-hint' })
-  const status = el('p', { className: 'lab-status', role: 'status' })
-  const readouts = el('dl', { className: 'readouts' })
-  const values = {}
+  const buttons = el('div', { className: 'button-row' });
+  const start = el('button', { type: 'button', className: 'lab-start' });
+  const pause = el('button', { type: 'button', className: 'lab-pause' });
+  const reset = el('button', { type: 'button', className: 'button-quiet lab-reset' });
+  buttons.append(start, pause, reset);
+  const hint = el('p', { className: 'control-hint' });
+  const status = el('p', { className: 'lab-status', role: 'status' });
+  const readouts = el('dl', { className: 'readouts' });
+  const values = {};
   for (const name of ['run', 'step', 'loss', 'rate', 'left']) {
-    values[name] = readout()
-    values[name].value.dataset.readout = name
-    readouts.append(values[name].wrap)
+    values[name] = readout();
+    values[name].value.dataset.readout = name;
+    readouts.append(values[name].wrap);
   }
   start.addEventListener('click', () => {
-    mapCell = null
-    startRuns()
-  })
+    mapCell = null;
+    startRuns();
+  });
   function startRuns() {
-    if (!view.nl || !canStart()) return
-    const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE
-    runner.start(view.nl, settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })), steps, {
-      prompt: samplePrompt(settings), bytes, temperature, seed: sampleSeed, defaultText: settings.text === null,
-    })
+    if (!view.nl || !canStart()) return;
+    const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE;
+    runner.start(
+      view.nl,
+      settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })),
+      steps,
+      {
+        prompt: samplePrompt(settings),
+        bytes,
+        temperature,
+        seed: sampleSeed,
+        defaultText: settings.text === null,
+      },
+    );
   }
 
   // A map cell's seed-1 run, with the sweep's settings, trained here.
   function runCell(id, layers, lr) {
-    if (!view.nl || !canStart()) return
-    Object.assign(settings, { layers, lr, runs: [id], warmup: SWEEP.warmup, norm: 'rmsnorm', seed: 1, text: null })
-    mapCell = { id, layers, lr }
-    startRuns()
+    if (!view.nl || !canStart()) return;
+    Object.assign(settings, { layers, lr, runs: [id], warmup: SWEEP.warmup, norm: 'rmsnorm', seed: 1, text: null });
+    mapCell = { id, layers, lr };
+    startRuns();
   }
-  pause.addEventListener('click', () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()))
-  reset.addEventListener('click', () => runner.reset())
+  pause.addEventListener('click', () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()));
+  reset.addEventListener('click', () => runner.reset());
 
   // The two charts, each with its table.
-  const loss = chartFigure('loss', 260)
-  const entropyLine = el('p', { className: 'lab-line-note' })
-  const uniformLine = el('p', { className: 'lab-line-note' })
-  loss.figure.append(entropyLine, uniformLine, loss.tableBox)
-  const ratio = chartFigure('ratio', 240)
-  const ratioLine = el('p', { className: 'lab-line-note' })
-  ratio.figure.append(ratioLine, ratio.tableBox)
+  const loss = chartFigure('loss', 260);
+  const entropyLine = el('p', { className: 'lab-line-note' });
+  const uniformLine = el('p', { className: 'lab-line-note' });
+  loss.figure.append(entropyLine, uniformLine, loss.tableBox);
+  const ratio = chartFigure('ratio', 240);
+  const ratioLine = el('p', { className: 'lab-line-note' });
+  ratio.figure.append(ratioLine, ratio.tableBox);
 
-  const samples = el('section', { className: 'lab-samples' })
-  const samplesTitle = el('h4')
-  const samplesIntro = el('p')
-  const samplesList = el('dl')
-  samples.append(samplesTitle, samplesIntro, samplesList)
+  const samples = el('section', { className: 'lab-samples' });
+  const samplesTitle = el('h4');
+  const samplesIntro = el('p');
+  const samplesList = el('dl');
+  samples.append(samplesTitle, samplesIntro, samplesList);
 
   // The trainability map: one table per run kind, depth by learning rate.
-  const map = el('section', { className: 'lab-map' })
-  const mapTitle = el('h4')
-  const mapIntro = el('p')
-  const mapLegend = el('p', { className: 'lab-line-note' })
-  const mapTables = el('div', { className: 'lab-map-tables' })
-  const mapResult = el('p', { className: 'lab-map-result', role: 'status' })
-  const mapBuilds = el('p', { className: 'lab-line-note' })
-  const mapReading = el('div', { className: 'lab-map-reading' })
-  map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapBuilds, mapReading)
-  const mapButtons = []
+  const map = el('section', { className: 'lab-map' });
+  const mapTitle = el('h4');
+  const mapIntro = el('p');
+  const mapLegend = el('p', { className: 'lab-line-note' });
+  const mapTables = el('div', { className: 'lab-map-tables' });
+  const mapResult = el('p', { className: 'lab-map-result', role: 'status' });
+  const mapBuilds = el('p', { className: 'lab-line-note' });
+  const mapReading = el('div', { className: 'lab-map-reading' });
+  map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapBuilds, mapReading);
+  const mapButtons = [];
   for (const id of LAB_RUNS) {
     // On a narrow screen a table scrolls in its own region, which the
     // keyboard reaches as the data tables' do.
-    const scroller = el('div', { className: 'table-scroll lab-map-scroll', tabIndex: 0, role: 'region' })
-    scroller.dataset.run = id
-    const table = el('table', { className: 'lab-map-table' })
-    const caption = table.createCaption()
-    caption.dataset.run = id
-    const head = table.createTHead().insertRow()
-    head.append(el('th', { scope: 'col', className: 'lab-map-corner' }), ...SWEEP.grid.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })))
-    const body = table.createTBody()
+    const scroller = el('div', { className: 'table-scroll lab-map-scroll', tabIndex: 0, role: 'region' });
+    scroller.dataset.run = id;
+    const table = el('table', { className: 'lab-map-table' });
+    const caption = table.createCaption();
+    caption.dataset.run = id;
+    const head = table.createTHead().insertRow();
+    head.append(
+      el('th', { scope: 'col', className: 'lab-map-corner' }),
+      ...SWEEP.grid.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })),
+    );
+    const body = table.createTBody();
     for (const layers of SWEEP.grid.layers) {
-      const tr = body.insertRow()
-      tr.append(el('th', { scope: 'row', textContent: String(layers) }))
+      const tr = body.insertRow();
+      tr.append(el('th', { scope: 'row', textContent: String(layers) }));
       for (const lr of SWEEP.grid.lr) {
-        const entries = SWEEP.cells[cellKey(id, layers, lr)] ?? SWEEP.grid.seeds.map((seed) => ({ seed, verdict: 'not run' }))
-        const summary = cellSummary(entries)
-        const button = el('button', { type: 'button', className: `lab-map-cell is-${summary.verdict.replace(' ', '-')}` })
-        button.dataset.cell = cellKey(id, layers, lr)
-        button.append(el('span', { className: 'lab-map-loss', textContent: summary.median === null ? '' : fixed(summary.median, 2) }),
-          el('span', { className: 'lab-map-marks', textContent: summary.verdicts.map((v) => MARK[v]).join('') }))
-        button.addEventListener('click', () => runCell(id, layers, lr))
-        mapButtons.push({ button, id, layers, lr, entries })
-        const td = tr.insertCell()
-        td.append(button)
+        const entries =
+          SWEEP.cells[cellKey(id, layers, lr)] ?? SWEEP.grid.seeds.map((seed) => ({ seed, verdict: 'not run' }));
+        const summary = cellSummary(entries);
+        const button = el('button', {
+          type: 'button',
+          className: `lab-map-cell is-${summary.verdict.replace(' ', '-')}`,
+        });
+        button.dataset.cell = cellKey(id, layers, lr);
+        button.append(
+          el('span', {
+            className: 'lab-map-loss',
+            textContent: summary.median === null ? '' : fixed(summary.median, 2),
+          }),
+          el('span', { className: 'lab-map-marks', textContent: summary.verdicts.map((v) => MARK[v]).join('') }),
+        );
+        button.addEventListener('click', () => runCell(id, layers, lr));
+        mapButtons.push({ button, id, layers, lr, entries });
+        const td = tr.insertCell();
+        td.append(button);
       }
     }
-    scroller.append(table)
-    mapTables.append(scroller)
+    scroller.append(table);
+    mapTables.append(scroller);
   }
   // The cell whose seed-1 run the lab trains or trained last, if any.
-  let mapCell = null
+  let mapCell = null;
 
-  const reading = el('div', { className: 'reading lab-reading' })
-  const readingTitle = el('h4')
-  const readingText = el('div', { className: 'reading-text' })
-  reading.append(readingTitle, readingText)
-  const note = el('p', { className: 'widget-note' })
+  const reading = el('div', { className: 'reading lab-reading' });
+  const readingTitle = el('h4');
+  const readingText = el('div', { className: 'reading-text' });
+  reading.append(readingTitle, readingText);
+  const note = el('p', { className: 'widget-note' });
 
-  root.replaceChildren(intro, settingsBox, predict, buttons, hint, status, readouts, loss.figure, ratio.figure, samples, reading, map, note)
-  root.classList.add('lab')
+  root.replaceChildren(
+    intro,
+    settingsBox,
+    predict,
+    buttons,
+    hint,
+    status,
+    readouts,
+    loss.figure,
+    ratio.figure,
+    samples,
+    reading,
+    map,
+    note,
+  );
+  root.classList.add('lab');
 
   function chartFigure(name, height) {
-    const figure = el('figure', { className: 'chart-figure' })
-    figure.dataset.chart = `lab-${name}`
-    const caption = el('figcaption', { className: 'chart-caption' })
-    const legendBox = el('div')
-    const box = el('div', { className: 'chart-box' })
-    const tableBox = el('div')
-    figure.append(caption, legendBox, box)
-    const table = createDataTable(tableBox)
-    tableBox.querySelector('details').addEventListener('toggle', () => requestPaint(true))
-    return { figure, caption, legend: createLegend(legendBox), chart: createChartFrame(box, { height }), tableBox, table, tableSignature: null }
+    const figure = el('figure', { className: 'chart-figure' });
+    figure.dataset.chart = `lab-${name}`;
+    const caption = el('figcaption', { className: 'chart-caption' });
+    const legendBox = el('div');
+    const box = el('div', { className: 'chart-box' });
+    const tableBox = el('div');
+    figure.append(caption, legendBox, box);
+    const table = createDataTable(tableBox);
+    tableBox.querySelector('details').addEventListener('toggle', () => requestPaint(true));
+    return {
+      figure,
+      caption,
+      legend: createLegend(legendBox),
+      chart: createChartFrame(box, { height }),
+      tableBox,
+      table,
+      tableSignature: null,
+    };
   }
 
   // Settings change between contrasts: before a start, or after the runs
   // ended (the results stay until the next start).
-  const editable = () => runner.state.phase === 'idle' || runner.state.phase === 'done'
+  const editable = () => runner.state.phase === 'idle' || runner.state.phase === 'done';
 
   function change(changes) {
-    if (!editable()) return
-    Object.assign(settings, changes)
-    requestPaint(true)
+    if (!editable()) return;
+    Object.assign(settings, changes);
+    requestPaint(true);
   }
 
   function guess(record) {
-    writePrediction(store, 'l', record)
-    requestPaint(true)
+    writePrediction(store, 'l', record);
+    requestPaint(true);
   }
 
-  const guessRecord = () => readPredictions(store).l ?? null
+  const guessRecord = () => readPredictions(store).l ?? null;
 
   // Whether the settings make a contrast the trainer takes.
   function problem() {
-    if (!settings.runs.length) return { key: 'noRuns' }
+    if (!settings.runs.length) return { key: 'noRuns' };
     if (settings.text !== null && utf8Bytes(settings.text) < LAB_MIN_TEXT_BYTES) {
-      return { key: 'textTooShort', params: { bytes: integer(utf8Bytes(settings.text)), min: integer(LAB_MIN_TEXT_BYTES) } }
+      return {
+        key: 'textTooShort',
+        params: { bytes: integer(utf8Bytes(settings.text)), min: integer(LAB_MIN_TEXT_BYTES) },
+      };
     }
-    return null
+    return null;
   }
-  const canStart = () => editable() && recordState(guessRecord()) !== 'none' && !problem()
+  const canStart = () => editable() && recordState(guessRecord()) !== 'none' && !problem();
 
   // Repaints: one per frame at most; while training, one per REPAINT_MS.
-  let frame = null
-  let lastPaint = -Infinity
-  let forced = false
+  let frame = null;
+  let lastPaint = -Infinity;
+  let forced = false;
   function requestPaint(force) {
-    forced ||= force
-    if (frame !== null) return
+    forced ||= force;
+    if (frame !== null) return;
     frame = win.requestAnimationFrame((now) => {
-      frame = null
+      frame = null;
       if (!forced && runner.state.phase === 'running' && now - lastPaint < REPAINT_MS) {
-        win.setTimeout(() => requestPaint(false), REPAINT_MS - (now - lastPaint))
-        return
+        win.setTimeout(() => requestPaint(false), REPAINT_MS - (now - lastPaint));
+        return;
       }
-      forced = false
-      lastPaint = now
-      const start = timing ? win.performance.now() : 0
-      paint()
-      if (timing) win.performance.measure('normlab:lab-paint', { start, end: win.performance.now() })
-    })
+      forced = false;
+      lastPaint = now;
+      const start = timing ? win.performance.now() : 0;
+      paint();
+      if (timing) win.performance.measure('normlab:lab-paint', { start, end: win.performance.now() });
+    });
   }
 
   function paint() {
-    const { t } = text
-    const state = runner.state
-    const idle = state.phase === 'idle'
-    const record = guessRecord()
-    const asked = recordState(record)
+    const { t } = text;
+    const state = runner.state;
+    const idle = state.phase === 'idle';
+    const record = guessRecord();
+    const asked = recordState(record);
 
-    setText(intro, t('intro', { ...LAB_SHAPE }))
-    setText(settingsLegend, t('settings'))
-    setText(depth.label, t('depth'))
-    setOptions(depth.input, LAB_DEPTHS.map((d) => [d, String(d)]), settings.layers)
-    setText(lr.label, t('lr'))
-    setOptions(lr.input, LAB_LRS.map((v) => [v, decimals(v, 4)]), settings.lr)
-    setText(norm.label, t('norm'))
-    setOptions(norm.input, [['rmsnorm', t('normRms')], ['layernorm', t('normLayer')]], settings.norm)
-    setText(warmup.label, t('warmup'))
-    setText(seed.label, t('seed'))
-    if (doc.activeElement !== warmup.input) warmup.input.value = String(settings.warmup)
-    if (doc.activeElement !== seed.input) seed.input.value = String(settings.seed)
-    setText(runsLegend, t('runs'))
+    setText(intro, t('intro', { ...LAB_SHAPE }));
+    setText(settingsLegend, t('settings'));
+    setText(depth.label, t('depth'));
+    setOptions(
+      depth.input,
+      LAB_DEPTHS.map((d) => [d, String(d)]),
+      settings.layers,
+    );
+    setText(lr.label, t('lr'));
+    setOptions(
+      lr.input,
+      LAB_LRS.map((v) => [v, decimals(v, 4)]),
+      settings.lr,
+    );
+    setText(norm.label, t('norm'));
+    setOptions(
+      norm.input,
+      [
+        ['rmsnorm', t('normRms')],
+        ['layernorm', t('normLayer')],
+      ],
+      settings.norm,
+    );
+    setText(warmup.label, t('warmup'));
+    setText(seed.label, t('seed'));
+    if (doc.activeElement !== warmup.input) warmup.input.value = String(settings.warmup);
+    if (doc.activeElement !== seed.input) seed.input.value = String(settings.seed);
+    setText(runsLegend, t('runs'));
     for (const id of LAB_RUNS) {
-      runChecks[id].checked = settings.runs.includes(id)
-      setText(runChecks[id].labels[0], t(RUN_LABEL[id]))
+      runChecks[id].checked = settings.runs.includes(id);
+      setText(runChecks[id].labels[0], t(RUN_LABEL[id]));
     }
-    setText(textLegend, t('text'))
-    setText(textChoices.default.labels[0], t('textDefault', { bytes: integer(DEFAULT_TEXT_BYTES) }))
-    setText(textChoices.own.labels[0], t('textOwn'))
-    textChoices.default.checked = settings.text === null
-    textChoices.own.checked = settings.text !== null
-    setHidden(own.wrap, settings.text === null)
-    setText(own.label, t('textOwnLabel', { min: integer(LAB_MIN_TEXT_BYTES) }))
-    for (const control of [depth.input, lr.input, norm.input, warmup.input, seed.input, own.input,
-      ...Object.values(runChecks), ...Object.values(textChoices)]) setDisabled(control, !editable())
+    setText(textLegend, t('text'));
+    setText(textChoices.default.labels[0], t('textDefault', { bytes: integer(DEFAULT_TEXT_BYTES) }));
+    setText(textChoices.own.labels[0], t('textOwn'));
+    textChoices.default.checked = settings.text === null;
+    textChoices.own.checked = settings.text !== null;
+    setHidden(own.wrap, settings.text === null);
+    setText(own.label, t('textOwnLabel', { min: integer(LAB_MIN_TEXT_BYTES) }));
+    for (const control of [
+      depth.input,
+      lr.input,
+      norm.input,
+      warmup.input,
+      seed.input,
+      own.input,
+      ...Object.values(runChecks),
+      ...Object.values(textChoices),
+    ])
+      setDisabled(control, !editable());
 
-    setText(predictLegend, t('predictTitle'))
-    setText(predictIntro, t('predictIntro'))
-    for (const id of LAB_RUNS) setText(guessChecks[id].labels[0], t(RUN_LABEL[id]))
-    setText(lock, t('predictLock'))
-    setText(skip, t('predictSkip'))
-    setText(again, t('predictAgain'))
-    const asking = asked === 'none'
-    setHidden(guessBoxes, !asking)
-    setHidden(predictButtons, !asking)
-    setHidden(guessText, asking)
-    setHidden(again, asking || !(idle || state.phase === 'done'))
-    predict.dataset.state = asked
-    setText(guessText, asked === 'made' ? t('predictMade', { runs: runList(record.g) }) : asked === 'skipped' ? t('predictSkipped') : '')
+    setText(predictLegend, t('predictTitle'));
+    setText(predictIntro, t('predictIntro'));
+    for (const id of LAB_RUNS) setText(guessChecks[id].labels[0], t(RUN_LABEL[id]));
+    setText(lock, t('predictLock'));
+    setText(skip, t('predictSkip'));
+    setText(again, t('predictAgain'));
+    const asking = asked === 'none';
+    setHidden(guessBoxes, !asking);
+    setHidden(predictButtons, !asking);
+    setHidden(guessText, asking);
+    setHidden(again, asking || !(idle || state.phase === 'done'));
+    predict.dataset.state = asked;
+    setText(
+      guessText,
+      asked === 'made' ? t('predictMade', { runs: runList(record.g) }) : asked === 'skipped' ? t('predictSkipped') : '',
+    );
 
-    setText(start, t('start'))
-    setText(pause, state.phase === 'paused' ? t('resume') : t('pause'))
-    setText(reset, t('reset'))
-    setDisabled(start, !view.nl || !canStart())
-    setDisabled(pause, state.phase !== 'running' && state.phase !== 'paused')
-    setDisabled(reset, idle)
-    const trouble = editable() ? problem() : null
-    setText(hint, !editable() ? '' : asking ? t('startFirst') : trouble ? t(trouble.key, trouble.params) : '')
-    setHidden(hint, hint.textContent === '')
-    setText(status, statusText())
-    root.dataset.phase = state.phase
+    setText(start, t('start'));
+    setText(pause, state.phase === 'paused' ? t('resume') : t('pause'));
+    setText(reset, t('reset'));
+    setDisabled(start, !view.nl || !canStart());
+    setDisabled(pause, state.phase !== 'running' && state.phase !== 'paused');
+    setDisabled(reset, idle);
+    const trouble = editable() ? problem() : null;
+    setText(hint, !editable() ? '' : asking ? t('startFirst') : trouble ? t(trouble.key, trouble.params) : '');
+    setHidden(hint, hint.textContent === '');
+    setText(status, statusText());
+    root.dataset.phase = state.phase;
 
-    paintProgress()
-    paintCharts()
-    paintSamples()
-    paintReading(record)
-    paintMap()
-    setText(note, steps === LAB_STEPS ? '' : t('testSpeed', { steps: integer(steps), full: integer(LAB_STEPS) }))
-    setHidden(note, steps === LAB_STEPS)
+    paintProgress();
+    paintCharts();
+    paintSamples();
+    paintReading(record);
+    paintMap();
+    setText(note, steps === LAB_STEPS ? '' : t('testSpeed', { steps: integer(steps), full: integer(LAB_STEPS) }));
+    setHidden(note, steps === LAB_STEPS);
   }
 
   function statusText() {
-    const { t } = text
-    const state = runner.state
-    if (!view.nl) return t('statusNoWasm')
-    if (state.phase === 'idle') return t('statusIdle')
+    const { t } = text;
+    const state = runner.state;
+    if (!view.nl) return t('statusNoWasm');
+    if (state.phase === 'idle') return t('statusIdle');
     if (state.phase === 'done') {
-      const failed = state.runs.find((run) => run.status === 'failed')
-      return failed ? t('runFailed', { run: t(RUN_LABEL[failed.id]), message: failed.error }) : t('statusDone')
+      const failed = state.runs.find((run) => run.status === 'failed');
+      return failed ? t('runFailed', { run: t(RUN_LABEL[failed.id]), message: failed.error }) : t('statusDone');
     }
-    if (state.phase === 'paused') return t('statusPaused')
-    if (state.hidden) return t('statusHidden')
-    const run = state.runs[state.current]
-    const name = t(RUN_LABEL[run.id])
-    return t(run.status === 'training' ? 'statusTraining' : run.status === 'evaluating' ? 'statusEvaluating' : 'statusLoading', { run: name })
+    if (state.phase === 'paused') return t('statusPaused');
+    if (state.hidden) return t('statusHidden');
+    const run = state.runs[state.current];
+    const name = t(RUN_LABEL[run.id]);
+    return t(
+      run.status === 'training' ? 'statusTraining' : run.status === 'evaluating' ? 'statusEvaluating' : 'statusLoading',
+      { run: name },
+    );
   }
 
   function paintProgress() {
-    const { t } = text
-    const state = runner.state
-    const run = state.runs[Math.min(state.current, state.runs.length - 1)]
-    setText(values.run.label, t('progressRun'))
-    setText(values.step.label, t('progressStep'))
-    setText(values.loss.label, t('progressLoss'))
-    setText(values.rate.label, t('progressRate'))
-    setText(values.left.label, t('progressLeft'))
-    const dash = t('dash')
-    setText(values.run.value, run ? t(RUN_LABEL[run.id]) : dash)
-    setText(values.step.value, run ? t('stepOf', { step: integer(run.loss.length), steps: integer(state.steps) }) : dash)
-    setText(values.loss.value, run?.loss.length ? fixed(run.loss.at(-1), 4) : dash)
-    setText(values.rate.value, state.rate ? decimals(state.rate, 1) : dash)
-    const left = state.rate && state.phase === 'running' ? runner.stepsLeft() / state.rate : null
-    setText(values.left.value, left === null ? dash : duration(left))
+    const { t } = text;
+    const state = runner.state;
+    const run = state.runs[Math.min(state.current, state.runs.length - 1)];
+    setText(values.run.label, t('progressRun'));
+    setText(values.step.label, t('progressStep'));
+    setText(values.loss.label, t('progressLoss'));
+    setText(values.rate.label, t('progressRate'));
+    setText(values.left.label, t('progressLeft'));
+    const dash = t('dash');
+    setText(values.run.value, run ? t(RUN_LABEL[run.id]) : dash);
+    setText(
+      values.step.value,
+      run ? t('stepOf', { step: integer(run.loss.length), steps: integer(state.steps) }) : dash,
+    );
+    setText(values.loss.value, run?.loss.length ? fixed(run.loss.at(-1), 4) : dash);
+    setText(values.rate.value, state.rate ? decimals(state.rate, 1) : dash);
+    const left = state.rate && state.phase === 'running' ? runner.stepsLeft() / state.rate : null;
+    setText(values.left.value, left === null ? dash : duration(left));
   }
 
   function duration(seconds) {
-    const { t } = text
-    const whole = Math.ceil(seconds)
-    return whole < 60 ? t('seconds', { s: integer(whole) }) : t('minutes', { m: integer(Math.floor(whole / 60)), s: integer(whole % 60) })
+    const { t } = text;
+    const whole = Math.ceil(seconds);
+    return whole < 60
+      ? t('seconds', { s: integer(whole) })
+      : t('minutes', { m: integer(Math.floor(whole / 60)), s: integer(whole % 60) });
   }
 
   // The runs the charts show: the ones trained, or before a start the ones
   // chosen, without points.
   function shownRuns() {
-    const state = runner.state
-    if (state.runs.length) return state.runs
-    return settings.runs.map((id) => ({ id, loss: [], gradFirst: [], gradLast: [], entropy: NaN }))
+    const state = runner.state;
+    if (state.runs.length) return state.runs;
+    return settings.runs.map((id) => ({ id, loss: [], gradFirst: [], gradLast: [], entropy: NaN }));
   }
 
   function paintCharts() {
-    const { t } = text
-    const runs = shownRuns()
-    const entropy = runs.find((run) => Number.isFinite(run.entropy))?.entropy ?? null
-    const x = { type: 'linear', domain: [1, Math.max(2, runner.state.steps || steps)], label: t('axisStep'), integer: true }
-    const keys = runs.map((run) => ({ id: `lab-${run.id}`, label: t(RUN_LABEL[run.id]) }))
+    const { t } = text;
+    const runs = shownRuns();
+    const entropy = runs.find((run) => Number.isFinite(run.entropy))?.entropy ?? null;
+    const x = {
+      type: 'linear',
+      domain: [1, Math.max(2, runner.state.steps || steps)],
+      label: t('axisStep'),
+      integer: true,
+    };
+    const keys = runs.map((run) => ({ id: `lab-${run.id}`, label: t(RUN_LABEL[run.id]) }));
 
     const lossSeries = runs.map((run) => ({
-      id: `lab-${run.id}`, label: t(RUN_LABEL[run.id]), endDot: true,
+      id: `lab-${run.id}`,
+      label: t(RUN_LABEL[run.id]),
+      endDot: true,
       points: run.loss.map((v, i) => [i + 1, v]).filter(([, v]) => Number.isFinite(v)),
-    }))
-    const lossValues = lossSeries.flatMap((s) => s.points.map((p) => p[1]))
-    const lo = Math.max(0, Math.min(entropy ?? UNIFORM, ...lossValues) - 0.25)
-    const hi = Math.max(UNIFORM, ...lossValues) + 0.15
-    const rules = [{ id: 'uniform', value: UNIFORM, label: t('ruleUniform', { value: decimals(UNIFORM, 2) }) }]
-    if (entropy !== null) rules.push({ id: 'entropy', value: entropy, label: t('ruleEntropy', { value: decimals(entropy, 2) }) })
-    setText(loss.caption, t('lossTitle'))
-    loss.legend.update(keys)
-    loss.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
-      x, y: { type: 'linear', domain: [lo, hi], label: t('axisLoss') }, series: lossSeries, rules, legend: true,
-    }), t('lossTitle'))
-    setText(entropyLine, entropy === null ? '' : t('entropyLine', { entropy: decimals(entropy, 2) }))
-    setHidden(entropyLine, entropy === null)
-    setText(uniformLine, t('uniformLine', { uniform: decimals(UNIFORM, 2) }))
+    }));
+    const lossValues = lossSeries.flatMap((s) => s.points.map((p) => p[1]));
+    const lo = Math.max(0, Math.min(entropy ?? UNIFORM, ...lossValues) - 0.25);
+    const hi = Math.max(UNIFORM, ...lossValues) + 0.15;
+    const rules = [{ id: 'uniform', value: UNIFORM, label: t('ruleUniform', { value: decimals(UNIFORM, 2) }) }];
+    if (entropy !== null)
+      rules.push({ id: 'entropy', value: entropy, label: t('ruleEntropy', { value: decimals(entropy, 2) }) });
+    setText(loss.caption, t('lossTitle'));
+    loss.legend.update(keys);
+    loss.chart.render(
+      (svg, width, height) =>
+        drawLineChart(svg, width, height, {
+          x,
+          y: { type: 'linear', domain: [lo, hi], label: t('axisLoss') },
+          series: lossSeries,
+          rules,
+          legend: true,
+        }),
+      t('lossTitle'),
+    );
+    setText(entropyLine, entropy === null ? '' : t('entropyLine', { entropy: decimals(entropy, 2) }));
+    setHidden(entropyLine, entropy === null);
+    setText(uniformLine, t('uniformLine', { uniform: decimals(UNIFORM, 2) }));
 
     const ratioSeries = runs.map((run) => ({
-      id: `lab-${run.id}`, label: t(RUN_LABEL[run.id]), endDot: true,
-      points: gradientRatios(run).map((v, i) => [i + 1, v]).filter(([, v]) => Number.isFinite(v) && v > 0),
-    }))
-    const ratioValues = ratioSeries.flatMap((s) => s.points.map((p) => p[1]))
-    setText(ratio.caption, t('ratioTitle'))
-    ratio.legend.update(keys)
-    ratio.chart.render((svg, width, height) => drawLineChart(svg, width, height, {
-      x,
-      y: { type: 'log', domain: [Math.min(0.1, ...ratioValues) / 1.5, Math.max(10, ...ratioValues) * 1.5], label: t('axisRatio') },
-      rules: [{ id: 'one', value: 1, label: '' }],
-      series: ratioSeries,
-      legend: true,
-    }), t('ratioTitle'))
-    setText(ratioLine, t('ratioLine'))
+      id: `lab-${run.id}`,
+      label: t(RUN_LABEL[run.id]),
+      endDot: true,
+      points: gradientRatios(run)
+        .map((v, i) => [i + 1, v])
+        .filter(([, v]) => Number.isFinite(v) && v > 0),
+    }));
+    const ratioValues = ratioSeries.flatMap((s) => s.points.map((p) => p[1]));
+    setText(ratio.caption, t('ratioTitle'));
+    ratio.legend.update(keys);
+    ratio.chart.render(
+      (svg, width, height) =>
+        drawLineChart(svg, width, height, {
+          x,
+          y: {
+            type: 'log',
+            domain: [Math.min(0.1, ...ratioValues) / 1.5, Math.max(10, ...ratioValues) * 1.5],
+            label: t('axisRatio'),
+          },
+          rules: [{ id: 'one', value: 1, label: '' }],
+          series: ratioSeries,
+          legend: true,
+        }),
+      t('ratioTitle'),
+    );
+    setText(ratioLine, t('ratioLine'));
 
     paintTable(loss, runs, () => ({
-      captionText: t('tableLoss', { entropy: entropy === null ? t('dash') : decimals(entropy, 4), uniform: decimals(UNIFORM, 4) }),
+      captionText: t('tableLoss', {
+        entropy: entropy === null ? t('dash') : decimals(entropy, 4),
+        uniform: decimals(UNIFORM, 4),
+      }),
       cell: (run, i) => fixed(run.loss[i], 4),
       length: (run) => run.loss.length,
-    }))
+    }));
     paintTable(ratio, runs, () => ({
       captionText: t('tableRatio'),
       cell: (run, i) => significant(run.gradFirst[i] / run.gradLast[i], 3),
       length: (run) => run.gradFirst.length,
-    }))
+    }));
   }
 
   // A table is rebuilt while it is open, and when it is closed only when a
   // run changes state: rebuilding 400 rows on every repaint costs more
   // than the chart.
   function paintTable(figure, runs, spec) {
-    const state = runner.state
-    const open = figure.tableBox.querySelector('details').open
-    const signature = `${text.lang}|${state.phase}|${state.current}|${runs.map((r) => `${r.id}:${r.status}`).join(',')}`
-    if (!open && figure.tableSignature === signature) return
-    figure.tableSignature = signature
-    const { t } = text
-    const { captionText, cell, length } = spec()
-    const rowsCount = Math.max(0, ...runs.map(length))
-    const rows = []
-    for (let i = 0; i < rowsCount; i++) rows.push([String(i + 1), ...runs.map((run) => (i < length(run) ? cell(run, i) : ''))])
+    const state = runner.state;
+    const open = figure.tableBox.querySelector('details').open;
+    const signature = `${text.lang}|${state.phase}|${state.current}|${runs.map((r) => `${r.id}:${r.status}`).join(',')}`;
+    if (!open && figure.tableSignature === signature) return;
+    figure.tableSignature = signature;
+    const { t } = text;
+    const { captionText, cell, length } = spec();
+    const rowsCount = Math.max(0, ...runs.map(length));
+    const rows = [];
+    for (let i = 0; i < rowsCount; i++)
+      rows.push([String(i + 1), ...runs.map((run) => (i < length(run) ? cell(run, i) : ''))]);
     figure.table.update({
       summaryText: t('tableShow'),
       captionText,
       columns: [t('colStep'), ...runs.map((run) => t(RUN_LABEL[run.id]))],
       rows,
-    })
+    });
   }
 
   function paintSamples() {
-    const { t } = text
-    const state = runner.state
-    const sampled = state.runs.filter((run) => run.sample !== null)
-    setText(samplesTitle, t('samplesTitle'))
-    const { prompt, bytes, temperature } = state.sample ?? { ...LAB_SAMPLE, prompt: samplePrompt(settings) }
-    setText(samplesIntro, sampled.length ? t('samplesIntro', { prompt, bytes: integer(bytes), temperature: decimals(temperature, 2) }) : t('samplesPending'))
-    const signature = `${text.lang}|${sampled.map((run) => run.id).join(',')}`
-    if (samplesList.dataset.signature === signature) return
-    samplesList.dataset.signature = signature
-    samplesList.replaceChildren(...sampled.flatMap((run) => {
-      // The prompt in bold, then what the model wrote.
-      const dd = el('dd', { className: 'lab-sample' })
-      dd.append(el('strong', { textContent: prompt }), visibleSample(run.sample))
-      // The committed text is Chinese; the reader's own may be any language.
-      if (state.sample.defaultText) dd.lang = 'zh-CN'
-      dd.dataset.run = run.id
-      return [el('dt', { textContent: t(RUN_LABEL[run.id]) }), dd]
-    }))
+    const { t } = text;
+    const state = runner.state;
+    const sampled = state.runs.filter((run) => run.sample !== null);
+    setText(samplesTitle, t('samplesTitle'));
+    const { prompt, bytes, temperature } = state.sample ?? { ...LAB_SAMPLE, prompt: samplePrompt(settings) };
+    setText(
+      samplesIntro,
+      sampled.length
+        ? t('samplesIntro', { prompt, bytes: integer(bytes), temperature: decimals(temperature, 2) })
+        : t('samplesPending'),
+    );
+    const signature = `${text.lang}|${sampled.map((run) => run.id).join(',')}`;
+    if (samplesList.dataset.signature === signature) return;
+    samplesList.dataset.signature = signature;
+    samplesList.replaceChildren(
+      ...sampled.flatMap((run) => {
+        // The prompt in bold, then what the model wrote.
+        const dd = el('dd', { className: 'lab-sample' });
+        dd.append(el('strong', { textContent: prompt }), visibleSample(run.sample));
+        // The committed text is Chinese; the reader's own may be any language.
+        if (state.sample.defaultText) dd.lang = 'zh-CN';
+        dd.dataset.run = run.id;
+        return [el('dt', { textContent: t(RUN_LABEL[run.id]) }), dd];
+      }),
+    );
   }
 
   function paintMap() {
-    const { t } = text
-    const open = Boolean(view.nl) && canStart()
+    const { t } = text;
+    const open = Boolean(view.nl) && canStart();
     for (const { button, id, layers, lr } of mapButtons) {
-      setDisabled(button, !open)
-      button.classList.toggle('is-chosen', mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr)
+      setDisabled(button, !open);
+      button.classList.toggle(
+        'is-chosen',
+        mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr,
+      );
     }
-    paintMapText()
-    const state = runner.state
-    const run = state.runs[0]
-    const done = mapCell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged')
-    setHidden(mapResult, !done)
-    if (!done) return setText(mapResult, '')
-    const final = finalLoss(run)
+    paintMapText();
+    const state = runner.state;
+    const run = state.runs[0];
+    const done =
+      mapCell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged');
+    setHidden(mapResult, !done);
+    if (!done) return setText(mapResult, '');
+    const final = finalLoss(run);
     const live = {
-      backend: view.nl.backend, steps: integer(state.steps), final: decimals(final, 2), heldout: decimals(run.heldout, 2),
+      backend: view.nl.backend,
+      steps: integer(state.steps),
+      final: decimals(final, 2),
+      heldout: decimals(run.heldout, 2),
       verdict: t(VERDICT_KEY[sweepVerdict(run.status === 'diverged', final, run.entropy)]),
-    }
-    const committed = (SWEEP.cells[cellKey(mapCell.id, mapCell.layers, mapCell.lr)] ?? []).find((e) => e.seed === 1 && e.verdict !== 'not run')
-    setText(mapResult, committed
-      ? t('mapCompare', {
-        ...live, sweepSteps: integer(SWEEP.steps), sweepFinal: decimals(committed.final, 2),
-        sweepHeldout: decimals(committed.heldout, 2), sweepVerdict: t(VERDICT_KEY[committed.verdict]),
-      })
-      : t('mapCompareNew', live))
+    };
+    const committed = (SWEEP.cells[cellKey(mapCell.id, mapCell.layers, mapCell.lr)] ?? []).find(
+      (e) => e.seed === 1 && e.verdict !== 'not run',
+    );
+    setText(
+      mapResult,
+      committed
+        ? t('mapCompare', {
+            ...live,
+            sweepSteps: integer(SWEEP.steps),
+            sweepFinal: decimals(committed.final, 2),
+            sweepHeldout: decimals(committed.heldout, 2),
+            sweepVerdict: t(VERDICT_KEY[committed.verdict]),
+          })
+        : t('mapCompareNew', live),
+    );
   }
 
   // The map's text: its titles (48 cells' descriptions) and the sweep's
   // reading, rewritten only when the language or the settings they quote
   // changed, not on every repaint while a run trains.
   function paintMapText() {
-    const { t } = text
-    const signature = `${text.lang}|${settings.layers}|${settings.lr}`
-    if (map.dataset.signature === signature) return
-    map.dataset.signature = signature
-    setText(mapTitle, t('mapTitle'))
-    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }))
-    setText(mapLegend, t('mapLegend'))
-    for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]))
-    for (const scroller of mapTables.querySelectorAll('.lab-map-scroll')) setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]))
-    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'))
+    const { t } = text;
+    const signature = `${text.lang}|${settings.layers}|${settings.lr}`;
+    if (map.dataset.signature === signature) return;
+    map.dataset.signature = signature;
+    setText(mapTitle, t('mapTitle'));
+    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }));
+    setText(mapLegend, t('mapLegend'));
+    for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]));
+    for (const scroller of mapTables.querySelectorAll('.lab-map-scroll'))
+      setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]));
+    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'));
     for (const { button, id, layers, lr, entries } of mapButtons) {
-      const seeds = entries.map((e) => (e.verdict === 'not run' || !Number.isFinite(e.heldout)
-        ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
-        : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) })))
+      const seeds = entries.map((e) =>
+        e.verdict === 'not run' || !Number.isFinite(e.heldout)
+          ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
+          : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) }),
+      );
       // The visible text (the loss and the marks) names the button, with
       // the table's caption and headers around it; the title spells it out.
-      setAttr(button, 'title', t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }))
+      setAttr(
+        button,
+        'title',
+        t('mapCell', { run: t(RUN_LABEL[id]), layers, lr: decimals(lr, 4), seeds: text.list(seeds) }),
+      );
     }
     // What the sweep says at the chosen depth and learning rate.
-    mapReading.replaceChildren(...sweepReading(SWEEP, settings).map(({ key, params }) => {
-      const p = el('p', { textContent: t(key, formatParams(params)) })
-      p.dataset.reading = key
-      return p
-    }))
-    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ')
-    setText(mapBuilds, t('mapBuilds', { builds }))
+    mapReading.replaceChildren(
+      ...sweepReading(SWEEP, settings).map(({ key, params }) => {
+        const p = el('p', { textContent: t(key, formatParams(params)) });
+        p.dataset.reading = key;
+        return p;
+      }),
+    );
+    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ');
+    setText(mapBuilds, t('mapBuilds', { builds }));
   }
 
   function paintReading(record) {
-    const { t } = text
-    const state = runner.state
-    setText(readingTitle, t('conclusionsTitle'))
+    const { t } = text;
+    const state = runner.state;
+    setText(readingTitle, t('conclusionsTitle'));
     if (state.phase !== 'done') {
       if (readingText.dataset.state !== 'pending' || readingText.dataset.lang !== text.lang) {
-        readingText.replaceChildren(el('p', { textContent: t('conclusionsPending') }))
-        readingText.dataset.state = 'pending'
-        readingText.dataset.lang = text.lang
+        readingText.replaceChildren(el('p', { textContent: t('conclusionsPending') }));
+        readingText.dataset.state = 'pending';
+        readingText.dataset.lang = text.lang;
       }
-      return
+      return;
     }
-    const sentences = labConclusions(state.runs, { settings, steps: state.steps, guess: recordState(record) === 'made' ? record : null })
-    readingText.replaceChildren(...sentences.map(({ key, params }) => {
-      const p = el('p', { textContent: t(key, formatParams(params)) })
-      p.dataset.reading = key
-      return p
-    }))
-    readingText.dataset.state = 'done'
+    const sentences = labConclusions(state.runs, {
+      settings,
+      steps: state.steps,
+      guess: recordState(record) === 'made' ? record : null,
+    });
+    readingText.replaceChildren(
+      ...sentences.map(({ key, params }) => {
+        const p = el('p', { textContent: t(key, formatParams(params)) });
+        p.dataset.reading = key;
+        return p;
+      }),
+    );
+    readingText.dataset.state = 'done';
   }
 
   function formatParams(params) {
-    const { t } = text
-    const out = {}
+    const { t } = text;
+    const out = {};
     for (const [name, value] of Object.entries(params)) {
-      if (name === 'run') out.run = t(RUN_LABEL[value])
-      else if (name === 'guessed' || name === 'learned') out[name] = runList(value)
-      else if (name === 'learnedAt' || name === 'failedAt') out[name] = text.list(value.map(String))
-      else if (name === 'preCount' || name === 'postCount' || name === 'total' || name === 'layers') out[name] = integer(value)
-      else if (name === 'postLr' || name === 'preLr') out[name] = decimals(value, 4)
-      else if (name === 'ratio' || name === 'low' || name === 'high') out[name] = significant(value, 2)
-      else if (name === 'step' || name === 'lowStep' || name === 'steps' || name === 'warmup' || name === 'window') out[name] = integer(value)
-      else if (name === 'lr') out.lr = decimals(value, 4)
-      else out[name] = decimals(value, 2)
+      if (name === 'run') out.run = t(RUN_LABEL[value]);
+      else if (name === 'guessed' || name === 'learned') out[name] = runList(value);
+      else if (name === 'learnedAt' || name === 'failedAt') out[name] = text.list(value.map(String));
+      else if (name === 'preCount' || name === 'postCount' || name === 'total' || name === 'layers')
+        out[name] = integer(value);
+      else if (name === 'postLr' || name === 'preLr') out[name] = decimals(value, 4);
+      else if (name === 'ratio' || name === 'low' || name === 'high') out[name] = significant(value, 2);
+      else if (name === 'step' || name === 'lowStep' || name === 'steps' || name === 'warmup' || name === 'window')
+        out[name] = integer(value);
+      else if (name === 'lr') out.lr = decimals(value, 4);
+      else out[name] = decimals(value, 2);
     }
-    return out
+    return out;
   }
 
   function runList(ids) {
-    return ids.length ? text.list(ids.map((id) => text.t(RUN_LABEL[id]))) : text.t('none')
+    return ids.length ? text.list(ids.map((id) => text.t(RUN_LABEL[id]))) : text.t('none');
   }
 
   return {
     // The page's language and the loaded module (null until it loads).
     update({ lang, nl }) {
-      if (lang === view.lang && nl === view.nl) return
-      view = { lang, nl }
-      text = labText(lang)
-      requestPaint(true)
+      if (lang === view.lang && nl === view.nl) return;
+      view = { lang, nl };
+      text = labText(lang);
+      requestPaint(true);
     },
-  }
+  };
 }
 
 // Checkboxes or radio buttons, one per id, each in a <label>; returns the
 // inputs by id (their text is set on paint).
 function choiceBoxes(container, name, type, ids) {
-  const inputs = {}
+  const inputs = {};
   for (const id of ids) {
-    const input = el('input', { type, name, value: id, id: `${name}-${id}` })
-    const label = el('label', { htmlFor: input.id, className: 'lab-choice-label' })
-    const wrap = el('div', { className: 'lab-choice' })
-    wrap.append(input, label)
-    container.append(wrap)
-    inputs[id] = input
+    const input = el('input', { type, name, value: id, id: `${name}-${id}` });
+    const label = el('label', { htmlFor: input.id, className: 'lab-choice-label' });
+    const wrap = el('div', { className: 'lab-choice' });
+    wrap.append(input, label);
+    container.append(wrap);
+    inputs[id] = input;
   }
-  return inputs
+  return inputs;
 }
 
 // Control bytes other than line breaks as a middle dot, so a sample's
 // length on screen matches what the model wrote.
 function visibleSample(sample) {
-  return sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·')
+  return sample.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '·');
 }
 
 // A whole number typed in [lo, hi], else the previous value.
 function wholeIn(text, lo, hi, previous) {
-  const value = Number(text)
-  return Number.isInteger(value) && value >= lo && value <= hi ? value : previous
+  const value = Number(text);
+  return Number.isInteger(value) && value >= lo && value <= hi ? value : previous;
 }

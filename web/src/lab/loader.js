@@ -4,37 +4,40 @@
 // page's CSP, and from file://) when the lab's section comes within
 // LOAD_MARGIN of the viewport; the lab then mounts itself in `root` and takes
 // the page's language and module from update().
-const LOAD_MARGIN = '600px 0px'
+const LOAD_MARGIN = '600px 0px';
 
 export function createLabLoader({ win, doc, root, store }) {
-  let lab = null
-  let latest = null
+  let lab = null;
+  let latest = null;
   const load = () => {
-    const css = doc.createElement('link')
-    css.rel = 'stylesheet'
-    css.href = 'lab.css'
-    const script = doc.createElement('script')
-    script.src = 'lab.js'
+    const css = doc.createElement('link');
+    css.rel = 'stylesheet';
+    css.href = 'lab.css';
+    const script = doc.createElement('script');
+    script.src = 'lab.js';
     script.onload = () => {
-      lab = win.normlabLab.mount(root, { win, doc, store })
-      if (latest) lab.update(latest)
-    }
-    script.onerror = () => console.error('normlab: the training lab (lab.js) did not load')
-    doc.head.append(css, script)
-  }
+      lab = win.normlabLab.mount(root, { win, doc, store });
+      if (latest) lab.update(latest);
+    };
+    script.onerror = () => console.error('normlab: the training lab (lab.js) did not load');
+    doc.head.append(css, script);
+  };
   if ('IntersectionObserver' in win) {
-    const observer = new win.IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return
-      observer.disconnect()
-      load()
-    }, { rootMargin: LOAD_MARGIN })
-    observer.observe(root)
-  } else load()
+    const observer = new win.IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        load();
+      },
+      { rootMargin: LOAD_MARGIN },
+    );
+    observer.observe(root);
+  } else load();
   return {
     // view: { lang, nl }
     update(view) {
-      latest = view
-      lab?.update(view)
+      latest = view;
+      lab?.update(view);
     },
-  }
+  };
 }

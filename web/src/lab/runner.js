@@ -12,147 +12,153 @@
 // values, exact as doubles): loss, gradFirst and gradLast per step.
 
 // A slice never asks for more than this, nor less than SLICE_MIN_MS.
-const SLICE_MAX_MS = 8
-const SLICE_MIN_MS = 3
+const SLICE_MAX_MS = 8;
+const SLICE_MIN_MS = 3;
 // Without requestIdleCallback (or when it timed out) a slice gets this.
-const SLICE_DEFAULT_MS = 8
+const SLICE_DEFAULT_MS = 8;
 // An idle callback is forced after this long, so a busy page still trains.
-const IDLE_TIMEOUT_MS = 100
+const IDLE_TIMEOUT_MS = 100;
 // Steps per second are measured over this much of the latest training time.
-const RATE_WINDOW_MS = 3000
+const RATE_WINDOW_MS = 3000;
 
 export function createLabRunner({ win, doc, onChange }) {
-  const state = { phase: 'idle', hidden: doc.visibilityState === 'hidden', runs: [], current: 0, steps: 0, rate: null }
-  let generation = 0
-  let scheduled = false
-  let trainer = null
-  let samples = []
+  const state = { phase: 'idle', hidden: doc.visibilityState === 'hidden', runs: [], current: 0, steps: 0, rate: null };
+  let generation = 0;
+  let scheduled = false;
+  let trainer = null;
+  let samples = [];
 
   doc.addEventListener('visibilitychange', () => {
-    state.hidden = doc.visibilityState === 'hidden'
-    samples = []
-    if (!state.hidden) schedule()
-    onChange()
-  })
+    state.hidden = doc.visibilityState === 'hidden';
+    samples = [];
+    if (!state.hidden) schedule();
+    onChange();
+  });
 
   function schedule() {
-    if (scheduled || state.phase !== 'running' || state.hidden) return
-    scheduled = true
-    const mine = generation
+    if (scheduled || state.phase !== 'running' || state.hidden) return;
+    scheduled = true;
+    const mine = generation;
     // A callback left from before a reset does nothing (reset cleared the flag).
     const run = (budget) => {
-      if (mine !== generation) return
-      scheduled = false
-      slice(budget)
-    }
+      if (mine !== generation) return;
+      scheduled = false;
+      slice(budget);
+    };
     if (typeof win.requestIdleCallback === 'function') {
-      win.requestIdleCallback((deadline) => {
-        const left = deadline.didTimeout ? SLICE_DEFAULT_MS : deadline.timeRemaining() - 1
-        run(Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, left)))
-      }, { timeout: IDLE_TIMEOUT_MS })
-    } else win.setTimeout(() => run(SLICE_DEFAULT_MS), 0)
+      win.requestIdleCallback(
+        (deadline) => {
+          const left = deadline.didTimeout ? SLICE_DEFAULT_MS : deadline.timeRemaining() - 1;
+          run(Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, left)));
+        },
+        { timeout: IDLE_TIMEOUT_MS },
+      );
+    } else win.setTimeout(() => run(SLICE_DEFAULT_MS), 0);
   }
 
   // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
-  const timing = win.NORMLAB_TIMING === true
+  const timing = win.NORMLAB_TIMING === true;
 
   function slice(budget) {
-    if (state.phase !== 'running' || state.hidden) return
-    const run = state.runs[state.current]
-    if (!run) return finish()
-    if (run.status === 'waiting') return create(run)
-    const start = timing ? win.performance.now() : 0
-    if (run.status === 'training') train(run, budget)
-    else if (run.status === 'evaluating') evaluate(run, budget)
-    else if (run.status === 'sampling') sample(run)
-    if (timing) win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: budget })
-    onChange()
-    schedule()
+    if (state.phase !== 'running' || state.hidden) return;
+    const run = state.runs[state.current];
+    if (!run) return finish();
+    if (run.status === 'waiting') return create(run);
+    const start = timing ? win.performance.now() : 0;
+    if (run.status === 'training') train(run, budget);
+    else if (run.status === 'evaluating') evaluate(run, budget);
+    else if (run.status === 'sampling') sample(run);
+    if (timing) win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: budget });
+    onChange();
+    schedule();
   }
 
   function create(run) {
-    run.status = 'loading'
-    const mine = generation
-    onChange()
-    state.nl.createTrainer(run.options).then((made) => {
-      if (mine !== generation) {
-        made.delete()
-        return
-      }
-      trainer = made
-      run.entropy = made.unigramEntropy
-      run.status = 'training'
-      samples = []
-      onChange()
-      schedule()
-    }, (error) => {
-      if (mine !== generation) return
-      run.status = 'failed'
-      run.error = error.message
-      next()
-    })
+    run.status = 'loading';
+    const mine = generation;
+    onChange();
+    state.nl.createTrainer(run.options).then(
+      (made) => {
+        if (mine !== generation) {
+          made.delete();
+          return;
+        }
+        trainer = made;
+        run.entropy = made.unigramEntropy;
+        run.status = 'training';
+        samples = [];
+        onChange();
+        schedule();
+      },
+      (error) => {
+        if (mine !== generation) return;
+        run.status = 'failed';
+        run.error = error.message;
+        next();
+      },
+    );
   }
 
   function train(run, budget) {
-    const result = trainer.advance(budget)
+    const result = trainer.advance(budget);
     for (let i = 0; i < result.loss.length; i++) {
-      run.loss.push(result.loss[i])
-      run.gradFirst.push(result.gradFirst[i])
-      run.gradLast.push(result.gradLast[i])
+      run.loss.push(result.loss[i]);
+      run.gradFirst.push(result.gradFirst[i]);
+      run.gradLast.push(result.gradLast[i]);
     }
-    measureRate(result.loss.length)
+    measureRate(result.loss.length);
     if (result.diverged) {
-      run.status = 'diverged'
-      run.divergedAt = run.loss.findIndex((v) => !Number.isFinite(v)) + 1 || run.loss.length
-      release()
-      next()
-    } else if (run.loss.length >= state.steps) run.status = 'evaluating'
+      run.status = 'diverged';
+      run.divergedAt = run.loss.findIndex((v) => !Number.isFinite(v)) + 1 || run.loss.length;
+      release();
+      next();
+    } else if (run.loss.length >= state.steps) run.status = 'evaluating';
   }
 
   function evaluate(run, budget) {
-    const result = trainer.evaluateFor(budget)
-    if (!result.done) return
-    run.heldout = result.loss
-    run.status = 'sampling'
+    const result = trainer.evaluateFor(budget);
+    if (!result.done) return;
+    run.heldout = result.loss;
+    run.status = 'sampling';
   }
 
   // The same prompt, length, temperature and seed for every run.
   function sample(run) {
-    const { prompt, bytes, temperature, seed } = state.sample
-    run.sample = trainer.generate(prompt, bytes, { temperature, seed })
-    run.status = 'done'
-    release()
-    next()
+    const { prompt, bytes, temperature, seed } = state.sample;
+    run.sample = trainer.generate(prompt, bytes, { temperature, seed });
+    run.status = 'done';
+    release();
+    next();
   }
 
   function next() {
-    state.current += 1
-    samples = []
-    if (state.current >= state.runs.length) finish()
+    state.current += 1;
+    samples = [];
+    if (state.current >= state.runs.length) finish();
     else {
-      onChange()
-      schedule()
+      onChange();
+      schedule();
     }
   }
 
   function finish() {
-    state.phase = 'done'
-    state.rate = null
-    onChange()
+    state.phase = 'done';
+    state.rate = null;
+    onChange();
   }
 
   function release() {
-    trainer?.delete()
-    trainer = null
+    trainer?.delete();
+    trainer = null;
   }
 
   function measureRate(steps) {
-    const now = win.performance.now()
-    const total = (samples.at(-1)?.[1] ?? 0) + steps
-    samples.push([now, total])
-    while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift()
-    const [t0, s0] = samples[0]
-    state.rate = samples.length > 1 && now > t0 ? ((total - s0) / (now - t0)) * 1000 : state.rate
+    const now = win.performance.now();
+    const total = (samples.at(-1)?.[1] ?? 0) + steps;
+    samples.push([now, total]);
+    while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift();
+    const [t0, s0] = samples[0];
+    state.rate = samples.length > 1 && now > t0 ? ((total - s0) / (now - t0)) * 1000 : state.rate;
   }
 
   return {
@@ -161,46 +167,68 @@ export function createLabRunner({ win, doc, onChange }) {
     // runs: [{ id, options }] in training order; steps: steps per run;
     // sample: { prompt, bytes, temperature, seed } for trainer.generate().
     start(nl, runs, steps, sample) {
-      this.reset()
+      this.reset();
       Object.assign(state, {
-        nl, steps, sample, phase: 'running', current: 0, rate: null,
+        nl,
+        steps,
+        sample,
+        phase: 'running',
+        current: 0,
+        rate: null,
         runs: runs.map(({ id, options }) => ({
-          id, options, status: 'waiting', loss: [], gradFirst: [], gradLast: [],
-          entropy: NaN, heldout: NaN, divergedAt: null, error: null, sample: null,
+          id,
+          options,
+          status: 'waiting',
+          loss: [],
+          gradFirst: [],
+          gradLast: [],
+          entropy: NaN,
+          heldout: NaN,
+          divergedAt: null,
+          error: null,
+          sample: null,
         })),
-      })
-      onChange()
-      schedule()
+      });
+      onChange();
+      schedule();
     },
 
     pause() {
-      if (state.phase !== 'running') return
-      state.phase = 'paused'
-      samples = []
-      onChange()
+      if (state.phase !== 'running') return;
+      state.phase = 'paused';
+      samples = [];
+      onChange();
     },
 
     resume() {
-      if (state.phase !== 'paused') return
-      state.phase = 'running'
-      onChange()
-      schedule()
+      if (state.phase !== 'paused') return;
+      state.phase = 'running';
+      onChange();
+      schedule();
     },
 
     // Stops, forgets every run and deletes the live trainer.
     reset() {
-      generation += 1
-      scheduled = false
-      release()
-      samples = []
-      Object.assign(state, { phase: 'idle', runs: [], current: 0, rate: null })
-      onChange()
+      generation += 1;
+      scheduled = false;
+      release();
+      samples = [];
+      Object.assign(state, { phase: 'idle', runs: [], current: 0, rate: null });
+      onChange();
     },
 
     // Steps still to train in this contrast, for the time left.
     stepsLeft() {
-      return state.runs.slice(state.current).reduce((sum, run) => sum + (run.status === 'training' || run.status === 'waiting' || run.status === 'loading'
-        ? state.steps - run.loss.length : 0), 0)
+      return state.runs
+        .slice(state.current)
+        .reduce(
+          (sum, run) =>
+            sum +
+            (run.status === 'training' || run.status === 'waiting' || run.status === 'loading'
+              ? state.steps - run.loss.length
+              : 0),
+          0,
+        );
     },
-  }
+  };
 }

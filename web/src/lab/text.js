@@ -1,22 +1,24 @@
 // The training lab's strings in the page's languages: plain text with {name}
 // parameters, filled as the page fills its own (i18n/index.js, which this
 // does not import: it would bring the page's dictionaries into lab.js).
-import en from './en.js'
-import zhCN from './zh-CN.js'
+import en from './en.js';
+import zhCN from './zh-CN.js';
 
-export const LAB_DICTIONARIES = { en, 'zh-CN': zhCN }
+export const LAB_DICTIONARIES = { en, 'zh-CN': zhCN };
 
 // t(key, params) for one language; an unknown key throws, naming it.
 export function labText(lang) {
-  const dictionary = LAB_DICTIONARIES[lang] ?? en
+  const dictionary = LAB_DICTIONARIES[lang] ?? en;
   const t = (key, params) => {
-    const text = dictionary[key]
-    if (typeof text !== 'string') throw new Error(`missing lab string "${key}" for ${lang}`)
-    return text.replace(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole))
-  }
+    const text = dictionary[key];
+    if (typeof text !== 'string') throw new Error(`missing lab string "${key}" for ${lang}`);
+    return text.replace(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g, (whole, name) =>
+      params && name in params ? String(params[name]) : whole,
+    );
+  };
   // A list of names as the language writes one: "a, b and c", "a、b和c"
   // (one formatter per language context: they are slow to make).
-  let listFormat = null
-  const list = (items) => (listFormat ??= new Intl.ListFormat(lang, { type: 'conjunction' })).format(items)
-  return { lang, t, list }
+  let listFormat = null;
+  const list = (items) => (listFormat ??= new Intl.ListFormat(lang, { type: 'conjunction' })).format(items);
+  return { lang, t, list };
 }

@@ -1,7 +1,8 @@
 // 训练实验室的中文文本（键与 web/src/lab/en.js 相同）。随 dist/lab.js 按需加载，
 // 不在页面的首次下载之中；本节标题在页面自己的词典里。
 export default {
-  intro: '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都从同一套初始权重开始：前置归一化、后置归一化，以及学习率在开头若干步里按直线升上去的后置归一化（预热）。每一步读入 {batch} 段、每段 {seq} 个字节。',
+  intro:
+    '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都从同一套初始权重开始：前置归一化、后置归一化，以及学习率在开头若干步里按直线升上去的后置归一化（预热）。每一步读入 {batch} 段、每段 {seq} 个字节。',
   settings: '设置',
   depth: '层数',
   lr: '学习率',
@@ -56,20 +57,24 @@ export default {
   axisLoss: '损失（每字节奈特）',
   ruleEntropy: '一元熵 {value}',
   ruleUniform: 'ln 256 = {value}',
-  entropyLine: '位于 {entropy} 的那条线是训练文本的一元熵：一个模型若只学会了每个字节出现得多频繁、却不知道哪个字节跟在哪个后面，它的损失就在这里。停滞的运行会一直贴着这条线。',
+  entropyLine:
+    '位于 {entropy} 的那条线是训练文本的一元熵：一个模型若只学会了每个字节出现得多频繁、却不知道哪个字节跟在哪个后面，它的损失就在这里。停滞的运行会一直贴着这条线。',
   uniformLine: '位于 {uniform} 的那条线是 ln 256，即对全部 256 个字节值平均下注时的损失：每组运行都从这里出发。',
   ratioTitle: '第一层梯度与最后一层梯度之比，逐步（对数坐标）',
   axisRatio: '第一层 / 最后一层',
-  ratioLine: '每一步都用第一层参数梯度的 L2 除以最后一层的。接近 1 时，每一层都还在被训练；远小于 1 时，靠前的层几乎不再变化。',
+  ratioLine:
+    '每一步都用第一层参数梯度的 L2 除以最后一层的。接近 1 时，每一层都还在被训练；远小于 1 时，靠前的层几乎不再变化。',
   tableLoss: '每一步的训练损失，单位为每字节奈特（一元熵 {entropy}，ln 256 = {uniform}）',
   tableRatio: '第一层与最后一层的梯度 L2 之比，逐步',
   tableShow: '以表格显示这些数字',
   colStep: '步',
   samplesTitle: '训练出的模型各写了什么',
-  samplesIntro: '每个模型都接着同一个开头“{prompt}”往下写 {bytes} 个字节，采样用同一个种子，温度为 {temperature}。拼不成有效字符的字节显示为 �，控制字节显示为 ·。',
+  samplesIntro:
+    '每个模型都接着同一个开头“{prompt}”往下写 {bytes} 个字节，采样用同一个种子，温度为 {temperature}。拼不成有效字符的字节显示为 �，控制字节显示为 ·。',
   samplesPending: '每组运行结束后，它的样本会出现在这里。',
   mapTitle: '每种放置方式在哪里训练得动：已提交的扫描结果',
-  mapIntro: '同一个模型在下面每个层数与学习率上各训练 {steps} 步，每格三个种子，在本页之外完成（./build.sh sweep）。每格给出已测种子在留出文本上损失的中位数，并为每个种子标出结论；结论与扫描本身的判法一致，看最终训练损失：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里训练它的种子 1 并加以对照。',
+  mapIntro:
+    '同一个模型在下面每个层数与学习率上各训练 {steps} 步，每格三个种子，在本页之外完成（./build.sh sweep）。每格给出已测种子在留出文本上损失的中位数，并为每个种子标出结论；结论与扫描本身的判法一致，看最终训练损失：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里训练它的种子 1 并加以对照。',
   mapLegend: '标记按种子顺序，每个种子一个：✓ 学起来了，– 停滞，✕ 发散，· 未运行。',
   mapCorner: '层数 ↓，学习率 →',
   mapCell: '{run}，{layers} 层，学习率 {lr}：{seeds}。在这里训练种子 1。',
@@ -79,27 +84,38 @@ export default {
   verdictStalled: '停滞',
   verdictDiverged: '发散',
   verdictNotRun: '未运行',
-  mapCompare: '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描中（种子 1，{sweepSteps} 步）：{sweepFinal}，留出损失 {sweepHeldout}，{sweepVerdict}。',
-  mapCompareNew: '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描没有跑过这一组。',
-  mapBuilds: '扫描是用本机原生代码跑的（{builds}）；这个标签页运行的是 WebAssembly 版本，舍入方式不同，所以同一个起点在这里会走出自己的路径：可以对照结论，不必对照每一位数字。',
+  mapCompare:
+    '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描中（种子 1，{sweepSteps} 步）：{sweepFinal}，留出损失 {sweepHeldout}，{sweepVerdict}。',
+  mapCompareNew:
+    '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描没有跑过这一组。',
+  mapBuilds:
+    '扫描是用本机原生代码跑的（{builds}）；这个标签页运行的是 WebAssembly 版本，舍入方式不同，所以同一个起点在这里会走出自己的路径：可以对照结论，不必对照每一位数字。',
   sweepDepths: '扫描中，{run}在学习率 {lr} 下，{learnedAt} 层时学起来了，{failedAt} 层时没有。',
-  sweepTunedPostLower: '在 {layers} 层时，扫描里不加预热的后置归一化最好的一格（学习率 {postLr}）在留出文本上最终为 {post}，低于前置归一化最好的 {pre}（学习率 {preLr}）：调好了的后置归一化可以收得更低。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化只有 {postCount} 个：前置归一化的长处，是不用预热也能训练的学习率范围宽得多。',
-  sweepTunedPreLower: '在 {layers} 层时，扫描里前置归一化最好的一格（学习率 {preLr}）在留出文本上最终为 {pre}，不加预热的后置归一化最好的一格为 {post}（学习率 {postLr}）。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化有 {postCount} 个。',
+  sweepTunedPostLower:
+    '在 {layers} 层时，扫描里不加预热的后置归一化最好的一格（学习率 {postLr}）在留出文本上最终为 {post}，低于前置归一化最好的 {pre}（学习率 {preLr}）：调好了的后置归一化可以收得更低。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化只有 {postCount} 个：前置归一化的长处，是不用预热也能训练的学习率范围宽得多。',
+  sweepTunedPreLower:
+    '在 {layers} 层时，扫描里前置归一化最好的一格（学习率 {preLr}）在留出文本上最终为 {pre}，不加预热的后置归一化最好的一格为 {post}（学习率 {postLr}）。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化有 {postCount} 个。',
   sweepDepthsAll: '扫描中，{run}在学习率 {lr} 下，跑过的每个层数都学起来了：{learnedAt} 层。',
   sweepDepthsNone: '扫描中，{run}在学习率 {lr} 下，跑过的层数（{failedAt} 层）一个也没学起来。',
   conclusionsTitle: '这几组运行说明了什么',
   conclusionsPending: '所有运行结束后，解读会出现在这里。',
-  runLearned: '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它学到的不止字节频率。',
-  runStalled: '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）相差不到 {gap}；在留出文本上为 {heldout}。它停在了平台上：知道每个字节多常见，此外所知甚少。',
-  runBetween: '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它已经离开平台，但离得还不远。',
-  runAbove: '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），仍比一元熵（{entropy}）高 {gap}；在留出文本上为 {heldout}。它连每个字节多常见都还没有学会。',
+  runLearned:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它学到的不止字节频率。',
+  runStalled:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）相差不到 {gap}；在留出文本上为 {heldout}。它停在了平台上：知道每个字节多常见，此外所知甚少。',
+  runBetween:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它已经离开平台，但离得还不远。',
+  runAbove:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），仍比一元熵（{entropy}）高 {gap}；在留出文本上为 {heldout}。它连每个字节多常见都还没有学会。',
   runDiverged: '{run}：损失在第 {step} 步变得不再是一个数。这组运行发散了。',
-  ratioCollapsed: '{run}：最后一步时，第一层的梯度只有最后一层的 {ratio}（最低到过 {low}，在第 {lowStep} 步）。靠前的层几乎已经停止学习。',
+  ratioCollapsed:
+    '{run}：最后一步时，第一层的梯度只有最后一层的 {ratio}（最低到过 {low}，在第 {lowStep} 步）。靠前的层几乎已经停止学习。',
   ratioKept: '{run}：第一层的梯度始终是最后一层的 {low} 到 {high} 倍，所以每一层都在继续学习。',
   warmupHelped: '预热：同样的后置归一化堆叠，加上 {warmup} 步预热后训练损失最终为 {warm}，不预热则为 {cold}。',
-  warmupSame: '预热：加上 {warmup} 步预热，后置归一化的训练损失最终为 {warm}，不预热则为 {cold}；在这组设置下，预热没有带来明显差别。',
+  warmupSame:
+    '预热：加上 {warmup} 步预热，后置归一化的训练损失最终为 {warm}，不预热则为 {cold}；在这组设置下，预热没有带来明显差别。',
   warmupLonger: '预热（{warmup} 步）比整次运行（{steps} 步）还长：学习率始终没有升到 {lr}。',
   guessMatch: '你预计{guessed}能学起来，结果正是{learned}。',
   guessDiffer: '你预计{guessed}能学起来；实际学起来的是{learned}。',
   testSpeed: '测试设置：每组运行 {steps} 步，而不是 {full} 步。',
-}
+};
