@@ -51,51 +51,42 @@ try {
 
 const packageVersion = (name) => JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')).version;
 
-const script = await esbuild.build({
-  entryPoints: [join(here, 'main.js')],
-  outfile: join(distDir, 'main.js'),
-  bundle: true,
-  format: 'iife',
-  target: 'es2022',
-  platform: 'browser',
-  minify: true,
-  sourcemap: false,
-  charset: 'utf8',
-  metafile: true,
-  // Licences go to THIRD_PARTY_NOTICES.txt instead of the bundle.
-  legalComments: 'none',
-  logLevel: 'warning',
-  define: {
-    NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
-      scale: packageVersion('d3-scale'),
-      axis: packageVersion('d3-axis'),
-      selection: packageVersion('d3-selection'),
-      shape: packageVersion('d3-shape'),
-    }),
-  },
+// A classic script of the page (main.js, lab.js): one minified file with
+// everything it imports.
+const classicScript = (name, define) =>
+  esbuild.build({
+    entryPoints: [join(here, name)],
+    outfile: join(distDir, name),
+    bundle: true,
+    format: 'iife',
+    target: 'es2022',
+    platform: 'browser',
+    minify: true,
+    charset: 'utf8',
+    metafile: true,
+    // Licences go to THIRD_PARTY_NOTICES.txt instead of the bundle.
+    legalComments: 'none',
+    logLevel: 'warning',
+    define,
+  });
+
+const script = await classicScript('main.js', {
+  NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
+    scale: packageVersion('d3-scale'),
+    axis: packageVersion('d3-axis'),
+    selection: packageVersion('d3-selection'),
+    shape: packageVersion('d3-shape'),
+  }),
 });
 
 // The training lab: the same classic-script form as main.js. Its copies of
 // the chart code and d3 cost it bytes, not the page's first download.
-const lab = await esbuild.build({
-  entryPoints: [join(here, 'lab.js')],
-  outfile: join(distDir, 'lab.js'),
-  bundle: true,
-  format: 'iife',
-  target: 'es2022',
-  platform: 'browser',
-  minify: true,
-  charset: 'utf8',
-  metafile: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  define: {
-    NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
-    // The committed sweep without its curves: the trainability map's data.
-    NORMLAB_TRAIN_SWEEP: JSON.stringify(
-      sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'))),
-    ),
-  },
+const lab = await classicScript('lab.js', {
+  NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
+  // The committed sweep without its curves: the trainability map's data.
+  NORMLAB_TRAIN_SWEEP: JSON.stringify(
+    sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'))),
+  ),
 });
 await esbuild.build({
   entryPoints: [join(here, 'lab.css')],

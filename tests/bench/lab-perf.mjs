@@ -14,27 +14,10 @@
 //   normlab:lab-slice   one slice of training or evaluation
 //   normlab:lab-paint   one repaint of the lab
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { launchBrowser } from '../browser/page-support.mjs';
+import { parseArgs, quantile } from './page-bench-args.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function parseArgs(argv) {
-  const o = { runs: 40, url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
-    else if (argv[i] === '--url') o.url = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
-  return o;
-}
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
 const stats = (values) =>
   `median ${fmt(quantile(values, 0.5))}  p95 ${fmt(quantile(values, 0.95))}  max ${fmt(Math.max(...values))}  (${values.length})`;

@@ -20,29 +20,13 @@
 //   normlab:forward:view    and the view data made from the result
 //   normlab:gradient-views  last input -> gradient views painted
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { launchBrowser } from '../browser/page-support.mjs';
+import { parseArgs, quantile } from './page-bench-args.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRAME_MS = 16;
 const GRADIENT_MS = 100;
 
-function parseArgs(argv) {
-  const o = { runs: 40, url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') o.runs = Number(argv[++i]);
-    else if (argv[i] === '--url') o.url = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
-  return o;
-}
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
 function row(name, values, target) {
   const p50 = quantile(values, 0.5);
