@@ -16,7 +16,7 @@
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
-import { parseArgs, quantile } from './page-bench-args.mjs';
+import { SLIDERS, parseArgs, quantile, readySlider } from './page-bench-args.mjs';
 
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
 const stats = (values) =>
@@ -96,13 +96,10 @@ try {
   }
   await page.locator('[data-widget="training-lab"] .lab-predict button').nth(1).click();
 
-  const sliders = [
-    { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'] },
-    { name: 'Playground stretch slider', selector: '#playground-stretch', values: ['0.5', '0'] },
-  ];
   const idle = {};
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     await page.locator(s.selector).scrollIntoViewIfNeeded();
+    await readySlider(page, s);
     idle[s.name] = await moves(page, s.selector, s.values, options.runs);
   }
   const t0 = await page.evaluate(() => performance.now());
@@ -111,7 +108,7 @@ try {
     /^[1-9]/.test(document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent),
   );
   const training = {};
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     await page.locator(s.selector).scrollIntoViewIfNeeded();
     training[s.name] = await moves(page, s.selector, s.values, options.runs);
   }
@@ -141,7 +138,7 @@ try {
     },
     [t0, t1],
   );
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     console.log(`${s.name}:`);
     console.log(`  idle page,       work      ${stats(idle[s.name].work)}`);
     console.log(`  while training,  work      ${stats(training[s.name].work)}`);

@@ -22,7 +22,7 @@
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
-import { parseArgs, quantile } from './page-bench-args.mjs';
+import { SLIDERS, parseArgs, quantile, readySlider } from './page-bench-args.mjs';
 
 const FRAME_MS = 16;
 const GRADIENT_MS = 100;
@@ -185,15 +185,11 @@ async function measurePage(browser, url, runs) {
   console.log('Sliders outside the model (target: within one frame, 16 ms):');
   // Each with its widget on screen, as a reader drags it (sections far off
   // screen are not rendered).
-  await page.locator('[data-widget="softmax"]').scrollIntoViewIfNeeded();
-  await measureControl(page, { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'], runs });
-  await page.locator('#playground-stretch').scrollIntoViewIfNeeded();
-  await measureControl(page, {
-    name: 'Playground stretch slider',
-    selector: '#playground-stretch',
-    values: ['0.5', '0'],
-    runs,
-  });
+  for (const slider of SLIDERS) {
+    await page.locator(slider.selector).scrollIntoViewIfNeeded();
+    await readySlider(page, slider);
+    await measureControl(page, { ...slider, runs });
+  }
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
 
   console.log('Forward views (target: within one frame, 16 ms):');
