@@ -16,36 +16,11 @@
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
-import { SLIDERS, parseArgs, quantile, readySlider } from './page-bench-args.mjs';
+import { SLIDERS, parseArgs, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
 const stats = (values) =>
   `median ${fmt(quantile(values, 0.5))}  p95 ${fmt(quantile(values, 0.95))}  max ${fmt(Math.max(...values))}  (${values.length})`;
-
-// As page-perf.mjs's timedInput: our animation frame callback runs first in
-// the frame after the event, the page's render() next, then style, layout
-// and paint, then the timeout task.
-async function timedInput(page, selector, value) {
-  return page.evaluate(
-    ({ selector, value }) =>
-      new Promise((resolve) => {
-        const control = document.querySelector(selector);
-        let frameStart = 0;
-        const t0 = performance.now();
-        requestAnimationFrame(() => {
-          frameStart = performance.now();
-          setTimeout(() => {
-            const end = performance.now();
-            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
-          }, 0);
-        });
-        control.value = value;
-        control.dispatchEvent(new Event('input', { bubbles: true }));
-        const handlerMs = performance.now() - t0;
-      }),
-    { selector, value },
-  );
-}
 
 async function moves(page, selector, values, runs) {
   const work = [];

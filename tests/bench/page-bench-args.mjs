@@ -1,5 +1,6 @@
 // What the page benchmarks (page-perf.mjs, lab-perf.mjs) share: their
-// arguments and the quantile they report.
+// arguments, the quantile they report, the sliders they move and how a
+// move is timed.
 //
 //   [--runs N]   moves per control (default 40)
 //   [--url URL]  the page to measure (default dist/index.html from disk)
@@ -54,4 +55,32 @@ export async function readySlider(page, { selector, values, question }) {
   );
   if (taken.join() !== values.join())
     throw new Error(`${selector} takes ${taken.join(', ')} for ${values.join(', ')}: a move would be clamped`);
+}
+
+// In the page: set a control's value and fire its event, then time the frame
+// that follows. Our requestAnimationFrame callback is registered before the
+// event, so it runs first in that frame; the page's render() runs next, then
+// style, layout and paint, and only then the timeout task. So:
+//   work    = event handlers + (that frame's JS + rendering)
+//   latency = event -> frame done (includes waiting for the frame to start)
+export async function timedInput(page, selector, value, event = 'input') {
+  return page.evaluate(
+    ({ selector, value, event }) =>
+      new Promise((resolve) => {
+        const control = document.querySelector(selector);
+        let frameStart = 0;
+        const t0 = performance.now();
+        requestAnimationFrame(() => {
+          frameStart = performance.now();
+          setTimeout(() => {
+            const end = performance.now();
+            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
+          }, 0);
+        });
+        control.value = value;
+        control.dispatchEvent(new Event(event, { bubbles: true }));
+        const handlerMs = performance.now() - t0;
+      }),
+    { selector, value, event },
+  );
 }
