@@ -25,7 +25,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian's emcc needs its JS optimizer's acorn, which lives here.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-say() { printf '[normlab] %s\n' "$*"; }
+# Each line says how many seconds the command has run (CI reads where time goes).
+say() { printf '[normlab %4ds] %s\n' "$SECONDS" "$*"; }
 die() { printf '[normlab] error: %s\n' "$*" >&2; exit 1; }
 
 # run LOGNAME CMD...: quiet on success, the log's tail on failure.
