@@ -99,13 +99,26 @@ try {
           .getEntriesByName(name)
           .filter((m) => m.startTime >= t0)
           .map((m) => m.duration);
-      const long = window.labLongTasks.filter(([s]) => s >= t0 && s <= t1).map(([, d]) => d);
+      const tasks = window.labLongTasks.filter(([s]) => s >= t0 && s <= t1);
+      const long = tasks.map(([, d]) => d);
+      // What the page measured inside each long task: its User Timing
+      // measures that overlap it, by name, with their time in it.
+      const measures = performance.getEntriesByType('measure');
+      const inside = tasks.map(([start, duration]) => {
+        const parts = {};
+        for (const m of measures) {
+          const overlap = Math.min(start + duration, m.startTime + m.duration) - Math.max(start, m.startTime);
+          if (overlap > 0) parts[m.name] = (parts[m.name] ?? 0) + overlap;
+        }
+        return { duration, parts };
+      });
       const step = document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent;
       const rate = document.querySelector('[data-widget="training-lab"] [data-readout="rate"]').textContent;
       return {
         slices: of('normlab:lab-slice'),
         paints: of('normlab:lab-paint'),
         long,
+        inside,
         seconds: (t1 - t0) / 1000,
         step,
         rate,
@@ -126,6 +139,12 @@ try {
   console.log(`  lab slices   ${stats(lab.slices)}`);
   console.log(`  lab repaints ${stats(lab.paints)}`);
   console.log(`  long tasks (> 50 ms): ${lab.long.length}${lab.long.length ? `, ${stats(lab.long)}` : ''}`);
+  for (const { duration, parts } of lab.inside) {
+    const named = Object.entries(parts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name.replace(/^normlab:/, '')} ${ms.toFixed(1)} ms`);
+    console.log(`    ${duration.toFixed(0)} ms: ${named.join(', ') || 'nothing the page measured'}`);
+  }
   console.log(
     `load average ${os
       .loadavg()

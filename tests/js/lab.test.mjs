@@ -224,8 +224,8 @@ test('what the committed sweep says at 24 layers and lr 3e-3: post-norm stalls p
     sentences.map((s) => [s.key, s.params.run, s.params.learnedAt, s.params.failedAt]),
     [
       ['sweepDepths', 'pre', [6, 12, 24], [48]],
-      ['sweepDepths', 'post', [6], [24, 48]],
-      ['sweepDepthsAll', 'warmup', [6, 24], []],
+      ['sweepDepths', 'post', [6, 12], [24, 48]],
+      ['sweepDepths', 'warmup', [6, 12, 24], [48]],
       ['sweepTunedPostLower', undefined, undefined, undefined],
     ],
   );
