@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
-import { sweepTable } from './src/lab/sweep.js';
+import { depthsAtRate, sweepTable } from './src/lab/sweep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
@@ -70,6 +70,21 @@ const classicScript = (name, define) =>
     define,
   });
 
+// The committed sweep, without its curves: the lab's trainability map, and
+// what quiz question 2's explanation says of post-norm at the demonstration
+// learning rate (the depths where it learned and where it stalled).
+const sweepJson = JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'));
+const sweep = sweepTable(sweepJson);
+const quizLr = sweepJson.demonstration.config.lr;
+const quizSweep = { lr: quizLr, ...depthsAtRate(sweep, 'post', quizLr) };
+if (!quizSweep.learnedAt.length || !quizSweep.failedAt.length) {
+  console.error(
+    `quiz question 2 says post-norm learns when shallow and stalls when deep at lr ${quizLr}, ` +
+      `but the sweep has it learn at [${quizSweep.learnedAt}] and not at [${quizSweep.failedAt}]`,
+  );
+  process.exit(1);
+}
+
 const script = await classicScript('main.js', {
   NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
     scale: packageVersion('d3-scale'),
@@ -77,16 +92,14 @@ const script = await classicScript('main.js', {
     selection: packageVersion('d3-selection'),
     shape: packageVersion('d3-shape'),
   }),
+  NORMLAB_QUIZ_SWEEP: JSON.stringify(quizSweep),
 });
 
 // The training lab: the same classic-script form as main.js. Its copies of
 // the chart code and d3 cost it bytes, not the page's first download.
 const lab = await classicScript('lab.js', {
   NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
-  // The committed sweep without its curves: the trainability map's data.
-  NORMLAB_TRAIN_SWEEP: JSON.stringify(
-    sweepTable(JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'))),
-  ),
+  NORMLAB_TRAIN_SWEEP: JSON.stringify(sweep),
 });
 await esbuild.build({
   entryPoints: [join(here, 'lab.css')],

@@ -27,6 +27,7 @@ import {
   SOFTMAX_L2_UNIT,
 } from './constants.js';
 import { createDemoController } from './demo-controller.js';
+import { decimals } from './format.js';
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js';
 import { WALK_SECTION, isWalkSection } from './course-progress.js';
 import { createLearnerStore, createMemoryLearnerStore } from './learner.js';
@@ -67,6 +68,10 @@ import { createWorkedExample } from './widgets/worked-example.js';
 // Versions of the bundled libraries, injected by web/build.mjs from their
 // package.json files so the references section cannot go stale.
 const LIBRARY_VERSIONS = NORMLAB_LIBRARY_VERSIONS;
+// From the committed sweep, at build time (web/build.mjs): post-norm without
+// warmup at the demonstration learning rate, the depths where it learned
+// and where it stalled, which quiz question 2's explanation states.
+const QUIZ_SWEEP = NORMLAB_QUIZ_SWEEP;
 
 // Parameters of strings that appear in the static page text.
 const STATIC_PARAMS = {
@@ -533,7 +538,15 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       guarded('exercise', () => exercise.update({ facts: exerciseData, open: exerciseOpen }, ctx));
     }
     const answers = quizSection();
-    if (changed('quiz', [state.lang, answers])) guarded('quiz', () => quiz.update(answers, ctx));
+    if (changed('quiz', [state.lang, answers])) {
+      const list = (depths) => new Intl.ListFormat(state.lang, { type: 'conjunction' }).format(depths.map(String));
+      const q2 = {
+        lr: decimals(QUIZ_SWEEP.lr, 3),
+        learned: list(QUIZ_SWEEP.learnedAt),
+        stalled: list(QUIZ_SWEEP.failedAt),
+      };
+      guarded('quiz', () => quiz.update(answers, ctx, { q2 }));
+    }
   }
 
   // One failing view must not take the others down; the error still

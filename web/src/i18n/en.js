@@ -755,7 +755,7 @@ export default {
       c: 'The freedom to leave out the residual additions.',
       cHint: 'Look at the pre-norm diagram: the highway is made of exactly those additions.',
       explanation:
-        'In pre-norm the residual stream is a plain running sum, so a gradient can travel along it to the first layers multiplied by exactly 1: an identity path. In post-norm that path crosses a norm after every sub-block, and each one rescales the backward signal. Once training starts, those rescalings compound through a deep stack, and without warm-up a run stalls past about 20 layers; that is what a training run shows. The gradient panel above is a snapshot at initialization, before any training step, where they have not started to compound.',
+        'In pre-norm the residual stream is a plain running sum, so a gradient can travel along it to the first layers multiplied by exactly 1: an identity path. In post-norm that path crosses a norm after every sub-block, and each one rescales the backward signal. Once training starts, those rescalings compound through a deep stack. In this page’s sweep, post-norm without warm-up at learning rate {lr} learned at {learned} layers and stalled at {stalled}; the training lab above trains such runs in front of you. The gradient panel above is a snapshot at initialization, before any training step, where they have not started to compound.',
     },
     q3: {
       question:

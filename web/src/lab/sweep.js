@@ -73,6 +73,18 @@ export function sweepVerdict(diverged, final, entropy) {
   return final <= entropy - 0.3 ? 'learned' : 'stalled';
 }
 
+// The depths at which a run ('pre', 'post', 'warmup') learned at learning
+// rate lr, by each cell's verdict (the seeds' majority), and those it ran
+// where it did not.
+export function depthsAtRate(table, id, lr) {
+  const verdict = (layers) => cellSummary(table.cells[cellKey(id, layers, lr)] ?? []).verdict;
+  const measured = table.grid.layers.filter((l) => verdict(l) !== 'not run');
+  return {
+    learnedAt: measured.filter((l) => verdict(l) === 'learned'),
+    failedAt: measured.filter((l) => verdict(l) !== 'learned'),
+  };
+}
+
 // What the sweep says at the lab's depth and learning rate, as sentences
 // { key, params } (keys of lab/en.js; raw numbers): at learning rate lr, the
 // depths where each kind of run learned (most seeds) and where it did not;
@@ -83,10 +95,8 @@ export function sweepReading(table, { layers, lr }) {
   const summary = (id, l, r) => cellSummary(table.cells[cellKey(id, l, r)] ?? []);
   if (table.grid.lr.includes(lr)) {
     for (const id of ['pre', 'post', 'warmup']) {
-      const measured = table.grid.layers.filter((l) => summary(id, l, lr).verdict !== 'not run');
-      if (!measured.length) continue;
-      const learnedAt = measured.filter((l) => summary(id, l, lr).verdict === 'learned');
-      const failedAt = measured.filter((l) => summary(id, l, lr).verdict !== 'learned');
+      const { learnedAt, failedAt } = depthsAtRate(table, id, lr);
+      if (!learnedAt.length && !failedAt.length) continue;
       const key = !failedAt.length ? 'sweepDepthsAll' : !learnedAt.length ? 'sweepDepthsNone' : 'sweepDepths';
       sentences.push({ key, params: { run: id, lr, learnedAt, failedAt } });
     }

@@ -71,9 +71,10 @@ export function createQuiz(root, on) {
   root.append(summary);
 
   return {
-    // section: the learner store's 'quiz' section ({} when nothing is answered)
-    update(section, { t }) {
-      for (const q of questions) paintQuestion(q, questionView(section, q.id), t);
+    // section: the learner store's 'quiz' section ({} when nothing is
+    // answered); params: an explanation's parameters by question id.
+    update(section, { t }, params = {}) {
+      for (const q of questions) paintQuestion(q, questionView(section, q.id), t, params[q.id]);
       const { answered, firstTry, total } = quizScore(section);
       root.dataset.answered = String(answered);
       setText(score, answered === 0 ? t('quiz.scoreNone', { total }) : t('quiz.score', { firstTry, answered, total }));
@@ -85,7 +86,7 @@ export function createQuiz(root, on) {
   };
 }
 
-function paintQuestion(q, view, t) {
+function paintQuestion(q, view, t, params) {
   setText(q.prompt, t(`quiz.${q.id}.question`));
   for (const o of q.options) {
     setText(o.text, t(`quiz.${q.id}.${o.option}`));
@@ -123,5 +124,5 @@ function paintQuestion(q, view, t) {
   setText(q.why, t('quiz.showWhy'));
   q.explanation.hidden = !view.explained;
   setText(q.explanationLead, t('quiz.why'));
-  setText(q.explanationText, view.explained ? t(`quiz.${q.id}.explanation`) : '');
+  setText(q.explanationText, view.explained ? t(`quiz.${q.id}.explanation`, params) : '');
 }
