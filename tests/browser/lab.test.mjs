@@ -9,7 +9,6 @@
 // 1280 px.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 
 import { decimals, fixed, significant } from '../../web/src/format.js';
@@ -17,11 +16,10 @@ import { finalLoss, gradientRatios, labConclusions } from '../../web/src/lab/con
 import { DEFAULT_SAMPLE_PROMPT, LAB_DEFAULTS, LAB_RUNS, LAB_SAMPLE, runOptions } from '../../web/src/lab/runs.js';
 import { cellKey, sweepReading, sweepTable } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
-import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { fileUrl, openPage, seriousViolations, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 const sweep = sweepTable(JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8')));
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // Steps per run at test speed: enough for post-norm's first-layer gradient
 // to collapse (it falls below 1e-2 of the last layer's within about 10
@@ -295,18 +293,7 @@ describe("the training lab's accessibility", () => {
         await page.locator(`[data-chart="lab-loss"] summary`).click();
         await page.check('#lab-text-own');
         await settle(page);
-        await page.addScriptTag({ content: axeSource });
-        const results = await page.evaluate(() => window.axe.run('#lab', { resultTypes: ['violations'] }));
-        const serious = results.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map(
-            (v) =>
-              `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-                .slice(0, 3)
-                .map((n) => n.target.join(' '))
-                .join(' | ')}`,
-          );
-        assert.deepEqual(serious, []);
+        assert.deepEqual(await seriousViolations(page, '#lab'), []);
         assert.deepEqual(problems, []);
       } finally {
         await close();

@@ -4,13 +4,9 @@
 // open data tables, an error message, the model's views filled in): no serious or critical violation. The same for the
 // custom elements of embed-demo.html, whose shadow roots axe enters.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, openPage, settle, startServer } from './page-support.mjs';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { launchBrowser, openPage, seriousViolations, settle, startServer } from './page-support.mjs';
 
 let browser;
 let server;
@@ -46,20 +42,6 @@ const CASES = [
     viewport: { width: 320, height: 640 },
   },
 ];
-
-async function seriousViolations(page) {
-  await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    );
-}
 
 for (const c of CASES) {
   test(`axe finds no serious or critical violation: ${c.name}`, async () => {

@@ -36,9 +36,27 @@ const number = async (page, selector) => Number(await page.textContent(selector)
 const boxStat = (page, box, stat = 'l2') => number(page, `[data-box="${box}"] [data-stat="${stat}"] dd`);
 const autorunStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
 
+// The walk's status once the layer chart is in view, as a reader scrolls to
+// it, and a walk has had the time to start by itself.
+async function autorunStatusInView(page) {
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(400);
+  return autorunStatus(page);
+}
+
 async function setLayer(page, layer) {
   await page.fill('#layer-select', String(layer));
   await settle(page);
+}
+
+// The reader moves the layer selector during or after a walk: the walk is
+// done, it stays so, and the layer stays the reader's.
+async function takeOver(page, layer) {
+  await setLayer(page, layer);
+  assert.equal(await autorunStatus(page), 'done');
+  await page.waitForTimeout(600);
+  assert.equal(await page.inputValue('#layer-select'), String(layer));
+  assert.equal(await autorunStatus(page), 'done');
 }
 
 // Rows of a widget's data table as arrays of cell texts.
@@ -200,9 +218,7 @@ describe('the auto-run', () => {
       '',
       async (page) => {
         assert.equal(await autorunStatus(page), 'waiting');
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(400);
-        assert.equal(await autorunStatus(page), 'waiting', 'in view, the walk waits for the prediction');
+        assert.equal(await autorunStatusInView(page), 'waiting', 'in view, the walk waits for the prediction');
         await page.click('#predict-skip');
         await page.waitForFunction(
           () => document.querySelector('[data-widget="autorun"]').dataset.status === 'running',
@@ -237,10 +253,7 @@ describe('the auto-run', () => {
         assert.equal(await page.getAttribute('#autorun-progress', 'max'), '11');
 
         // The reader's choice stays.
-        await setLayer(page, 5);
-        await page.waitForTimeout(600);
-        assert.equal(await page.inputValue('#layer-select'), '5');
-        assert.equal(await autorunStatus(page), 'done');
+        await takeOver(page, 5);
       },
       fast,
     ));
@@ -251,9 +264,7 @@ describe('the auto-run', () => {
       async (page) => {
         // A link that names a layer keeps it: no walk starts by itself, and no
         // prediction is asked.
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(400);
-        assert.equal(await autorunStatus(page), 'off');
+        assert.equal(await autorunStatusInView(page), 'off');
         assert.equal(await page.getAttribute('[data-widget="autorun"]', 'data-prediction'), 'none');
         assert.equal(await page.inputValue('#layer-select'), '2');
 
@@ -274,10 +285,7 @@ describe('the auto-run', () => {
         await page.waitForFunction((layer) => document.getElementById('layer-select').value !== layer, String(stepped));
         assert.equal(await autorunStatus(page), 'running');
 
-        await setLayer(page, 1);
-        assert.equal(await autorunStatus(page), 'done');
-        await page.waitForTimeout(600);
-        assert.equal(await page.inputValue('#layer-select'), '1');
+        await takeOver(page, 1);
       },
       fast,
     ));
@@ -286,9 +294,7 @@ describe('the auto-run', () => {
     withPage(
       '',
       async (page) => {
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(400);
-        assert.equal(await autorunStatus(page), 'off');
+        assert.equal(await autorunStatusInView(page), 'off');
         assert.match(await page.textContent('.autorun-status'), /reduced motion/);
       },
       { reducedMotion: 'reduce' },

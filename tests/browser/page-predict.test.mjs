@@ -7,8 +7,6 @@
 // playground's guess; the predictions kept across a reload and never put in
 // the URL; reduced motion, where nothing moves by itself.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 
 import { computeSoftmax } from '../../web/src/compute.js';
@@ -16,7 +14,7 @@ import { decimals, fixed, significant } from '../../web/src/format.js';
 import { guessVerdict, sliderFromCurveGuess } from '../../web/src/predictions.js';
 import { guessText } from '../../web/src/widgets/autorun.js';
 import { loadNormlab } from '../../dist/normlab.mjs';
-import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { fileUrl, openPage, seriousViolations, settle, shareBrowserAndServer } from './page-support.mjs';
 import {
   FAST_WALK,
   WALK_COMPARE,
@@ -140,15 +138,10 @@ for (const lang of ['en', 'zh-CN']) {
         const widget = page.locator('[data-widget="softmax"]');
         assert.equal(await page.isDisabled('#softmax-l2'), true);
         const at128 = computeSoftmax(nl, 128, 'linear');
-        assert.equal(
-          await widget.locator('.predict-question').textContent(),
-          text(lang, 'softmax.predict.question', {
-            unit: '32',
-            base: '0.325',
-            l2: '128',
-            scale: '4',
-          }),
-        );
+        // The question at L2 128, the scores scaled by `scale` there.
+        const question = (scale) =>
+          text(lang, 'softmax.predict.question', { unit: '32', base: '0.325', l2: '128', scale });
+        assert.equal(await widget.locator('.predict-question').textContent(), question('4'));
         // Not a probability: the question says so and stays.
         await page.fill('#softmax-guess', '1.5');
         await widget.locator('button[data-action="check"]').click();
@@ -162,16 +155,14 @@ for (const lang of ['en', 'zh-CN']) {
         await settle(page);
         const difference = fixed(at128.maxProb - 0.5);
         assert.equal(difference, '0.269');
-        assert.equal(
-          await widget.locator('.predict-compare').textContent(),
-          text(lang, 'softmax.predict.revealLow', {
-            l2: '128',
-            scale: '4',
-            value: fixed(at128.maxProb),
-            guess: '0.5',
-            difference,
-          }),
-        );
+        const revealed = text(lang, 'softmax.predict.revealLow', {
+          l2: '128',
+          scale: '4',
+          value: fixed(at128.maxProb),
+          guess: '0.5',
+          difference,
+        });
+        assert.equal(await widget.locator('.predict-compare').textContent(), revealed);
         // The slider is free and shows L2 128.
         assert.equal(await page.isDisabled('#softmax-l2'), false);
         assert.equal(await page.inputValue('#softmax-l2'), '2');
@@ -213,30 +204,13 @@ for (const lang of ['en', 'zh-CN']) {
         await page.reload();
         await page.waitForFunction(() => document.getElementById('backend').dataset.backend !== 'loading');
         await settle(page);
-        assert.equal(
-          await widget.locator('.predict-compare').textContent(),
-          text(lang, 'softmax.predict.revealLow', {
-            l2: '128',
-            scale: '4',
-            value: fixed(at128.maxProb),
-            guess: '0.5',
-            difference,
-          }),
-        );
+        assert.equal(await widget.locator('.predict-compare').textContent(), revealed);
         await widget.locator('button[data-action="again"]').click();
         await settle(page);
         assert.equal(await page.isDisabled('#softmax-l2'), true);
         assert.equal(await page.inputValue('#softmax-l2'), '0');
         // Asked now in the square mode: its own numbers.
-        assert.equal(
-          await widget.locator('.predict-question').textContent(),
-          text(lang, 'softmax.predict.question', {
-            unit: '32',
-            base: '0.325',
-            l2: '128',
-            scale: '16',
-          }),
-        );
+        assert.equal(await widget.locator('.predict-question').textContent(), question('16'));
         await widget.locator('button[data-action="skip"]').click();
         await settle(page);
         assert.equal(await page.isDisabled('#softmax-l2'), false);
@@ -400,22 +374,6 @@ test('skipping never blocks: the walk runs, the slider moves, and a link that ch
 // The questions' other states, audited as page-a11y.test.mjs audits the
 // page: the input error, the reveals, the walk half way (the compact strip)
 // and its comparison.
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page) {
-  await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(' | ')}`,
-    );
-}
-
 for (const [lang, colorScheme, width] of [
   ['en', 'dark', 375],
   ['zh-CN', 'light', 1280],

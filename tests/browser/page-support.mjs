@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { after, before } from 'node:test';
@@ -234,4 +235,23 @@ export function shareBrowserAndServer() {
     shared.server?.stop();
   });
   return shared;
+}
+
+// axe-core (injected from node_modules) audits the page, or only `context`
+// (a selector) where one is given: its serious and critical violations, one
+// line each, naming up to three of the nodes.
+let axeSource;
+export async function seriousViolations(page, context = null) {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate((c) => window.axe.run(c ?? document, { resultTypes: ['violations'] }), context);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }

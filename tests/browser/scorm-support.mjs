@@ -64,33 +64,11 @@ export async function serve(dir) {
 
 // Runs in the harness page: installs the runtime for `flavour` (unless
 // noApi), with the CMI data a platform kept from an earlier launch, behind a
-// recorder (window.lmsCalls: [method, ...args, answer]) that can inject
-// faults: commitFails (Commit answers 'false'); the harness can also
-// initialize or terminate the runtime itself (window.lms). Then opens the
-// SCO in an iframe.
-export function installLms({ flavour, folder, cmi, commitFails, initializeFirst, noApi }) {
-  const names =
-    flavour === '1.2'
-      ? [
-          'LMSInitialize',
-          'LMSFinish',
-          'LMSGetValue',
-          'LMSSetValue',
-          'LMSCommit',
-          'LMSGetLastError',
-          'LMSGetErrorString',
-          'LMSGetDiagnostic',
-        ]
-      : [
-          'Initialize',
-          'Terminate',
-          'GetValue',
-          'SetValue',
-          'Commit',
-          'GetLastError',
-          'GetErrorString',
-          'GetDiagnostic',
-        ];
+// recorder of its methods `names` (tests/js/scorm-methods.mjs; window.lmsCalls:
+// [method, ...args, answer]) that can inject faults: commitFails (Commit
+// answers 'false'); the harness can also initialize or terminate the runtime
+// itself (window.lms). Then opens the SCO in an iframe.
+export function installLms({ flavour, names, folder, cmi, commitFails, initializeFirst, noApi }) {
   // logLevel 5: the runtime logs nothing (the tests watch console errors).
   const lms = flavour === '1.2' ? new window.Scorm12API({ logLevel: 5 }) : new window.Scorm2004API({ logLevel: 5 });
   if (cmi) lms.loadFromFlattenedJSON(cmi);

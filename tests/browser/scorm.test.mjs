@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { lookup } from '../../web/src/i18n/index.js';
 import { decodeResume } from '../../web/src/resume-data.js';
+import { SCORM_METHODS } from '../js/scorm-methods.mjs';
 import { launchBrowser, settle } from './page-support.mjs';
 import { FOLDER, buildHarnessSite, installLms, serve } from './scorm-support.mjs';
 import { FAST_WALK, text, waitStatus } from './walk-support.mjs';
@@ -45,7 +46,7 @@ async function launch(flavour, options = {}) {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.addInitScript(FAST_WALK);
   await page.goto(`${shared.server.url}harness.html`);
-  await page.evaluate(installLms, { flavour, folder: FOLDER[flavour], ...options });
+  await page.evaluate(installLms, { flavour, names: SCORM_METHODS[flavour], folder: FOLDER[flavour], ...options });
   const frameHandle = await page.waitForSelector('#sco');
   const frame = await frameHandle.contentFrame();
   await frame.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading', null, {

@@ -32,33 +32,18 @@ function check(report, controls) {
   for (const c of controls) assert.ok(report.perControl[c.name] > 0, `no move on ${c.name}`);
 }
 
-test('soak, short: 300 moves and 30 prompt changes over every widget of the page', async () => {
-  const report = await soak({
-    browser: shared.browser,
-    baseUrl: shared.server.url,
-    target: 'page',
-    moves: 300,
-    prompts: 30,
-    samples: 3,
+// The page and the embed demo: the same short soak, each over its own controls.
+for (const [name, target, moves, prompts, samples, controls] of [
+  ['300 moves and 30 prompt changes over every widget of the page', 'page', 300, 30, 3, pageControls],
+  ["150 moves and 15 prompt changes over the embed demo's elements", 'embed', 150, 15, 2, embedControls],
+]) {
+  test(`soak, short: ${name}`, async () => {
+    const report = await soak({ browser: shared.browser, baseUrl: shared.server.url, target, moves, prompts, samples });
+    assert.equal(report.moves, moves);
+    assert.equal(report.prompts, prompts);
+    check(report, controls());
   });
-  assert.equal(report.moves, 300);
-  assert.equal(report.prompts, 30);
-  check(report, pageControls());
-});
-
-test("soak, short: 150 moves and 15 prompt changes over the embed demo's elements", async () => {
-  const report = await soak({
-    browser: shared.browser,
-    baseUrl: shared.server.url,
-    target: 'embed',
-    moves: 150,
-    prompts: 15,
-    samples: 2,
-  });
-  assert.equal(report.moves, 150);
-  assert.equal(report.prompts, 15);
-  check(report, embedControls());
-});
+}
 
 test('the embed elements delete the models they no longer show', async () => {
   const { page, problems, close } = await openSoakPage(shared.browser, `${shared.server.url}embed-demo.html`);

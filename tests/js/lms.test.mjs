@@ -19,29 +19,7 @@ import {
 } from '../../web/src/lms.js';
 import { pickAnswer } from '../../web/src/quiz-answers.js';
 import { decodeResume } from '../../web/src/resume-data.js';
-
-const NAMES = {
-  '1.2': [
-    'LMSInitialize',
-    'LMSFinish',
-    'LMSGetValue',
-    'LMSSetValue',
-    'LMSCommit',
-    'LMSGetLastError',
-    'LMSGetErrorString',
-    'LMSGetDiagnostic',
-  ],
-  '2004': [
-    'Initialize',
-    'Terminate',
-    'GetValue',
-    'SetValue',
-    'Commit',
-    'GetLastError',
-    'GetErrorString',
-    'GetDiagnostic',
-  ],
-};
+import { SCORM_METHODS as NAMES } from './scorm-methods.mjs';
 
 // A platform's API object: every call is logged; values are kept in cmi.
 // fail: { initialize, commit, terminate, set: element -> true } answer

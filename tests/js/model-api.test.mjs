@@ -47,47 +47,22 @@ for (const backend of BACKENDS) {
           seed: 1,
         },
       );
-      const ln = nl.createModel({ layers: 3, hidden: 64, heads: 4, norm: 'layernorm', seed: 4294967295 });
-      try {
-        assert.deepEqual(
-          { ...ln.config },
-          {
-            layers: 3,
-            hidden: 64,
-            heads: 4,
-            norm: 'layernorm',
-            placement: 'pre',
-            eps: 1e-5,
-            seed: 4294967295,
-          },
-        );
-      } finally {
-        ln.delete();
-      }
-      const custom = nl.createModel({
-        layers: 2,
-        hidden: 128,
-        heads: 8,
-        norm: 'none',
-        placement: 'post',
-        eps: 0.25,
-        seed: 0,
-      });
-      try {
-        assert.deepEqual(
-          { ...custom.config },
-          {
-            layers: 2,
-            hidden: 128,
-            heads: 8,
-            norm: 'none',
-            placement: 'post',
-            eps: 0.25,
-            seed: 0,
-          },
-        );
-      } finally {
-        custom.delete();
+      // [options, the config they make]: eps resolved for LayerNorm, and every
+      // option given.
+      const every = { layers: 2, hidden: 128, heads: 8, norm: 'none', placement: 'post', eps: 0.25, seed: 0 };
+      for (const [options, config] of [
+        [
+          { layers: 3, hidden: 64, heads: 4, norm: 'layernorm', seed: 4294967295 },
+          { layers: 3, hidden: 64, heads: 4, norm: 'layernorm', placement: 'pre', eps: 1e-5, seed: 4294967295 },
+        ],
+        [every, { ...every }],
+      ]) {
+        const m = nl.createModel(options);
+        try {
+          assert.deepEqual({ ...m.config }, config);
+        } finally {
+          m.delete();
+        }
       }
     });
 

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { assertThrowsExactly } from './assert-throws.mjs';
+import { LAYERS, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
 
 let nl;
 let model;
@@ -14,55 +15,28 @@ before(async () => {
 });
 after(() => nl.dispose());
 
-const LAYERS = 'layers must be an integer in 1..64';
 const HIDDEN = 'hidden must be a power of two in 64..1024';
-const NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
-const PLACEMENT = "placement must be 'pre' or 'post'";
-const EPS = 'eps must be a number in 0..1';
-const SEED = 'seed must be an integer in 0..4294967295';
 const WHICH = "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'";
 const TOP_K = 'topK must be an integer in 1..256';
 
-// [call, error class, exact message]
+// [options, error class, exact message]
 const CREATE_CASES = [
-  [() => nl.createModel(null), TypeError, 'options must be an object'],
-  [() => nl.createModel(24), TypeError, 'options must be an object'],
-  [() => nl.createModel([24]), TypeError, 'options must be an object'],
-  [() => nl.createModel({ layer: 12 }), TypeError, "unknown model option 'layer'"],
-  [() => nl.createModel({ layers: 0 }), RangeError, LAYERS],
-  [() => nl.createModel({ layers: 65 }), RangeError, LAYERS],
-  [() => nl.createModel({ layers: 2.5 }), RangeError, LAYERS],
-  [() => nl.createModel({ layers: NaN }), RangeError, LAYERS],
-  [() => nl.createModel({ layers: Infinity }), RangeError, LAYERS],
-  [() => nl.createModel({ layers: '24' }), TypeError, LAYERS],
-  [() => nl.createModel({ layers: null }), TypeError, LAYERS],
-  [() => nl.createModel({ hidden: 32 }), RangeError, HIDDEN],
-  [() => nl.createModel({ hidden: 2048 }), RangeError, HIDDEN],
-  [() => nl.createModel({ hidden: 768 }), RangeError, HIDDEN],
-  [() => nl.createModel({ hidden: 1024n }), TypeError, HIDDEN],
-  [() => nl.createModel({ heads: 3 }), RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
-  [() => nl.createModel({ heads: 128 }), RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
-  [() => nl.createModel({ hidden: 64, heads: 32 }), RangeError, 'heads must be a power of two in 1..16 for hidden 64'],
-  [() => nl.createModel({ heads: '16' }), TypeError, 'heads must be a power of two in 1..64 for hidden 1024'],
-  [() => nl.createModel({ norm: 'batchnorm' }), RangeError, NORM],
-  [() => nl.createModel({ norm: 'RMSNorm' }), RangeError, NORM],
-  [() => nl.createModel({ norm: 1 }), TypeError, NORM],
-  [() => nl.createModel({ placement: 'sandwich' }), RangeError, PLACEMENT],
-  [() => nl.createModel({ placement: true }), TypeError, PLACEMENT],
-  [() => nl.createModel({ eps: -1e-6 }), RangeError, EPS],
-  [() => nl.createModel({ eps: 2 }), RangeError, EPS],
-  [() => nl.createModel({ eps: NaN }), RangeError, EPS],
-  [() => nl.createModel({ eps: '1e-6' }), TypeError, EPS],
-  [() => nl.createModel({ eps: null }), TypeError, EPS],
-  [() => nl.createModel({ seed: -1 }), RangeError, SEED],
-  [() => nl.createModel({ seed: 2 ** 32 }), RangeError, SEED],
-  [() => nl.createModel({ seed: 0.5 }), RangeError, SEED],
-  [() => nl.createModel({ seed: '1' }), TypeError, SEED],
+  ...SHARED_OPTION_CASES,
+  [{ layer: 12 }, TypeError, "unknown model option 'layer'"],
+  [{ hidden: 32 }, RangeError, HIDDEN],
+  [{ hidden: 2048 }, RangeError, HIDDEN],
+  [{ hidden: 768 }, RangeError, HIDDEN],
+  [{ hidden: 1024n }, TypeError, HIDDEN],
+  [{ heads: 3 }, RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
+  [{ heads: 128 }, RangeError, 'heads must be a power of two in 1..64 for hidden 1024'],
+  [{ hidden: 64, heads: 32 }, RangeError, 'heads must be a power of two in 1..16 for hidden 64'],
+  [{ heads: '16' }, TypeError, 'heads must be a power of two in 1..64 for hidden 1024'],
   // The first bad field is named, in the options' documented order.
-  [() => nl.createModel({ seed: -1, layers: 0 }), RangeError, LAYERS],
-  [() => nl.createModel({ norm: 'x', hidden: 'big' }), TypeError, HIDDEN],
+  [{ seed: -1, layers: 0 }, RangeError, LAYERS],
+  [{ norm: 'x', hidden: 'big' }, TypeError, HIDDEN],
 ];
 
+// [call, error class, exact message]
 const CALL_CASES = [
   [() => model.forward(), TypeError, 'prompt must be a string'],
   [() => model.forward(42), TypeError, 'prompt must be a string'],
@@ -107,9 +81,9 @@ const CALL_CASES = [
 ];
 
 describe('bad model options', () => {
-  for (const [call, ErrorClass, message] of CREATE_CASES) {
-    test(`${call.toString().slice(6)} -> ${ErrorClass.name}`, () => {
-      assertThrowsExactly(call, ErrorClass, message);
+  for (const [options, ErrorClass, message] of CREATE_CASES) {
+    test(`nl.createModel(${optionsName(options)}) -> ${ErrorClass.name}`, () => {
+      assertThrowsExactly(() => nl.createModel(options), ErrorClass, message);
     });
   }
 });
@@ -126,7 +100,8 @@ test('a rejected call frees what it made and keeps the last good result', () => 
   model.forward('warm up with a longer prompt than any below');
   const live = nl.liveAllocations();
   const bytes = nl.mallocBytes();
-  for (const [call] of [...CREATE_CASES, ...CALL_CASES]) assert.throws(call);
+  for (const [options] of CREATE_CASES) assert.throws(() => nl.createModel(options));
+  for (const [call] of CALL_CASES) assert.throws(call);
   assert.equal(nl.liveAllocations(), live);
   assert.equal(nl.mallocBytes(), bytes);
   // The model still works after its rejected calls.

@@ -1,0 +1,48 @@
+// The options the model (nl.createModel) and the trainer (nl.createTrainer)
+// both take are checked alike, with the same exact messages: those messages,
+// and the bad values both must refuse, as [options, error class, exact
+// message]. model-errors.test.mjs and trainer.test.mjs add the cases of
+// their own options.
+export const LAYERS = 'layers must be an integer in 1..64';
+export const NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
+export const PLACEMENT = "placement must be 'pre' or 'post'";
+export const EPS = 'eps must be a number in 0..1';
+export const SEED = 'seed must be an integer in 0..4294967295';
+
+export const SHARED_OPTION_CASES = [
+  [null, TypeError, 'options must be an object'],
+  [24, TypeError, 'options must be an object'],
+  [[24], TypeError, 'options must be an object'],
+  [{ layers: 0 }, RangeError, LAYERS],
+  [{ layers: 65 }, RangeError, LAYERS],
+  [{ layers: 2.5 }, RangeError, LAYERS],
+  [{ layers: NaN }, RangeError, LAYERS],
+  [{ layers: Infinity }, RangeError, LAYERS],
+  [{ layers: '24' }, TypeError, LAYERS],
+  [{ layers: null }, TypeError, LAYERS],
+  [{ norm: 'batchnorm' }, RangeError, NORM],
+  [{ norm: 'RMSNorm' }, RangeError, NORM],
+  [{ norm: 1 }, TypeError, NORM],
+  [{ placement: 'sandwich' }, RangeError, PLACEMENT],
+  [{ placement: true }, TypeError, PLACEMENT],
+  [{ placement: null }, TypeError, PLACEMENT],
+  [{ eps: -1e-6 }, RangeError, EPS],
+  [{ eps: 2 }, RangeError, EPS],
+  [{ eps: NaN }, RangeError, EPS],
+  [{ eps: '1e-6' }, TypeError, EPS],
+  [{ eps: null }, TypeError, EPS],
+  [{ seed: -1 }, RangeError, SEED],
+  [{ seed: 2 ** 32 }, RangeError, SEED],
+  [{ seed: 0.5 }, RangeError, SEED],
+  [{ seed: 1.5 }, RangeError, SEED],
+  [{ seed: '1' }, TypeError, SEED],
+  [{ seed: 1n }, TypeError, SEED],
+];
+
+// A case's name: its options, with long texts, NaN, Infinity and BigInts shown.
+export const optionsName = (options) =>
+  JSON.stringify(options, (k, v) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'string' && v.length > 20) return `${v.length} chars`;
+    return Number.isNaN(v) || v === Infinity ? String(v) : v;
+  });
