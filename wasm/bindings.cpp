@@ -484,7 +484,7 @@ void fill_identity(R* r, const nm::ResultTable<R>& table) {
 //
 // The JSON boundary() returns (wasm/boundary.js reads it):
 //   axes:      { symbol: [names] }                       the named axes
-//   results:   { forward | gradients | config | trainRun | trainConfig: {
+//   results:   { forward | gradients | config | trainRun | trainConfig | trainLayerNorms: {
 //                  dims: [symbol], flags: [name],
 //                  entries: [{ path, type, shape: [symbol], source?: [symbol],
 //                              when?, names? }] } }      type "names": no data
@@ -592,6 +592,7 @@ std::string describe_boundary() {
   describe(&j, nm::kConfigTable);
   describe(&j, normlab::train::kTrainRunTable);
   describe(&j, normlab::train::kTrainConfigTable);
+  describe(&j, normlab::train::kLayerNormTable);
   j.close("}");
   j.key("workspace").open("{");
   j.key("dims").symbols("T D");

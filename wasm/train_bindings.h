@@ -36,6 +36,10 @@ std::string validate_generate_options_js(double n_bytes, double temperature, dou
   return ntr::validate_generate_options(n_bytes, temperature, seed);
 }
 
+std::string validate_layer_norms_prompt_js(double bytes, int seq) {
+  return ntr::validate_layer_norms_prompt(static_cast<std::size_t>(bytes), seq);
+}
+
 class TrainerHandle {
  public:
   explicit TrainerHandle(const ntr::TrainOptions& options)
@@ -142,16 +146,36 @@ class TrainerHandle {
     return val(typed_memory_view(generated_.size(), bytes));
   }
 
+  // Layer by layer, the lengths of one forward pass's residual stream and
+  // norm outputs (Trainer::layer_norms), into packed() (kLayerNormTable):
+  // on the prompt's bytes, or with none on the held-out split's first
+  // window. "" or the problem (validate_layer_norms_prompt).
+  std::string pack_layer_norms(const std::string& prompt_utf8) {
+    if (!trainer_) return problem_;
+    if (prompt_utf8.empty()) {
+      trainer_->heldout_layer_norms(&layer_norms_);
+    } else {
+      const std::string problem =
+          ntr::validate_layer_norms_prompt(prompt_utf8.size(), trainer_->config().seq);
+      if (!problem.empty()) return problem;
+      trainer_->layer_norms(&layer_norms_, reinterpret_cast<const uint8_t*>(prompt_utf8.data()),
+                            static_cast<int>(prompt_utf8.size()));
+    }
+    return pack_checked(ntr::kLayerNormTable, layer_norms_);
+  }
+
   // A view of the last packed result (the view rule).
   val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
 
-  // Test support: the last result of that name ("trainRun", "trainConfig")
-  // packed with every entry filled by fill_identity, under its dims.
+  // Test support: the last result of that name ("trainRun", "trainConfig",
+  // "trainLayerNorms") packed with every entry filled by fill_identity, under
+  // its dims.
   std::string pack_identity_for_tests(const std::string& result) {
     if (!trainer_) return problem_;
     if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
     if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
-    return "result must be 'trainRun' or 'trainConfig'";
+    if (result == "trainLayerNorms") return pack_identity(ntr::kLayerNormTable, layer_norms_);
+    return "result must be 'trainRun', 'trainConfig' or 'trainLayerNorms'";
   }
 
  private:
@@ -185,6 +209,7 @@ class TrainerHandle {
   std::string problem_;
   std::unique_ptr<ntr::Trainer> trainer_;
   ntr::TrainRun run_;
+  ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
   std::string generated_;
   // The evaluation in progress (evaluate_window): the next window, the sum
   // so far, and the training progress (units run) it started at.
@@ -219,6 +244,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
 
   function("validateTrainOptions", &validate_train_options_js);
   function("validateGenerateOptions", &validate_generate_options_js);
+  function("validateLayerNormsPrompt", &validate_layer_norms_prompt_js);
 
   class_<TrainerHandle>("Trainer")
       .constructor<const ntr::TrainOptions&>()
@@ -238,6 +264,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("unigramEntropy", &TrainerHandle::unigram_entropy)
       .function("memoryBytes", &TrainerHandle::memory_bytes)
       .function("generate", &TrainerHandle::generate)
+      .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);
 }

@@ -15,6 +15,9 @@
 //   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
 //   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
+//   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
+//                                     residual: Float32Array(L + 1), norms: { inputNorm,
+//                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
 //   trainer.delete()
 //
 // Memory. Each trainer lives in a wasm module instance of its own, made
@@ -80,7 +83,7 @@ export const trainingText = TRAINING_TEXT;
 // description (readBoundary), which every instance of the same backend
 // shares; createModule: the backend's factory, one call per trainer.
 export function makeCreateTrainer(module, boundary, createModule, { checkLive, onCreate, onDelete }) {
-  const { trainRun: RUN, trainConfig: CONFIG } = boundary.results;
+  const { trainRun: RUN, trainConfig: CONFIG, trainLayerNorms: LAYER_NORMS } = boundary.results;
 
   return async function createTrainer(options) {
     checkLive();
@@ -237,6 +240,25 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
         }
         const bytes = h.generate(utf8.encode(prompt), args.nBytes, args.temperature, args.seed).slice();
         return fromUtf8.decode(bytes);
+      },
+
+      // One forward pass measured layer by layer: the mean L2 per token of
+      // the residual stream entering each layer (and leaving the last) and
+      // of each norm's input and output (src/train/trainer.h,
+      // LayerNormProbe), on the prompt's UTF-8 bytes (1..config.seq) or,
+      // without one, the held-out split's first window. It runs on the
+      // evaluation's buffers: training results stay bit-identical.
+      layerNorms(prompt) {
+        const h = live();
+        let bytes = new Uint8Array(0);
+        if (prompt !== undefined) {
+          if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+          bytes = utf8.encode(prompt);
+          const problem = instance.validateLayerNormsPrompt(bytes.length, config.seq);
+          if (problem !== '') throw new RangeError(problem);
+        }
+        failIf(h.packLayerNorms(bytes));
+        return LAYER_NORMS.read(h.packed().slice());
       },
 
       delete() {

@@ -385,7 +385,7 @@ function pathsOf(type, decls) {
   const record = /^Record<\w+,\s*(\w+)>$/.exec(t);
   if (record) return pathsOf(record[1], decls).map((p) => (p ? `*.${p}` : '*'));
   if (/^StatSet</.test(t)) return ['*'];
-  if (/^(ProbeStats|FinalProbeStats)$/.test(t)) return membersPaths(decls.get(t), decls);
+  if (/^(ProbeStats|FinalProbeStats|TrainerNormLengths)$/.test(t)) return membersPaths(decls.get(t), decls);
   return [''];
 }
 
@@ -419,6 +419,8 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(membersPaths(decls.get('ForwardRun'), decls), forward);
   assert.deepEqual(membersPaths(decls.get('GradientRun'), decls), describedPaths(results.gradients));
   assert.deepEqual(membersPaths(decls.get('ModelConfig'), decls), describedPaths(results.config));
+  assert.deepEqual(membersPaths(decls.get('TrainerLayerNorms'), decls), describedPaths(results.trainLayerNorms));
+  assert.deepEqual(unionOf(decls.get('LayerNormName')), [...axes.N]);
 });
 
 // The methods an interface body declares, in order (its data members left
