@@ -16,36 +16,11 @@
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
-import { parseArgs, quantile } from './page-bench-args.mjs';
+import { SLIDERS, parseArgs, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
 const stats = (values) =>
   `median ${fmt(quantile(values, 0.5))}  p95 ${fmt(quantile(values, 0.95))}  max ${fmt(Math.max(...values))}  (${values.length})`;
-
-// As page-perf.mjs's timedInput: our animation frame callback runs first in
-// the frame after the event, the page's render() next, then style, layout
-// and paint, then the timeout task.
-async function timedInput(page, selector, value) {
-  return page.evaluate(
-    ({ selector, value }) =>
-      new Promise((resolve) => {
-        const control = document.querySelector(selector);
-        let frameStart = 0;
-        const t0 = performance.now();
-        requestAnimationFrame(() => {
-          frameStart = performance.now();
-          setTimeout(() => {
-            const end = performance.now();
-            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
-          }, 0);
-        });
-        control.value = value;
-        control.dispatchEvent(new Event('input', { bubbles: true }));
-        const handlerMs = performance.now() - t0;
-      }),
-    { selector, value },
-  );
-}
 
 async function moves(page, selector, values, runs) {
   const work = [];
@@ -96,13 +71,10 @@ try {
   }
   await page.locator('[data-widget="training-lab"] .lab-predict button').nth(1).click();
 
-  const sliders = [
-    { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'] },
-    { name: 'Playground stretch slider', selector: '#playground-stretch', values: ['0.5', '0'] },
-  ];
   const idle = {};
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     await page.locator(s.selector).scrollIntoViewIfNeeded();
+    await readySlider(page, s);
     idle[s.name] = await moves(page, s.selector, s.values, options.runs);
   }
   const t0 = await page.evaluate(() => performance.now());
@@ -111,7 +83,7 @@ try {
     /^[1-9]/.test(document.querySelector('[data-widget="training-lab"] [data-readout="step"]').textContent),
   );
   const training = {};
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     await page.locator(s.selector).scrollIntoViewIfNeeded();
     training[s.name] = await moves(page, s.selector, s.values, options.runs);
   }
@@ -141,7 +113,7 @@ try {
     },
     [t0, t1],
   );
-  for (const s of sliders) {
+  for (const s of SLIDERS) {
     console.log(`${s.name}:`);
     console.log(`  idle page,       work      ${stats(idle[s.name].work)}`);
     console.log(`  while training,  work      ${stats(training[s.name].work)}`);

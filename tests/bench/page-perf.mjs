@@ -22,7 +22,7 @@
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
-import { parseArgs, quantile } from './page-bench-args.mjs';
+import { SLIDERS, parseArgs, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const FRAME_MS = 16;
 const GRADIENT_MS = 100;
@@ -35,34 +35,6 @@ function row(name, values, target) {
   console.log(
     `  ${name.padEnd(42)} median ${fmt(p50)}  p95 ${fmt(p95)}  max ${fmt(Math.max(...values))}  ` +
       `within ${target} ms: ${within}/${values.length}`,
-  );
-}
-
-// In the page: set a control's value and fire its event, then time the frame
-// that follows. Our requestAnimationFrame callback is registered before the
-// event, so it runs first in that frame; the page's render() runs next, then
-// style, layout and paint, and only then the timeout task. So:
-//   work    = event handlers + (that frame's JS + rendering)
-//   latency = event -> frame done (includes waiting for the frame to start)
-async function timedInput(page, selector, value, event = 'input') {
-  return page.evaluate(
-    ({ selector, value, event }) =>
-      new Promise((resolve) => {
-        const control = document.querySelector(selector);
-        let frameStart = 0;
-        const t0 = performance.now();
-        requestAnimationFrame(() => {
-          frameStart = performance.now();
-          setTimeout(() => {
-            const end = performance.now();
-            resolve({ work: handlerMs + (end - frameStart), latency: end - t0 });
-          }, 0);
-        });
-        control.value = value;
-        control.dispatchEvent(new Event(event, { bubbles: true }));
-        const handlerMs = performance.now() - t0;
-      }),
-    { selector, value, event },
   );
 }
 
@@ -185,15 +157,11 @@ async function measurePage(browser, url, runs) {
   console.log('Sliders outside the model (target: within one frame, 16 ms):');
   // Each with its widget on screen, as a reader drags it (sections far off
   // screen are not rendered).
-  await page.locator('[data-widget="softmax"]').scrollIntoViewIfNeeded();
-  await measureControl(page, { name: 'Softmax magnitude slider', selector: '#softmax-l2', values: ['5.5', '5'], runs });
-  await page.locator('#playground-stretch').scrollIntoViewIfNeeded();
-  await measureControl(page, {
-    name: 'Playground stretch slider',
-    selector: '#playground-stretch',
-    values: ['0.5', '0'],
-    runs,
-  });
+  for (const slider of SLIDERS) {
+    await page.locator(slider.selector).scrollIntoViewIfNeeded();
+    await readySlider(page, slider);
+    await measureControl(page, { ...slider, runs });
+  }
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
 
   console.log('Forward views (target: within one frame, 16 ms):');

@@ -160,3 +160,49 @@ for (const width of [320, 375]) {
     }
   });
 }
+
+// Each section clips what it paints: a popover that reaches past its
+// section's bottom edge must still be what a reader sees and clicks there,
+// which holds while its section is lifted above the next (opened or hovered),
+// and only then.
+test('a popover past its section’s bottom edge shows above the next section, opened or hovered', async () => {
+  const { page, problems, close } = await openPage(shared.browser, fileUrl);
+  try {
+    // The term nearest to the bottom of its section (the next section
+    // starts right below it).
+    const index = await page.evaluate(() => {
+      const wraps = [...document.querySelectorAll('.chapter > section:not(#demo) .term-wrap')];
+      const gap = (w) => w.closest('section').getBoundingClientRect().bottom - w.getBoundingClientRect().bottom;
+      return wraps.indexOf(wraps.reduce((a, b) => (gap(b) < gap(a) ? b : a)));
+    });
+    const wrap = page.locator('.chapter > section:not(#demo) .term-wrap').nth(index);
+    const look = () =>
+      wrap.evaluate((w) => {
+        const pop = w.querySelector('.term-pop');
+        pop.scrollIntoView({ block: 'center' });
+        const section = w.closest('section');
+        const box = pop.getBoundingClientRect();
+        const below = section.getBoundingClientRect().bottom;
+        // The popover's lowest line of text, past the section's edge.
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.bottom - 4);
+        return {
+          pastEdge: box.bottom > below,
+          zIndex: getComputedStyle(section).zIndex,
+          onTop: pop.contains(hit),
+        };
+      });
+    await wrap.locator('.term').click();
+    assert.deepEqual(await look(), { pastEdge: true, zIndex: '6', onTop: true });
+    await page.mouse.move(2, 2);
+    assert.deepEqual(await look(), { pastEdge: true, zIndex: '6', onTop: true }, 'open, not hovered');
+    await page.keyboard.press('Escape');
+    assert.equal((await look()).zIndex, 'auto', 'closed: the section is no longer lifted');
+    await wrap.locator('.term').hover();
+    assert.deepEqual(await look(), { pastEdge: true, zIndex: '6', onTop: true });
+    await page.mouse.move(2, 2);
+    assert.equal((await look()).zIndex, 'auto', 'the pointer gone: the section is no longer lifted');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

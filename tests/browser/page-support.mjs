@@ -169,6 +169,7 @@ export async function openHost(browser, url, options = {}) {
   page.on('request', (r) => {
     if (r.frame() === page.mainFrame() && /normlab_(simd|scalar)\.js$/.test(r.url())) scripts.push(r.url());
   });
+  let closing = false;
   if (url.startsWith('http')) {
     await page.route('**/*', async (route) => {
       const path = new URL(route.request().url()).pathname.slice(1);
@@ -177,8 +178,14 @@ export async function openHost(browser, url, options = {}) {
         await route.fulfill({ status: 200, contentType: extra[path].type, body: extra[path].body, headers });
         return;
       }
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+      try {
+        const response = await route.fetch();
+        await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+      } catch (error) {
+        // A request still in flight when the test closes the page (the
+        // favicon, after a last URL change) has nobody left to answer.
+        if (!closing) throw error;
+      }
     });
   }
   // Registered last so it runs first (Playwright tries routes newest first);
@@ -186,6 +193,7 @@ export async function openHost(browser, url, options = {}) {
   if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
   await page.goto(url);
   const close = async () => {
+    closing = true;
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await context.close();
   };

@@ -26,6 +26,17 @@ export function labelledControl(id, tag, attrs = {}) {
   return { wrap, label, input };
 }
 
+// A whole-number slider that takes the row's free width, its value shown in
+// a short <output> beside it; onValue(n) on every move.
+export function depthSlider(id, min, max, onValue) {
+  const control = labelledControl(id, 'input', { type: 'range', min, max, step: 1 });
+  control.wrap.classList.add('control-grow');
+  const output = el('output', { className: 'control-value control-value-short', htmlFor: id });
+  control.wrap.append(output);
+  control.input.addEventListener('input', () => onValue(Number(control.input.value)));
+  return { ...control, output };
+}
+
 // One name/value pair of a <dl class="readouts">.
 export function readout() {
   const wrap = el('div', { className: 'readout' });

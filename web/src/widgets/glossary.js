@@ -55,7 +55,9 @@ export function createTerm(key, text, definition) {
   wrap.addEventListener('mouseenter', () => {
     wrap.classList.remove('is-dismissed');
     keepInViewport(wrap);
+    liftSection(wrap, true);
   });
+  wrap.addEventListener('mouseleave', () => liftSection(wrap, false));
   wrap.append(button, popover);
   return wrap;
 }
@@ -72,6 +74,20 @@ function setOpen(wrap, open) {
     keepInViewport(wrap);
   }
   openTerm = open ? wrap : openTerm === wrap ? null : openTerm;
+  liftSection(wrap, wrap.matches(':hover'));
+}
+
+// The page's sections clip what they paint (style.css, "Rendering work"): the
+// section of a term whose popover shows is lifted above the next one while
+// it does. A class set here, not a :has() rule in the style sheet, which
+// Chromium would check again on every change inside the section. hovered:
+// whether the pointer is on this term now (mouseleave comes before :hover
+// is updated everywhere).
+function liftSection(wrap, hovered) {
+  const section = wrap.closest('.demo-part, .chapter > section');
+  if (!section) return;
+  const shown = (w) => w.classList.contains('is-open') || (w === wrap ? hovered : w.matches(':hover'));
+  section.classList.toggle('term-shown', [...section.querySelectorAll('.term-wrap')].some(shown));
 }
 
 // Closing behaviour for every term of a document, installed once: a press

@@ -13,7 +13,7 @@ import { createLegend } from '../charts/legend.js';
 import { GRAD_DEPTH_MAX, GRAD_DEPTH_MIN } from '../constants.js';
 import { decimals, significant } from '../format.js';
 import { createDataTable } from './data-table.js';
-import { el, labelledControl, readout, setAttr, setHidden, setText } from './dom.js';
+import { depthSlider, el, readout, setAttr, setHidden, setText } from './dom.js';
 
 // Last-layer and first-layer parameter gradients within this factor of each
 // other read as "about level".
@@ -27,16 +27,8 @@ export function createGradientFlow(root, on) {
     wrap: depthWrap,
     input: slider,
     label: sliderLabel,
-  } = labelledControl('grad-depth', 'input', {
-    type: 'range',
-    min: GRAD_DEPTH_MIN,
-    max: GRAD_DEPTH_MAX,
-    step: 1,
-  });
-  depthWrap.classList.add('control-grow');
-  const depthOut = el('output', { className: 'control-value control-value-short', htmlFor: slider.id });
-  depthWrap.append(depthOut);
-  slider.addEventListener('input', () => on.depth(Number(slider.value)));
+    output: depthOut,
+  } = depthSlider('grad-depth', GRAD_DEPTH_MIN, GRAD_DEPTH_MAX, (n) => on.depth(n));
 
   const status = el('p', { className: 'gradient-status', role: 'status' });
   const error = el('p', { className: 'input-error' });

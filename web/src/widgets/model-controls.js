@@ -4,7 +4,7 @@
 // good result.
 import { DEPTH_MAX, DEPTH_MIN, EPS_CHOICES, MAX_PROMPT_TOKENS, NORM_KINDS, PLACEMENTS } from '../constants.js';
 import { powerOfTen } from '../format.js';
-import { el, labelledControl, setAttr, setDisabled, setHidden, setOptions, setText } from './dom.js';
+import { depthSlider, el, labelledControl, setAttr, setDisabled, setHidden, setOptions, setText } from './dom.js';
 
 const NORM_TEXT = { rmsnorm: 'model.normRmsnorm', layernorm: 'model.normLayernorm', none: 'model.normNone' };
 const PLACEMENT_TEXT = { pre: 'model.placementPre', post: 'model.placementPost' };
@@ -42,18 +42,10 @@ export function createModelControls(root, on) {
   placementSelect.addEventListener('change', () => on.placement(placementSelect.value));
   const {
     wrap: depthWrap,
-    input: depthSlider,
+    input: depthInput,
     label: depthLabel,
-  } = labelledControl('model-depth', 'input', {
-    type: 'range',
-    min: DEPTH_MIN,
-    max: DEPTH_MAX,
-    step: 1,
-  });
-  depthWrap.classList.add('control-grow');
-  const depthOut = el('output', { className: 'control-value control-value-short', htmlFor: depthSlider.id });
-  depthWrap.append(depthOut);
-  depthSlider.addEventListener('input', () => on.depth(Number(depthSlider.value)));
+    output: depthOut,
+  } = depthSlider('model-depth', DEPTH_MIN, DEPTH_MAX, (n) => on.depth(n));
   const { wrap: epsWrap, input: epsSelect, label: epsLabel } = labelledControl('model-eps', 'select');
   epsSelect.addEventListener('change', () => on.eps(Number(epsSelect.value)));
   row.append(normWrap, placementWrap, epsWrap, depthWrap);
@@ -85,10 +77,10 @@ export function createModelControls(root, on) {
         EPS_CHOICES.map((e) => [e, powerOfTen(e)]),
         settings.eps,
       );
-      if (Number(depthSlider.value) !== settings.depth) depthSlider.value = String(settings.depth);
+      if (Number(depthInput.value) !== settings.depth) depthInput.value = String(settings.depth);
       const depthText = t('model.depthValue', { depth: settings.depth });
       setText(depthOut, depthText);
-      setAttr(depthSlider, 'aria-valuetext', depthText);
+      setAttr(depthInput, 'aria-valuetext', depthText);
       // Never rewrite the field while the reader types in it.
       if (promptInput.value !== settings.prompt) promptInput.value = settings.prompt;
 
