@@ -659,8 +659,11 @@ export interface Trainer {
 // Merged into the Normlab interface above.
 export interface Normlab {
   /**
-   * A trainer in a wasm instance of its own (made asynchronously). Rejects
-   * with a named error for bad options; dispose() deletes it too.
+   * A trainer in a wasm instance of its own (made asynchronously), of the
+   * trainer's module, which the first call loads (normlab_train_simd or
+   * normlab_train_scalar, the flavour of this instance's backend, beside
+   * normlab.js / normlab.mjs). Rejects with a named error for bad options;
+   * dispose() deletes it too.
    */
   createTrainer(options?: TrainerOptions): Promise<Trainer>;
 }

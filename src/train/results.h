@@ -3,8 +3,9 @@
 // TrainRun, the steps one call completed (trainer.step(n), trainer.advance),
 // the resolved TrainConfig (trainer.config) and LayerNormProbe, the lengths
 // of one forward pass's stream and norm outputs (trainer.layerNorms()).
-// wasm/train_bindings.h packs them by walking these tables; wasm/trainer.js
-// reads them with wasm/boundary.js, as boundary.results.trainRun,
+// wasm/train_bindings.cpp (the trainer's own wasm module) packs them by
+// walking these tables; wasm/trainer.js reads them with wasm/boundary.js from
+// that module's description, as boundary.results.trainRun,
 // .trainConfig and .trainLayerNorms.
 //
 // Symbols: N = steps completed by the call; L = layers, L+1 = the points of

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 
-import createSimd from '../../dist/normlab_simd.mjs';
+import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { readBoundary } from '../../wasm/boundary.js';
 
@@ -502,7 +502,7 @@ describe('the results hold what the description declares', () => {
   let module;
   let boundary;
   before(async () => {
-    module = await createSimd();
+    module = await createTrainSimd();
     boundary = readBoundary(module);
   });
 

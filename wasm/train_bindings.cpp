@@ -1,32 +1,56 @@
-// The trainer's part of the Embind block (src/train): one Trainer per handle,
-// its results packed by the same packer as the model's (bindings.cpp, which
-// includes this file at its end: the packer, the description and the leak
-// count are that file's) from the tables of src/train/results.h.
-// wasm/trainer.js wraps it in nl.createTrainer().
+// The trainer's wasm module (src/train): its own Embind block, one Trainer
+// per handle, its results packed by the packer the main module uses too
+// (packing.h) from the tables of src/train/results.h. wasm/trainer.js wraps
+// it in nl.createTrainer(); the backend loader (wasm/normlab.js) loads this
+// module, of the same flavour as the nl instance's, on the first
+// createTrainer(), so a page that never trains never downloads it.
 //
 // N = steps a call completed
 //
 // - Each JS trainer lives in a module instance of its own (trainer.js makes
 //   one per trainer), so the memory a run grew is given back when JS drops
 //   that instance; the handle below is the one object in it.
-// - Options arrive validated: JS asks validateTrainOptions (on its own
-//   instance, before it makes the trainer's) and throws its message. A
-//   handle built from options that fail anyway holds no trainer and says
-//   why in problem(); every other method then does nothing.
+// - Options arrive validated: JS asks validateTrainOptions (on an instance
+//   of this module kept for validation and the description, before it makes
+//   the trainer's) and throws its message. A handle built from options that
+//   fail anyway holds no trainer and says why in problem(); every other
+//   method then does nothing.
 // - A step is a sequence of units (train/trainer.h); step(n) runs n whole
 //   steps in one call, advanceUnit() one unit, so JS can stop at a time
 //   budget between units. The steps completed since beginRun() (or within
 //   step(n)) are collected in one TrainRun and packed by packRun().
+// - boundary() describes the three results (packing.h: the description) and
+//   the named axes their enums use; memoryInfo() is this instance's.
 // - Nothing here throws (the shipped modules have no exceptions).
-#include <memory>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <memory>
+#include <string>
+
+#include "packing.h"
 #include "train/options.h"
 #include "train/results.h"
 #include "train/trainer.h"
 
 namespace {
 
+using emscripten::typed_memory_view;
+using emscripten::val;
 namespace ntr = normlab::train;
+
+std::string describe_boundary() {
+  Json j;
+  j.open("{");
+  describe_axes(&j);
+  j.key("results").open("{");
+  describe(&j, ntr::kTrainRunTable);
+  describe(&j, ntr::kTrainConfigTable);
+  describe(&j, ntr::kLayerNormTable);
+  j.close("}");
+  j.close("}");
+  return j.text();
+}
 
 std::string validate_train_options_js(const ntr::TrainOptions& options) {
   return ntr::validate_train_options(options);
@@ -164,7 +188,7 @@ class TrainerHandle {
     return pack_checked(ntr::kLayerNormTable, layer_norms_);
   }
 
-  // A view of the last packed result (the view rule).
+  // A view of the last packed result (the view rule, bindings.cpp).
   val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
 
   // Test support: the last result of that name ("trainRun", "trainConfig",
@@ -225,6 +249,14 @@ class TrainerHandle {
 
 EMSCRIPTEN_BINDINGS(normlab_trainer) {
   using namespace emscripten;
+
+  function("boundary", &describe_boundary);
+
+  value_object<MemoryInfo>("MemoryInfo")
+      .field("heapBytes", &MemoryInfo::heap_bytes)
+      .field("mallocBytes", &MemoryInfo::malloc_bytes)
+      .field("liveAllocations", &MemoryInfo::live_allocations);
+  function("memoryInfo", &memory_info);
 
   // JS fills every field (eps NaN = the norm's default; text: UTF-8 bytes).
   value_object<ntr::TrainOptions>("TrainOptions")
