@@ -1,8 +1,9 @@
 // The training lab as an embedded widget: <normlab-training-lab> from
 // dist/normlab-embed.js on a host page under the strict CSP (lab.js fetched
 // only once the element is built, once however many elements, lab.css linked
-// in each shadow root), a run at test speed whose layer-norm chart and table
-// appear inside the element; the iframe form (index.html?widget=training-lab)
+// in each shadow root; the trainer's wasm module fetched at the first run),
+// a run at test speed whose layer-norm chart and table appear inside the
+// element; the iframe form (index.html?widget=training-lab)
 // from file://; and axe on the widget at 375 and 1280 px, light and dark.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -42,12 +43,14 @@ async function trainOne(page, lab) {
 
 describe('<normlab-training-lab>', () => {
   test('under the CSP: lab.js loads when the element is built, once; the run and its layer-norm chart show', async () => {
-    const { page, problems, close } = await openHost(`${shared.server.url}lab-host.html`, {
+    const { page, problems, close } = await openHost(shared.browser, `${shared.server.url}lab-host.html`, {
       extra: { 'lab-host.html': { type: 'text/html', body: HOST } },
       initScript: fewSteps(2),
     });
     const labRequests = [];
     page.on('request', (r) => /\/lab\.(js|css)$/.test(r.url()) && labRequests.push(new URL(r.url()).pathname));
+    const trainRequests = [];
+    page.on('request', (r) => /normlab_train_/.test(r.url()) && trainRequests.push(new URL(r.url()).pathname));
     try {
       await page.waitForFunction(() => customElements.get('normlab-training-lab') !== undefined);
       await settle(page);
@@ -74,8 +77,12 @@ describe('<normlab-training-lab>', () => {
           .evaluate((n) => n.shadowRoot.querySelector('link[href$="lab.css"]') !== null),
         true,
       );
-      await trainOne(page, 'normlab-training-lab');
-      const figure = page.locator('normlab-training-lab [data-chart="lab-norms"]').first();
+      assert.deepEqual(trainRequests, [], "the trainer's module waits for the first run");
+      // The first of the two elements trains.
+      await trainOne(page, 'normlab-training-lab:first-of-type');
+      // The trainer's module of the kernels' flavour, from beside the embed script.
+      assert.deepEqual(trainRequests, ['/normlab_train_simd.js']);
+      const figure = page.locator('normlab-training-lab:first-of-type [data-chart="lab-norms"]');
       assert.equal(await figure.getAttribute('data-run'), 'pre');
       const values = (id) =>
         figure
@@ -88,7 +95,7 @@ describe('<normlab-training-lab>', () => {
       assert.equal(after.length, 24);
       for (const v of before) assert.ok(Math.abs(v - Math.sqrt(32)) < 0.01, `norm output at init ${v}`);
       assert.equal(
-        await page.locator('normlab-training-lab .lab-norms h4').first().textContent(),
+        await page.locator('normlab-training-lab:first-of-type .lab-norms h4').textContent(),
         LAB_DICTIONARIES.en.normsTitle,
       );
       assert.deepEqual(problems, []);
@@ -98,7 +105,7 @@ describe('<normlab-training-lab>', () => {
   });
 
   test('as ?widget=training-lab from file://, in Chinese', async () => {
-    const { page, problems, close } = await openHost(`${fileUrl}?widget=training-lab&lang=zh-CN`, {
+    const { page, problems, close } = await openHost(shared.browser, `${fileUrl}?widget=training-lab&lang=zh-CN`, {
       initScript: fewSteps(1),
     });
     try {
@@ -111,7 +118,7 @@ describe('<normlab-training-lab>', () => {
       // The sentences the drawn numbers choose (pre-norm: the stream's own).
       const values = (id) =>
         page
-          .locator(`normlab-training-lab [data-chart="lab-norms"] g.series-lab-${id}`)
+          .locator(`normlab-training-lab [data-chart="lab-norms"] .chart-box g.series-lab-${id}`)
           .getAttribute('data-values')
           .then((text) => text.split(',').map(Number));
       const expected = [];
