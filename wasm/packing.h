@@ -33,7 +33,8 @@ namespace {
 
 namespace nm = normlab::model;
 
-// Buffers and Workspaces alive right now.
+// The module's counted objects alive right now (the main module's buffers,
+// tensors, Workspaces and Models; the trainer module's Trainers).
 unsigned g_live_allocations = 0;
 
 // Values that name an array entry and an element, for the identity packings:
