@@ -66,8 +66,14 @@ async function figures(page) {
 async function trainOneStep(page) {
   const lab = 'normlab-training-lab';
   await page.waitForSelector(`${lab} .lab-start`);
-  await page.locator(`${lab} #lab-run-post`).uncheck();
-  await page.locator(`${lab} #lab-run-warmup`).uncheck();
+  // Unchecked by the boxes' own click(): the elements above the lab may
+  // still change height as they paint, which can move a box away from the
+  // point a pointer click aims at.
+  for (const id of ['post', 'warmup']) {
+    const box = page.locator(`${lab} #lab-run-${id}`);
+    await box.evaluate((input) => input.checked && input.click());
+    assert.equal(await box.isChecked(), false, id);
+  }
   await page.locator(`${lab} .lab-predict button.button-quiet`).first().click();
   await page.waitForFunction(
     (tag) => !document.querySelector(tag).shadowRoot.querySelector('.lab-start').disabled,
