@@ -1,6 +1,9 @@
-// normlab's JavaScript boundary: the one Embind block of the wasm modules.
-// wasm/normlab.js and wasm/model.js wrap it in the public API (through
-// wasm/boundary.js); nothing else calls it.
+// normlab's JavaScript boundary: the Embind block of the main wasm module
+// (kernels, Workspace, tensors, the synthetic model). wasm/normlab.js and
+// wasm/model.js wrap it in the public API (through wasm/boundary.js); nothing
+// else calls it. The trainer is a module of its own (train_bindings.cpp);
+// the packer, the description's pieces and the leak count both use are in
+// packing.h.
 //
 // T = rows, D = row length (dim), S = row statistics (6); the model's
 // symbols are listed in src/model/results.h
@@ -97,26 +100,13 @@
 #include "model/problem.h"
 #include "model/results.h"
 #include "normlab/kernels.h"
-#include "train/results.h"
+#include "packing.h"
 
 namespace {
 
 using emscripten::typed_memory_view;
 using emscripten::val;
 using normlab::RowStats;
-namespace nm = normlab::model;
-
-// Buffers and Workspaces alive right now.
-unsigned g_live_allocations = 0;
-
-// Values that name an array entry and an element, for the identity packings:
-// entry * 65536 + element. Exact in float32 for entries < 256 and elements
-// < 65536 (the tests keep their shapes that small).
-constexpr int kIdentityStride = 65536;
-double identity_value(int entry, std::size_t element) {
-  return static_cast<double>(entry) * kIdentityStride +
-         static_cast<double>(element % kIdentityStride);
-}
 
 // Grow-only storage for elements of a trivially copyable type. Contents are not
 // kept across a grow: every call writes its inputs afresh.
@@ -286,312 +276,16 @@ class Workspace {
   GrowBuffer<float> buffers_[kBufferCount];
 };
 
-// What a leak test looks at. heapBytes is the wasm memory size, which only
-// ever grows; mallocBytes and liveAllocations come back down when nothing leaks.
-struct MemoryInfo {
-  unsigned heap_bytes;
-  unsigned malloc_bytes;
-  unsigned live_allocations;
-};
-
-MemoryInfo memory_info() {
-  const struct mallinfo m = mallinfo();
-  return {static_cast<unsigned>(emscripten_get_heap_size()), static_cast<unsigned>(m.uordblks),
-          g_live_allocations};
-}
-
 std::string kernel_arch_name() { return normlab::kernel_arch_name(); }
-
-// ---------------------------------------------------------------- packing
-//
-// A result packed as its table declares (src/model/results.h: the packed
-// layout): a header of the dims' and flags' int32 values, then each entry
-// present, aligned to its element size, in its declared shape's order.
-
-std::size_t align_up(std::size_t offset, std::size_t alignment) {
-  return (offset + alignment - 1) / alignment * alignment;
-}
-
-// Copies a member laid out as `from` into `to`'s order (the same symbols,
-// permuted): dst[to-index] = src[from-index], for elements of kBytes bytes.
-template <std::size_t kBytes>
-void permuted_copy(uint8_t* dst, const uint8_t* src, const nm::Shape& to, const nm::Shape& from,
-                   const nm::DimValues& dims) {
-  // size[k], stride[k]: to's axis k, and the src elements between
-  // neighbours along it.
-  std::size_t size[nm::kMaxRank] = {1}, stride[nm::kMaxRank] = {1};
-  for (int k = 0; k < to.rank; ++k) {
-    std::size_t s = 1;
-    for (int j = from.rank - 1; j >= 0 && from.symbols[j] != to.symbols[k]; --j) {
-      s *= static_cast<std::size_t>(dims.size_of(from.symbols[j]));
-    }
-    size[k] = static_cast<std::size_t>(dims.size_of(to.symbols[k]));
-    stride[k] = s;
-  }
-  // The innermost axis in a plain loop; an odometer over the outer ones.
-  const int inner = std::max(to.rank - 1, 0);
-  const std::size_t n = size[inner], step = stride[inner];
-  std::size_t outer = 1;
-  for (int k = 0; k < inner; ++k) outer *= size[k];
-  std::size_t index[nm::kMaxRank] = {};
-  std::size_t at = 0;  // the src element of index, with the innermost at 0
-  for (std::size_t o = 0; o < outer; ++o) {
-    for (std::size_t i = 0; i < n; ++i, dst += kBytes) {
-      std::memcpy(dst, src + (at + i * step) * kBytes, kBytes);
-    }
-    for (int k = inner - 1; k >= 0; --k) {
-      at += stride[k];
-      if (++index[k] < size[k]) break;
-      at -= stride[k] * size[k];
-      index[k] = 0;
-    }
-  }
-}
-
-// True if `from` names each of `to`'s symbols once.
-bool is_permutation(const nm::Shape& to, const nm::Shape& from) {
-  if (to.rank != from.rank) return false;
-  for (int k = 0; k < to.rank; ++k) {
-    if (std::count(from.symbols, from.symbols + from.rank, to.symbols[k]) != 1) return false;
-  }
-  return true;
-}
-
-// The bytes the packing of a result with these dims takes at most: every
-// entry present (every flag set). bytes: header and entries, aligned as
-// pack() lays them out; -1 if a shape does not parse.
-template <class R>
-long long largest_packing(const nm::ResultTable<R>& table, const nm::DimValues& dims) {
-  std::size_t end = static_cast<std::size_t>(table.dim_count + table.flag_count) * 4;
-  const R blank{};  // only for the entries' element types
-  for (int i = 0; i < table.entry_count; ++i) {
-    const nm::ResultEntry<R>& e = table.entries[i];
-    if (e.source == nullptr) continue;
-    const long long n = nm::element_count(e.shape, dims);
-    if (n < 0) return -1;
-    const std::size_t es = nm::element_size(e.source(blank).type);
-    end = align_up(end, es) + static_cast<std::size_t>(n) * es;
-  }
-  return static_cast<long long>(end);
-}
-
-// Packs r into *out (resized to fit; its capacity is kept across calls).
-// dims: the table's dim values, from r itself except for the identity
-// packing. Returns the path of the first entry that does not match its
-// declaration (unknown symbol, wrong member size), or null; then *out is
-// left incomplete and must not be read.
-template <class R>
-const char* pack(std::vector<uint8_t>* out, const nm::ResultTable<R>& table, const R& r,
-                 const nm::DimValues& dims) {
-  bool flags[8] = {};
-  for (int f = 0; f < table.flag_count && f < 8; ++f) flags[f] = table.flags[f].value(r);
-  const auto present = [&](const nm::ResultEntry<R>& e) {
-    if (e.source == nullptr) return false;
-    if (e.when == nullptr) return true;
-    for (int f = 0; f < table.flag_count; ++f) {
-      if (std::strcmp(table.flags[f].name, e.when) == 0) return flags[f];
-    }
-    return false;
-  };
-
-  // Sizes first, so that the buffer is resized once.
-  const std::size_t header = static_cast<std::size_t>(table.dim_count + table.flag_count) * 4;
-  std::size_t end = header;
-  for (int i = 0; i < table.entry_count; ++i) {
-    const nm::ResultEntry<R>& e = table.entries[i];
-    if (!present(e)) continue;
-    const nm::Span s = e.source(r);
-    const long long n = nm::element_count(e.shape, dims);
-    if (n < 0 || static_cast<std::size_t>(n) != s.count) return e.path;
-    const std::size_t es = nm::element_size(s.type);
-    end = align_up(end, es) + s.count * es;
-  }
-  out->resize(end);
-  uint8_t* bytes = out->data();
-  for (int k = 0; k < table.dim_count; ++k) {
-    const int32_t v = dims.values[k];
-    std::memcpy(bytes + 4 * k, &v, 4);
-  }
-  for (int f = 0; f < table.flag_count; ++f) {
-    const int32_t v = flags[f] ? 1 : 0;
-    std::memcpy(bytes + 4 * (table.dim_count + f), &v, 4);
-  }
-
-  std::size_t at = header;
-  for (int i = 0; i < table.entry_count; ++i) {
-    const nm::ResultEntry<R>& e = table.entries[i];
-    if (!present(e)) continue;
-    const nm::Span s = e.source(r);
-    const std::size_t es = nm::element_size(s.type);
-    at = align_up(at, es);
-    const auto* src = static_cast<const uint8_t*>(s.data);
-    if (e.source_shape == nullptr) {
-      if (s.count != 0) std::memcpy(bytes + at, src, s.count * es);
-    } else {
-      nm::Shape to, from;
-      const bool valid = nm::parse_shape(&to, e.shape) && nm::parse_shape(&from, e.source_shape) &&
-                         is_permutation(to, from) &&
-                         nm::element_count(e.source_shape, dims) == static_cast<long long>(s.count);
-      if (!valid) return e.path;
-      if (es == 8) {
-        permuted_copy<8>(bytes + at, src, to, from, dims);
-      } else {
-        permuted_copy<4>(bytes + at, src, to, from, dims);
-      }
-    }
-    at += s.count * es;
-  }
-  return nullptr;
-}
-
-// Test support: overwrites every entry's member in *r with
-// identity_value(entry index, element index in the member's own layout).
-template <class R>
-void fill_identity(R* r, const nm::ResultTable<R>& table) {
-  for (int i = 0; i < table.entry_count; ++i) {
-    const nm::ResultEntry<R>& e = table.entries[i];
-    if (e.source == nullptr) continue;
-    const nm::Span s = e.source(*r);
-    // The span points into *r, which is ours to write.
-    auto* data = static_cast<uint8_t*>(const_cast<void*>(s.data));
-    for (std::size_t k = 0; k < s.count; ++k) {
-      const double v = identity_value(i, k);
-      switch (s.type) {
-        case nm::ElementType::kFloat32: {
-          const float f = static_cast<float>(v);
-          std::memcpy(data + 4 * k, &f, 4);
-          break;
-        }
-        case nm::ElementType::kInt32: {
-          const int32_t n = static_cast<int32_t>(v);
-          std::memcpy(data + 4 * k, &n, 4);
-          break;
-        }
-        case nm::ElementType::kUint32: {
-          const uint32_t n = static_cast<uint32_t>(v);
-          std::memcpy(data + 4 * k, &n, 4);
-          break;
-        }
-        case nm::ElementType::kFloat64:
-          std::memcpy(data + 8 * k, &v, 8);
-          break;
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------- description
-//
-// The JSON boundary() returns (wasm/boundary.js reads it):
-//   axes:      { symbol: [names] }                       the named axes
-//   results:   { forward | gradients | config | trainRun | trainConfig: {
-//                  dims: [symbol], flags: [name],
-//                  entries: [{ path, type, shape: [symbol], source?: [symbol],
-//                              when?, names? }] } }      type "names": no data
-//   workspace: { dims: [symbol], buffers: [{ name, type, shape, need }] }
-//   problems:  { codes: [name], fields: [name] }         indexed by value
-
-class Json {
- public:
-  const std::string& text() const { return text_; }
-  Json& raw(const char* s) {
-    text_ += s;
-    return *this;
-  }
-  Json& string(std::string_view s) {
-    text_ += '"';
-    for (const char c : s) {
-      if (c == '"' || c == '\\') text_ += '\\';
-      text_ += c;
-    }
-    text_ += '"';
-    return *this;
-  }
-  // A key of the enclosing object; its value follows without a comma.
-  Json& key(const char* k) {
-    comma();
-    return string(k).raw(":");
-  }
-  // An element of the enclosing array or object; the next one gets a comma.
-  Json& comma() {
-    if (!first_) text_ += ',';
-    first_ = false;
-    return *this;
-  }
-  Json& open(const char* bracket) {
-    text_ += bracket;
-    first_ = true;
-    return *this;
-  }
-  Json& close(const char* bracket) {
-    text_ += bracket;
-    first_ = false;
-    return *this;
-  }
-  Json& number(long long v) {
-    text_ += std::to_string(v);
-    return *this;
-  }
-  Json& symbols(const char* shape) {
-    nm::Shape s;
-    nm::parse_shape(&s, shape);
-    open("[");
-    for (int k = 0; k < s.rank; ++k) comma().string(s.symbols[k]);
-    return close("]");
-  }
-  template <class Names>
-  Json& strings(const Names& names, int n) {
-    open("[");
-    for (int k = 0; k < n; ++k) comma().string(names[k]);
-    return close("]");
-  }
-
- private:
-  std::string text_;
-  bool first_ = true;
-};
-
-template <class R>
-void describe(Json* j, const nm::ResultTable<R>& table) {
-  const R blank{};  // only for the entries' element types
-  j->key(table.name).open("{");
-  j->key("dims").open("[");
-  for (int k = 0; k < table.dim_count; ++k) j->comma().string(table.dims[k].symbol);
-  j->close("]");
-  j->key("flags").open("[");
-  for (int f = 0; f < table.flag_count; ++f) j->comma().string(table.flags[f].name);
-  j->close("]");
-  j->key("entries").open("[");
-  for (int i = 0; i < table.entry_count; ++i) {
-    const nm::ResultEntry<R>& e = table.entries[i];
-    j->comma().open("{");
-    j->key("path").string(e.path);
-    const char* type = e.source == nullptr ? "names" : nm::element_type_name(e.source(blank).type);
-    j->key("type").string(type);
-    j->key("shape").symbols(e.shape);
-    if (e.source_shape != nullptr) j->key("source").symbols(e.source_shape);
-    if (e.when != nullptr) j->key("when").string(e.when);
-    if (e.names != nullptr) j->key("names").string(e.names);
-    j->close("}");
-  }
-  j->close("]");
-  j->close("}");
-}
 
 std::string describe_boundary() {
   Json j;
   j.open("{");
-  j.key("axes").open("{");
-  for (const nm::NamedAxis& axis : nm::kNamedAxes) {
-    j.key(axis.symbol).strings(axis.names, axis.size);
-  }
-  j.close("}");
+  describe_axes(&j);
   j.key("results").open("{");
   describe(&j, nm::kForwardTable);
   describe(&j, nm::kGradientTable);
   describe(&j, nm::kConfigTable);
-  describe(&j, normlab::train::kTrainRunTable);
-  describe(&j, normlab::train::kTrainConfigTable);
   j.close("}");
   j.key("workspace").open("{");
   j.key("dims").symbols("T D");
@@ -795,7 +489,7 @@ EMSCRIPTEN_KEEPALIVE void nl_tensor_free(float* p) {
 EMSCRIPTEN_BINDINGS(normlab) {
   using namespace emscripten;
 
-  // ---- the boundary's description (JSON; see "description" above)
+  // ---- the boundary's description (JSON; its form is in packing.h)
   function("boundary", &describe_boundary);
 
   // ---- kernels
@@ -837,6 +531,3 @@ EMSCRIPTEN_BINDINGS(normlab) {
       .function("packed", &ModelHandle::packed)
       .function("packIdentityForTests", &ModelHandle::pack_identity_for_tests);
 }
-
-// The trainer: its handle and its Embind block, on this file's packer.
-#include "train_bindings.h"

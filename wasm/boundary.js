@@ -1,7 +1,8 @@
-// The C++/JS boundary as the wasm module declares it. module.boundary()
+// The C++/JS boundary as the wasm modules declare it. module.boundary()
 // returns one description, built in wasm/bindings.cpp from the tables that
 // declare what crosses (the Workspace's buffers there, the model's results in
-// src/model/results.h); readBoundary() reads it once per module load. The
+// src/model/results.h), or in wasm/train_bindings.cpp from the trainer's
+// (src/train/results.h); readBoundary() reads it once per module load. The
 // Workspace's buffers are then found, every model result object built, and
 // every problem turned into an error, by walking that description: nothing
 // here knows a layout of its own.
@@ -39,10 +40,15 @@ const NO_FIELDS = new Set();
 /**
  * The boundary of one module instance:
  *   axes       { symbol: frozen names }, e.g. axes.P = the probe names
- *   results    { forward, gradients, config }: each reads its packed bytes
- *              (a Uint8Array of its own) into the public object: read(bytes)
+ *   results    each reads its packed bytes (a Uint8Array of its own) into the
+ *              public object: read(bytes). The main module's: forward,
+ *              gradients, config; the trainer module's: trainRun,
+ *              trainConfig, trainLayerNorms
  *   workspace  { slot: { name: index in the layout }, need: { name: flag }, buffers }
+ *              (null for the trainer's module)
  *   error(problem, wrongType?)  the Error a Problem calls for, or null
+ *              (itself null for the trainer's module, whose problems are
+ *              messages)
  */
 export function readBoundary(module) {
   const description = JSON.parse(module.boundary());
@@ -55,8 +61,9 @@ export function readBoundary(module) {
     description,
     axes,
     results: Object.freeze(results),
-    workspace: workspaceSlots(description.workspace),
-    error: problemError(description.problems),
+    // The trainer's module (train_bindings.cpp) has neither.
+    workspace: description.workspace === undefined ? null : workspaceSlots(description.workspace),
+    error: description.problems === undefined ? null : problemError(description.problems),
   });
 }
 

@@ -2,13 +2,17 @@
 //
 //   node wasm/bundle.mjs BUILD_WASM_DIR DIST_DIR
 //
-//   normlab.mjs         ES module exporting loadNormlab (browsers, Node 20)
-//   normlab_simd.mjs    the SIMD128 backend, imported by normlab.mjs on demand
-//   normlab_scalar.mjs  the scalar backend, likewise
-//   normlab.js          classic script, global `normlab` (pages from file://)
-//   normlab_simd.js     classic-script backends, added to the page by
-//   normlab_scalar.js   normlab.js on demand as globalThis.normlabBackends[name]
-//   normlab.d.ts        types of the public API
+//   normlab.mjs               ES module exporting loadNormlab (browsers, Node 20)
+//   normlab_simd.mjs          the SIMD128 backend, imported by normlab.mjs on demand
+//   normlab_scalar.mjs        the scalar backend, likewise
+//   normlab_train_simd.mjs    the trainer's modules of each flavour, imported
+//   normlab_train_scalar.mjs  on the first createTrainer()
+//   normlab.js                classic script, global `normlab` (pages from file://)
+//   normlab_simd.js           classic-script backends, added to the page by
+//   normlab_scalar.js         normlab.js on demand as globalThis.normlabBackends[name]
+//   normlab_train_simd.js     classic-script trainer modules, likewise, as
+//   normlab_train_scalar.js   normlabBackends.trainSimd128 and .trainScalar
+//   normlab.d.ts              types of the public API
 //
 // The backends are Emscripten's SINGLE_FILE output: the wasm is inline as a
 // base64 data: URI, which is what lets a page run from file://.
@@ -24,9 +28,12 @@ if (!buildDir || !distDir) {
   process.exit(2);
 }
 
+// name: the classic script's key in globalThis.normlabBackends.
 const BACKENDS = [
   { name: 'simd128', file: 'normlab_simd' },
   { name: 'scalar', file: 'normlab_scalar' },
+  { name: 'trainSimd128', file: 'normlab_train_simd' },
+  { name: 'trainScalar', file: 'normlab_train_scalar' },
 ];
 
 // Shared by every output: modern engines only (WebAssembly SIMD era), and no
@@ -98,7 +105,7 @@ async function main() {
 
   for (const f of ['normlab.mjs', 'normlab.js', ...BACKENDS.flatMap(({ file }) => [`${file}.mjs`, `${file}.js`])]) {
     const bytes = (await readFile(join(distDir, f))).length;
-    console.log(`${f.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(7)} KiB`);
+    console.log(`${f.padEnd(26)} ${(bytes / 1024).toFixed(1).padStart(7)} KiB`);
   }
 }
 

@@ -577,6 +577,35 @@ export interface EvaluationPart {
   windows: number;
 }
 
+/** A layer's two norms: the attention sub-block's and the MLP sub-block's. */
+export type LayerNormName = 'inputNorm' | 'postAttentionNorm';
+
+/** A norm's lengths, layer by layer: mean L2 per token of its input and output (after the gain, and LayerNorm's bias). */
+export interface TrainerNormLengths {
+  in: Float32Array;
+  out: Float32Array;
+}
+
+/**
+ * One forward pass of the trainer's model measured layer by layer, each
+ * value the mean over the tokens of a row's L2 norm. inputNorm is a layer's
+ * attention-side norm, postAttentionNorm its MLP-side one. Pre-norm: each
+ * reads the stream (inputNorm) or the stream after attention, before its
+ * sub-block. Post-norm: each reads the sum after its sub-block's residual
+ * addition, and postAttentionNorm's output is the next layer's stream.
+ */
+export interface TrainerLayerNorms {
+  layers: number;
+  /** Tokens measured: the prompt's bytes, or config.seq for the held-out window. */
+  tokens: number;
+  /** Steps the trainer had completed when measured. */
+  step: number;
+  /** (layers + 1): the stream entering each layer, then leaving the last. */
+  residual: Float32Array;
+  /** Per layer; null with norm 'none'. */
+  norms: null | Record<LayerNormName, TrainerNormLengths>;
+}
+
 export interface GenerateOptions {
   /** Number in 0..100; 0 takes the most likely byte. Default 1. */
   temperature?: number;
@@ -616,6 +645,13 @@ export interface Trainer {
    * UTF-8 (a broken sequence becomes U+FFFD).
    */
   generate(prompt: string, nBytes: number, options?: GenerateOptions): string;
+  /**
+   * The residual stream's and the norms' mean L2 per token, layer by layer,
+   * from one forward pass of the prompt's UTF-8 bytes (1..config.seq; a
+   * RangeError names the length otherwise) or, without one, of the held-out
+   * split's first window. Forward only: training stays bit-identical.
+   */
+  layerNorms(prompt?: string): TrainerLayerNorms;
   /** Drops the trainer's wasm instance; later calls throw. Safe to call twice. */
   delete(): void;
 }
@@ -623,8 +659,11 @@ export interface Trainer {
 // Merged into the Normlab interface above.
 export interface Normlab {
   /**
-   * A trainer in a wasm instance of its own (made asynchronously). Rejects
-   * with a named error for bad options; dispose() deletes it too.
+   * A trainer in a wasm instance of its own (made asynchronously), of the
+   * trainer's module, which the first call loads (normlab_train_simd or
+   * normlab_train_scalar, the flavour of this instance's backend, beside
+   * normlab.js / normlab.mjs). Rejects with a named error for bad options;
+   * dispose() deletes it too.
    */
   createTrainer(options?: TrainerOptions): Promise<Trainer>;
 }

@@ -22,7 +22,9 @@
 // The two entry files (entry.esm.js, entry.classic.js) differ only in how a
 // backend's module gets onto the page; they pass makeLoadNormlab one function
 // per backend that resolves to that module's namespace ({ default: factory }),
-// so a backend is loaded only when a loadNormlab() call picks it.
+// so a backend is loaded only when a loadNormlab() call picks it, and one
+// per backend for the trainer's module of the same flavour
+// (wasm/train_bindings.cpp), loaded only on the first createTrainer().
 
 import { simd } from 'wasm-feature-detect';
 
@@ -35,7 +37,27 @@ const BACKENDS = ['simd128', 'scalar'];
 // The kernels take int sizes; a larger input could not fit in memory anyway.
 const MAX_ELEMENTS = 2 ** 31 - 1;
 
-export function makeLoadNormlab(backends) {
+// backends, trainBackends: { simd128, scalar }, each a function resolving to
+// that module's namespace.
+export function makeLoadNormlab(backends, trainBackends) {
+  // The trainer's module, by flavour: its factory, one instance kept for
+  // validating options and reading its description, and that description.
+  // Shared by every nl instance of the flavour; a load that failed is
+  // tried again by the next createTrainer().
+  const trainModules = new Map();
+  function loadTrainModule(name) {
+    if (!trainModules.has(name)) {
+      const loading = (async () => {
+        const { default: createModule } = await trainBackends[name]();
+        const module = await createModule();
+        return { createModule, module, boundary: readBoundary(module) };
+      })();
+      loading.catch(() => trainModules.delete(name));
+      trainModules.set(name, loading);
+    }
+    return trainModules.get(name);
+  }
+
   return async function loadNormlab(options) {
     const { backend = 'auto' } = checkOptions(options);
     if (backend !== 'auto' && !BACKENDS.includes(backend)) {
@@ -47,7 +69,7 @@ export function makeLoadNormlab(backends) {
     }
     const name = backend === 'auto' ? (hasSimd ? 'simd128' : 'scalar') : backend;
     const { default: createModule } = await backends[name]();
-    return createApi(await createModule(), name, createModule);
+    return createApi(await createModule(), name, () => loadTrainModule(name));
   };
 }
 
@@ -118,9 +140,10 @@ class Tensor {
 // has explicit resource management.
 if (typeof Symbol.dispose === 'symbol') Tensor.prototype[Symbol.dispose] = Tensor.prototype.free;
 
-// createModule: the backend's factory, which makes each trainer an instance
-// of its own (trainer.js).
-function createApi(module, backend, createModule) {
+// loadTrainModule: resolves to the trainer's module of this backend's
+// flavour (makeLoadNormlab), which makes each trainer an instance of its own
+// (trainer.js).
+function createApi(module, backend, loadTrainModule) {
   const boundary = readBoundary(module);
   // Index of each Workspace buffer's address in the layout, by name; the
   // resize flags of the two (T, D) buffers; each row's statistics, in order.
@@ -155,7 +178,7 @@ function createApi(module, backend, createModule) {
 
   // Trainers likewise; each holds a module instance of its own.
   const trainers = new Set();
-  const createTrainer = makeCreateTrainer(module, boundary, createModule, {
+  const createTrainer = makeCreateTrainer(loadTrainModule, {
     checkLive: ws,
     onCreate: (trainer) => trainers.add(trainer),
     onDelete: (trainer) => trainers.delete(trainer),

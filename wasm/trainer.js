@@ -15,27 +15,36 @@
 //   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
 //   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
+//   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
+//                                     residual: Float32Array(L + 1), norms: { inputNorm,
+//                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
 //   trainer.delete()
 //
-// Memory. Each trainer lives in a wasm module instance of its own, made
-// from the same backend as the nl instance (createModule again): a run's
-// parameters, Adam state and activations grow that instance's memory only,
-// and delete() drops the instance, so the engine can take all of it back (a
-// wasm memory never shrinks; an instance can be dropped). The nl instance's
-// own memory is not touched. Making an instance is asynchronous, hence the
-// promise.
+// The module. The trainer is a wasm module of its own
+// (wasm/train_bindings.cpp: normlab_train_simd or normlab_train_scalar, the
+// flavour of the nl instance's backend), which the backend loader
+// (wasm/normlab.js) loads on the first createTrainer(): a page that never
+// trains never downloads it. The loader keeps one instance of it for
+// validating options and reading its description.
+//
+// Memory. Each trainer lives in an instance of that module of its own
+// (createModule again): a run's parameters, Adam state and activations grow
+// that instance's memory only, and delete() drops the instance, so the
+// engine can take all of it back (a wasm memory never shrinks; an instance
+// can be dropped). The nl instance's own memory is not touched. Loading the
+// module and making an instance are asynchronous, hence the promise.
 //
 // Errors. Options are checked before the trainer's instance is made: their
-// types here, their values by the C++ validation (train/options.h, on the nl
-// instance's module), whose message is thrown unchanged: a TypeError when the
-// field it names had the wrong type, else a RangeError. A run that diverges
-// (a loss or gradient NaN or Inf) is reported in the result (diverged: true,
-// loss NaN), never thrown.
+// types here, their values by the C++ validation (train/options.h, on the
+// loader's instance of the trainer's module), whose message is thrown
+// unchanged: a TypeError when the field it names had the wrong type, else a
+// RangeError. A run that diverges (a loss or gradient NaN or Inf) is
+// reported in the result (diverged: true, loss NaN), never thrown.
 //
 // Results cross as the tables of src/train/results.h declare them, read by
-// walking the module's description (wasm/boundary.js): one packed buffer per
-// call, .slice()d at once; every array of a result is a view of that copy.
-// Only diverged is turned from 0/1 into a boolean here.
+// walking the trainer module's description (wasm/boundary.js): one packed
+// buffer per call, .slice()d at once; every array of a result is a view of
+// that copy. Only diverged is turned from 0/1 into a boolean here.
 
 import TRAINING_TEXT from '../web/data/training-text.zh.txt';
 
@@ -76,12 +85,10 @@ const fromUtf8 = new TextDecoder();
 /** The committed training text (web/data/training-text.zh.txt): the default `text`. */
 export const trainingText = TRAINING_TEXT;
 
-// module: the nl instance's module (validation only); boundary: its
-// description (readBoundary), which every instance of the same backend
-// shares; createModule: the backend's factory, one call per trainer.
-export function makeCreateTrainer(module, boundary, createModule, { checkLive, onCreate, onDelete }) {
-  const { trainRun: RUN, trainConfig: CONFIG } = boundary.results;
-
+// loadTrainModule() resolves to the trainer's module: { createModule: its
+// factory, one call per trainer; module: the instance that validates;
+// boundary: its description (readBoundary), which every instance shares }.
+export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDelete }) {
   return async function createTrainer(options) {
     checkLive();
     const o = checkObject(options, 'options');
@@ -109,6 +116,8 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
         cpp[name] = name === 'eps' && Number.isNaN(value) ? -1 : value;
       }
     }
+    const { createModule, module, boundary } = await loadTrainModule();
+    checkLive();
     const problem = module.validateTrainOptions(cpp);
     if (problem !== '') {
       const field = /^\w+/.exec(problem)[0];
@@ -122,17 +131,18 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
     try {
       failIf(handle.problem());
       failIf(handle.packConfig());
-      config = Object.freeze(CONFIG.read(handle.packed().slice()));
+      config = Object.freeze(boundary.results.trainConfig.read(handle.packed().slice()));
     } catch (error) {
       handle.delete();
       throw error;
     }
-    const trainer = wrapTrainer(instance, handle, config);
+    const trainer = wrapTrainer(instance, handle, config, boundary.results);
     onCreate(trainer);
     return trainer;
   };
 
-  function wrapTrainer(initialInstance, initialHandle, config) {
+  function wrapTrainer(initialInstance, initialHandle, config, results) {
+    const { trainRun: RUN, trainLayerNorms: LAYER_NORMS } = results;
     let instance = initialInstance;
     let handle = initialHandle;
     const unigramEntropy = handle.unigramEntropy();
@@ -237,6 +247,25 @@ export function makeCreateTrainer(module, boundary, createModule, { checkLive, o
         }
         const bytes = h.generate(utf8.encode(prompt), args.nBytes, args.temperature, args.seed).slice();
         return fromUtf8.decode(bytes);
+      },
+
+      // One forward pass measured layer by layer: the mean L2 per token of
+      // the residual stream entering each layer (and leaving the last) and
+      // of each norm's input and output (src/train/trainer.h,
+      // LayerNormProbe), on the prompt's UTF-8 bytes (1..config.seq) or,
+      // without one, the held-out split's first window. It runs on the
+      // evaluation's buffers: training results stay bit-identical.
+      layerNorms(prompt) {
+        const h = live();
+        let bytes = new Uint8Array(0);
+        if (prompt !== undefined) {
+          if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+          bytes = utf8.encode(prompt);
+          const problem = instance.validateLayerNormsPrompt(bytes.length, config.seq);
+          if (problem !== '') throw new RangeError(problem);
+        }
+        failIf(h.packLayerNorms(bytes));
+        return LAYER_NORMS.read(h.packed().slice());
       },
 
       delete() {

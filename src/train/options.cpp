@@ -87,6 +87,12 @@ std::string validate_generate_options(double n_bytes, double temperature, double
   return "";
 }
 
+std::string validate_layer_norms_prompt(std::size_t bytes, int seq) {
+  if (bytes >= 1 && bytes <= static_cast<std::size_t>(seq)) return "";
+  return "prompt must be 1.." + std::to_string(seq) + " bytes of UTF-8, not " +
+         std::to_string(bytes);
+}
+
 TrainConfig resolve_train_options(const TrainOptions& o) {
   TrainConfig c;
   c.layers = static_cast<int>(o.layers);

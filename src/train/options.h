@@ -9,6 +9,7 @@
 // and post-norm with warmup learn, and the 6-layer post-norm model learns.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -87,6 +88,10 @@ TrainConfig resolve_train_options(const TrainOptions& options);
 // in 0..100000", "temperature must be a number in 0..100", "seed must be an
 // integer in 0..4294967295".
 std::string validate_generate_options(double n_bytes, double temperature, double seed);
+
+// Empty if a prompt of `bytes` UTF-8 bytes fits Trainer::layer_norms (one
+// window: 1..seq bytes), else "prompt must be 1..64 bytes of UTF-8, not 70".
+std::string validate_layer_norms_prompt(std::size_t bytes, int seq);
 
 // The smallest text a configuration trains on: its held-out tenth must hold
 // one window of seq + 1 bytes.

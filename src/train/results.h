@@ -1,12 +1,19 @@
 // What crosses from the trainer to JavaScript, declared like the model's
 // results (model/results.h: the table types, the packed layout, the paths):
 // TrainRun, the steps one call completed (trainer.step(n), trainer.advance),
-// and the resolved TrainConfig (trainer.config). wasm/train_bindings.h packs
-// them by walking these tables; wasm/trainer.js reads them with
-// wasm/boundary.js, as boundary.results.trainRun and .trainConfig.
+// the resolved TrainConfig (trainer.config) and LayerNormProbe, the lengths
+// of one forward pass's stream and norm outputs (trainer.layerNorms()).
+// wasm/train_bindings.cpp (the trainer's own wasm module) packs them by
+// walking these tables; wasm/trainer.js reads them with wasm/boundary.js from
+// that module's description, as boundary.results.trainRun,
+// .trainConfig and .trainLayerNorms.
 //
-// Symbols: N = steps completed by the call; named axes norm and placement
-// (model/results.h) name the config's enums.
+// Symbols: N = steps completed by the call; L = layers, L+1 = the points of
+// the residual stream (each layer's input, then the last layer's output);
+// named axes norm and placement (model/results.h) name the config's enums,
+// and the layer-norm axis (also model/results.h: inputNorm, the attention
+// sub-block's norm N1, and postAttentionNorm, the MLP sub-block's N2) a
+// layer's two norms.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +22,7 @@
 
 #include "model/results.h"
 #include "train/options.h"
+#include "train/trainer.h"
 
 namespace normlab::train {
 
@@ -80,10 +88,34 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     {"batch", "", NORMLAB_RESULT_MEMBER(batch)},
 };
 
+// trainer.layerNorms()'s result (normlab.d.ts: TrainerLayerNorms), measured
+// by Trainer::layer_norms (trainer.h). The layer-norm axis is named "N" in
+// model/results.h; here that symbol is the norms, not steps.
+inline constexpr model::ResultDim<LayerNormProbe> kLayerNormDims[] = {
+    {"L", [](const LayerNormProbe& r) { return static_cast<int>(r.layers); }},
+    {"L+1", [](const LayerNormProbe& r) { return static_cast<int>(r.layers) + 1; }},
+};
+// Set unless the config's norm is 'none' (no norm to measure: norms is null).
+inline constexpr model::ResultFlag<LayerNormProbe> kLayerNormFlags[] = {
+    {"norm", [](const LayerNormProbe& r) { return !r.norm_out.empty(); }},
+};
+inline constexpr model::ResultEntry<LayerNormProbe> kLayerNormEntries[] = {
+    // path, shape, source[, source shape[, when[, names]]]
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"tokens", "", NORMLAB_RESULT_MEMBER(tokens)},
+    {"step", "", NORMLAB_RESULT_MEMBER(step)},
+    {"residual", "L+1", NORMLAB_RESULT_MEMBER(residual)},
+    {"norms.{N}.in", "N L", NORMLAB_RESULT_MEMBER(norm_in), "L N", "norm"},
+    {"norms.{N}.out", "N L", NORMLAB_RESULT_MEMBER(norm_out), "L N", "norm"},
+};
+
 inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {
     "trainRun", kTrainRunDims,    std::size(kTrainRunDims),   nullptr,
     0,          kTrainRunEntries, std::size(kTrainRunEntries)};
 inline constexpr model::ResultTable<TrainConfig> kTrainConfigTable = {
     "trainConfig", nullptr, 0, nullptr, 0, kTrainConfigEntries, std::size(kTrainConfigEntries)};
+inline constexpr model::ResultTable<LayerNormProbe> kLayerNormTable = {
+    "trainLayerNorms",          kLayerNormDims,    std::size(kLayerNormDims),   kLayerNormFlags,
+    std::size(kLayerNormFlags), kLayerNormEntries, std::size(kLayerNormEntries)};
 
 }  // namespace normlab::train

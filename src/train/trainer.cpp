@@ -63,6 +63,14 @@ double row_loss(const float* logits_r, const float* probs_r, int target) {
   return m + std::log(sum) - logits_r[target];
 }
 
+// The mean over T rows of each row's L2 norm, summed in double (each row's
+// sum of squares by sum_squares). x: (T, D)
+double mean_row_l2(const float* x, int T, int D) {
+  double sum = 0.0;
+  for (int t = 0; t < T; ++t) sum += std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
+  return sum / T;
+}
+
 }  // namespace
 
 Trainer::Trainer(const TrainConfig& config, std::string text)
@@ -496,15 +504,50 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
   return loss_sum_ / (static_cast<double>(n_seq) * config_.seq);
 }
 
-const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row) {
-  const int D = config_.hidden;
+const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProbe* probe) {
+  const int D = config_.hidden, L = config_.layers;
+  const bool has_norm = config_.norm != NormKind::none;
+  const bool pre = config_.placement == Placement::pre;
+  if (probe) {
+    probe->layers = L;
+    probe->tokens = T;
+    probe->step = step_;
+    probe->residual.assign(L + 1, 0.0f);
+    probe->norm_in.assign(has_norm ? 2 * L : 0, 0.0f);
+    probe->norm_out.assign(has_norm ? 2 * L : 0, 0.0f);
+  }
+  const LayerActs& a = infer_acts_;
+  auto l2 = [T, D](const float* rows) { return static_cast<float>(mean_row_l2(rows, T, D)); };
   float* x = infer_stream_[0];
   float* y = infer_stream_[1];
   embed(x, tokens, 1, T);
-  for (int l = 0; l < config_.layers; ++l) {
-    layer_forward(l, infer_acts_, y, x, infer_proj_, infer_key_t_, 1, T);
+  for (int l = 0; l < L; ++l) {
+    layer_forward(l, a, y, x, infer_proj_, infer_key_t_, 1, T);
+    // Where each norm's input and output sit in the cache: layer_forward.
+    if (probe) {
+      probe->residual[l] = l2(x);
+      if (has_norm) {
+        float* in = probe->norm_in.data() + 2 * l;
+        float* out = probe->norm_out.data() + 2 * l;
+        in[0] = pre ? probe->residual[l] : l2(a.norm1);
+        out[0] = l2(pre ? a.norm1 : a.mid);
+        in[1] = l2(pre ? a.mid : a.norm2);
+        out[1] = l2(pre ? a.norm2 : y);
+      }
+    }
     std::swap(x, y);
   }
+  if (probe) probe->residual[L] = l2(x);
+  return x;
+}
+
+void Trainer::layer_norms(LayerNormProbe* probe, const uint8_t* tokens, int T) {
+  forward_stream(tokens, T, probe);
+}
+
+const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row) {
+  const int D = config_.hidden;
+  const float* x = forward_stream(tokens, T, nullptr);
   const int rows = T - first_row;
   const std::size_t skip = static_cast<std::size_t>(first_row) * D;
   const float* xf =
@@ -512,6 +555,13 @@ const float* Trainer::forward_logits(const uint8_t* tokens, int T, int first_row
   matmul_forward(infer_logits_, xf, transposed_.data() + transposed_wte_offset(config_), rows, D,
                  V);
   return infer_logits_;
+}
+
+void Trainer::heldout_layer_norms(LayerNormProbe* probe) {
+  const int T = config_.seq;
+  std::vector<uint8_t> inputs(T), targets(T);
+  heldout_window(inputs.data(), targets.data(), split_, 0, T);
+  layer_norms(probe, inputs.data(), T);
 }
 
 double Trainer::heldout_window_loss(int w) {

@@ -53,6 +53,23 @@ struct StepResult {
   bool diverged;      // the loss or a gradient is not finite (now or before)
 };
 
+// The lengths one forward pass of T tokens gives the residual stream and the
+// norms, layer by layer, each as the mean over the T rows of the row's L2
+// norm ("L2/tok"). N1 is a layer's attention-side norm, N2 its MLP-side one:
+//   pre   N1: x -> N1(x), before attention; N2: mid -> N2(mid), before the MLP
+//   post  N1: x + Attn(x) -> mid; N2: mid + MLP(mid) -> the layer's output,
+//         which is the stream the next layer receives
+// An RMSNorm output row has L2 = sqrt(D) rms(g) sqrt(ms / (ms + eps)), ms its
+// input's mean square: sqrt(D) for gain 1 once ms >> eps.
+struct LayerNormProbe {
+  int32_t layers = 0;           // L
+  int32_t tokens = 0;           // T
+  int32_t step = 0;             // the trainer's steps completed when measured
+  std::vector<float> residual;  // (L + 1) the stream entering each layer, then leaving the last
+  std::vector<float> norm_in;   // (L, 2) N1's and N2's inputs; empty with norm 'none'
+  std::vector<float> norm_out;  // (L, 2) their outputs, after the gain (and LayerNorm's bias)
+};
+
 // Pointers into one layer's forward cache (R rows).
 struct LayerActs {
   float* norm1;       // (R, D) pre: N1(x); post: x + Attn(x), N1's input
@@ -109,6 +126,13 @@ class Trainer {
   // validate_generate_options (temperature finite, >= 0).
   std::string generate(const std::string& prompt, int n, double temperature, uint32_t seed);
 
+  // One forward pass of tokens (1 <= T <= config.seq) measured layer by layer
+  // (LayerNormProbe), on evaluate()'s buffers: it may run between any two
+  // units of a step and changes no result of the training. tokens: (T)
+  void layer_norms(LayerNormProbe* probe, const uint8_t* tokens, int T);
+  // The same on the held-out split's first window (T = config.seq bytes).
+  void heldout_layer_norms(LayerNormProbe* probe);
+
   // The bytes this trainer holds (memory_needed(config, text bytes)).
   MemoryReport memory() const;
 
@@ -141,6 +165,10 @@ class Trainer {
   void embed_backward(const uint8_t* tokens, int S);
   void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq, float scale);
   StepResult update();
+  // Embedding and every layer of one sequence of T <= config.seq tokens on
+  // the inference buffers, measured into *probe unless it is null; returns
+  // the last layer's output: (T, D).
+  const float* forward_stream(const uint8_t* tokens, int T, LayerNormProbe* probe);
   // Forward of one sequence of T <= config.seq tokens on the inference
   // buffers; returns the logits of rows first_row .. T - 1: (T - first_row, V).
   const float* forward_logits(const uint8_t* tokens, int T, int first_row);

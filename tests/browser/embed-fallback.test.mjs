@@ -1,7 +1,8 @@
 // Embedding without SIMD128 or without WebAssembly at all (issue 5): the
 // <normlab-*> elements and ?widget= frames on the scalar backend (forced with
 // backend="scalar" / ?backend=scalar, and picked by themselves in a browser
-// whose WebAssembly lacks SIMD128) show the same figures as on SIMD128; with
+// whose WebAssembly lacks SIMD128) show the same figures as on SIMD128, and
+// the training lab trains on the trainer's module of the same flavour; with
 // the backend scripts blocked they say so plainly and keep their text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,7 +10,16 @@ import { test } from 'node:test';
 import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
-const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
+const ELEMENTS = [
+  'softmax',
+  'gain',
+  'calculator',
+  'layer-chart',
+  'playground',
+  'gradient-flow',
+  'demo',
+  'training-lab',
+];
 
 const shared = shareBrowserAndServer();
 
@@ -51,6 +61,36 @@ async function figures(page) {
   };
 }
 
+// The training lab's pre-norm run alone, one step (NORMLAB_LAB_STEPS): the
+// guess skipped, started, waited for. Returns its drawn losses.
+async function trainOneStep(page) {
+  const lab = 'normlab-training-lab';
+  await page.waitForSelector(`${lab} .lab-start`);
+  // Unchecked by the boxes' own click(): the elements above the lab may
+  // still change height as they paint, which can move a box away from the
+  // point a pointer click aims at.
+  for (const id of ['post', 'warmup']) {
+    const box = page.locator(`${lab} #lab-run-${id}`);
+    await box.evaluate((input) => input.checked && input.click());
+    assert.equal(await box.isChecked(), false, id);
+  }
+  await page.locator(`${lab} .lab-predict button.button-quiet`).first().click();
+  await page.waitForFunction(
+    (tag) => !document.querySelector(tag).shadowRoot.querySelector('.lab-start').disabled,
+    lab,
+  );
+  await page.locator(`${lab} .lab-start`).click();
+  await page.waitForFunction(
+    (tag) => document.querySelector(tag).shadowRoot.querySelector('.lab').dataset.phase === 'done',
+    lab,
+    { timeout: 5 * 60 * 1000 },
+  );
+  const values = await page
+    .locator(`${lab} [data-chart="lab-loss"] .chart-box g.series-lab-pre`)
+    .getAttribute('data-values');
+  return values.split(',').map(Number);
+}
+
 async function allBackends(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll('*')].filter((n) => n.localName.startsWith('normlab-')).map((n) => n.dataset.backend),
@@ -62,7 +102,10 @@ test('backend="scalar": every element computes on the scalar build, the same fig
   for (const backend of ['simd128', 'scalar']) {
     const { page, problems, scripts, close } = await open(`${shared.server.url}course/all.html`, {
       extra: hostPage(backend),
+      initScript: 'window.NORMLAB_LAB_STEPS = 1;',
     });
+    const trainScripts = [];
+    page.on('request', (r) => /normlab_train_/.test(r.url()) && trainScripts.push(r.url().replace(/^.*\//, '')));
     try {
       await waitPainted(page);
       assert.deepEqual(
@@ -76,6 +119,14 @@ test('backend="scalar": every element computes on the scalar build, the same fig
       );
       assert.equal(await page.evaluate(() => window.normlabEmbed.wasmInstances), 1);
       results[backend] = await figures(page);
+      // The lab trains on the trainer's module of the same flavour, loaded
+      // for its first run only.
+      assert.deepEqual(trainScripts, []);
+      const loss = await trainOneStep(page);
+      assert.deepEqual(trainScripts, [backend === 'scalar' ? 'normlab_train_scalar.js' : 'normlab_train_simd.js']);
+      assert.equal(loss.length, 1);
+      // A byte-level model's first loss is near ln(256) = 5.55.
+      assert.ok(Math.abs(loss[0] - Math.log(256)) < 0.5, `first loss ${loss[0]}`);
       assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
       assert.deepEqual(problems, []);
     } finally {

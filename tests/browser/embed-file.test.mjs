@@ -7,6 +7,11 @@ import { test } from 'node:test';
 
 import { distDir, openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
 
+// The elements on embed-demo.html. <normlab-training-lab> is not one of
+// them: the demo page holds the widgets that compute as it opens, and the
+// lab would add lab.js, lab.css and, once it trains, the trainer's module
+// to it (and to the soak and accessibility runs of that page). The lab
+// from file:// (as ?widget=training-lab) is tested in embed-lab.test.mjs.
 const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 const demoUrl = new URL('embed-demo.html', `file://${distDir}`).href;

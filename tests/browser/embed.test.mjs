@@ -7,6 +7,12 @@ import { test } from 'node:test';
 
 import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
 
+// The elements on embed-demo.html. <normlab-training-lab> is not one of
+// them: the demo page holds the widgets that compute as it opens, and the
+// lab would add lab.js, lab.css and, once it trains, the trainer's module
+// to it (and to the soak and accessibility runs of that page). The lab
+// embedded under the CSP header is tested in embed-lab.test.mjs, on each
+// backend and with the kernels blocked in embed-fallback.test.mjs.
 const ELEMENTS = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
 const PAYLOADS = ['<img src=x onerror=window.__xss=1>', '"><script>window.__xss=1</script>', 'javascript:alert(1)'];
 

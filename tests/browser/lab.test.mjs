@@ -3,7 +3,9 @@
 // then the default contrast (pre-norm, post-norm, post-norm with warmup)
 // trained in slices while another widget still repaints; every drawn loss
 // and gradient ratio, and every cell of the two data tables, equal to what
-// a trainer with the same options returns in the same page; post-norm's
+// a trainer with the same options returns in the same page, the trained
+// model's L2/tok chart and table included (trainer.layerNorms() before the
+// first step and after the last, bit for bit); post-norm's
 // first-layer gradient collapsing while pre-norm's stays level; the reading
 // chosen from those numbers; each model's sample. Then axe on the lab, light and dark, 375 and
 // 1280 px.
@@ -13,6 +15,7 @@ import { describe, test } from 'node:test';
 
 import { decimals, fixed, significant } from '../../web/src/format.js';
 import { finalLoss, gradientRatios, labConclusions } from '../../web/src/lab/conclusions.js';
+import { float32Text } from '../../web/src/lab/layer-norms.js';
 import { DEFAULT_SAMPLE_PROMPT, LAB_DEFAULTS, LAB_RUNS, LAB_SAMPLE, runOptions } from '../../web/src/lab/runs.js';
 import { cellKey, sweepReading, sweepTable } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
@@ -69,10 +72,19 @@ async function trainerNumbers(page, steps, settings = LAB_DEFAULTS) {
     async ([list, prompt, sample]) => {
       const nl = await window.normlab.loadNormlab();
       const out = [];
+      // trainer.layerNorms() as plain arrays (the float32 values exact).
+      const plain = (probe) => ({
+        tokens: probe.tokens,
+        residual: Array.from(probe.residual),
+        norm1: Array.from(probe.norms.inputNorm.out),
+        norm2: Array.from(probe.norms.postAttentionNorm.out),
+      });
       for (const o of list) {
         const trainer = await nl.createTrainer(o);
+        const before = plain(trainer.layerNorms());
         const r = trainer.step(o.steps);
         out.push({
+          layerNorms: { before, after: plain(trainer.layerNorms()) },
           loss: Array.from(r.loss),
           gradFirst: Array.from(r.gradFirst),
           gradLast: Array.from(r.gradLast),
@@ -176,6 +188,54 @@ for (const lang of ['en', 'zh-CN']) {
           );
         }
 
+        // The trained model's L2/tok across layers, for each run: the drawn
+        // lengths and every cell of the table are the float32s
+        // trainer.layerNorms() returned before the first step and after the
+        // last, bit for bit.
+        assert.equal(await page.locator(`${lab} .lab-norms h4`).textContent(), t('normsTitle'));
+        for (const run of runs) {
+          await page.selectOption(`${lab} #lab-norms-run`, run.id);
+          await settle(page);
+          const figure = page.locator(`[data-chart="lab-norms"]`);
+          assert.equal(await figure.getAttribute('data-run'), run.id);
+          const { before, after } = run.layerNorms;
+          const L = before.residual.length - 1;
+          assert.equal(L, LAB_DEFAULTS.layers);
+          for (const [when, probe] of [
+            ['before', before],
+            ['after', after],
+          ]) {
+            for (const [series, values] of [
+              ['residual', probe.residual],
+              ['norm1', probe.norm1],
+              ['norm2', probe.norm2],
+            ]) {
+              assert.deepEqual(
+                await seriesValues(page, 'norms', `${when}-${series}`),
+                values,
+                `${run.id}: ${when}, ${series} drawn`,
+              );
+            }
+          }
+          const rows = await tableRows(page, 'norms');
+          assert.equal(rows.length, L + 1);
+          const bitsOf = (v) => new Uint32Array(Float32Array.of(v).buffer)[0];
+          rows.forEach((row, l) => {
+            const last = l === L;
+            assert.equal(row[0], last ? t('normsOutputRow') : String(l), `${run.id}: row ${l}'s label`);
+            const want = [
+              before.residual[l],
+              after.residual[l],
+              ...(last ? [] : [before.norm1[l], after.norm1[l], before.norm2[l], after.norm2[l]]),
+            ];
+            assert.deepEqual(row.slice(1), [...want.map(float32Text), ...(last ? ['', '', '', ''] : [])]);
+            // Each cell reads back as the trainer's float32, bit for bit.
+            want.forEach((v, k) =>
+              assert.equal(bitsOf(Number(row[k + 1])), bitsOf(v), `${run.id}: row ${l}, column ${k + 1}`),
+            );
+          });
+        }
+
         // The stall's signature at test speed: post-norm's first layer ends
         // with under 1% of the last layer's gradient, pre-norm's about level.
         const [pre, post] = runs.map(gradientRatios);
@@ -249,6 +309,11 @@ for (const lang of ['en', 'zh-CN']) {
           sweepReading(sweep, LAB_DEFAULTS).map((s) => s.key),
         );
         await page.locator(`${lab} [data-cell="${cellKey('post', 6, 3e-3)}"]`).click();
+        // The cell's run has ended when its result is written: right after
+        // the click the phase can still read 'done' from the contrast.
+        await page.waitForFunction((sel) => document.querySelector(`${sel} .lab-map-result`).textContent !== '', lab, {
+          timeout: RUN_TIMEOUT_MS,
+        });
         await waitPhase(page, 'done');
         await settle(page);
         const [cell] = await trainerNumbers(page, STEPS, {

@@ -2,7 +2,8 @@
 // (after the build that fills dist/), installed from the tarball into an
 // empty project with npm's --offline (the package has no dependencies to
 // fetch). Then (1) `import { loadNormlab } from 'normlab'` under Node
-// computes the worked example, and (2) a page that does
+// computes the worked example and trains (the trainer's module loaded from
+// the package) as this build does, and (2) a page that does
 // `import 'normlab/embed'` and uses <normlab-softmax>, bundled by this
 // repository's esbuild, renders computed figures in Chromium under the
 // strict CSP.
@@ -55,6 +56,8 @@ test('the tarball holds the API with its types, the elements, the stylesheet, th
     'dist/normlab.mjs',
     'dist/normlab_scalar.mjs',
     'dist/normlab_simd.mjs',
+    'dist/normlab_train_scalar.mjs',
+    'dist/normlab_train_simd.mjs',
     'package.json',
   ]);
   const installed = JSON.parse(readFileSync(join(shared.project, 'node_modules/normlab/package.json'), 'utf8'));
@@ -91,6 +94,35 @@ test('under Node, the installed package computes the worked example', () => {
     out.y.map((v) => v.toFixed(2)),
     ['1.07', '-0.53', '1.60', '0.00'],
   );
+});
+
+test("under Node, the installed package loads the trainer's module and trains as this build does", async () => {
+  const options = { layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 3 };
+  writeFileSync(
+    join(shared.project, 'train.mjs'),
+    [
+      "import { loadNormlab } from 'normlab';",
+      "const nl = await loadNormlab({ backend: 'simd128' });",
+      `const trainer = await nl.createTrainer(${JSON.stringify(options)});`,
+      'const run = trainer.step(3);',
+      'console.log(JSON.stringify({ loss: [...new Uint32Array(run.loss.buffer, run.loss.byteOffset, 3)], stepsDone: run.stepsDone }));',
+      '',
+    ].join('\n'),
+  );
+  const out = JSON.parse(execFileSync(process.execPath, ['train.mjs'], { cwd: shared.project, encoding: 'utf8' }));
+  // The same trainer from this repository's dist/: the same bits.
+  const { loadNormlab } = await import(new URL('../../dist/normlab.mjs', import.meta.url));
+  const nl = await loadNormlab({ backend: 'simd128' });
+  try {
+    const trainer = await nl.createTrainer(options);
+    const run = trainer.step(3);
+    assert.equal(out.stepsDone, 3);
+    assert.deepEqual(out.loss, [...new Uint32Array(run.loss.buffer, run.loss.byteOffset, 3)]);
+    // A byte-level model's first loss is near ln(256) = 5.55.
+    assert.ok(Math.abs(run.loss[0] - Math.log(256)) < 0.5, `first loss ${run.loss[0]}`);
+  } finally {
+    nl.dispose();
+  }
 });
 
 test("a course page bundled with `import 'normlab/embed'` renders <normlab-softmax> under the strict CSP", async () => {

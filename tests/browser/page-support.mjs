@@ -135,7 +135,13 @@ export async function openPage(browser, url, options = {}) {
   await page.goto(url);
   await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
   await settle(page);
-  return { page, problems, close: () => context.close() };
+  // A request still in flight at close (the CSP route's fetch) is let go,
+  // as openHost does: nobody is left to answer it.
+  const close = async () => {
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.close();
+  };
+  return { page, problems, close };
 }
 
 // Waits for the render that the last input scheduled (one animation frame)

@@ -1,6 +1,7 @@
 // The page in headless Chromium, opened from disk (file://, the classic-script
 // build) and over HTTP from web/serve.mjs: it must load the SIMD128 backend,
-// say so in its #backend element, and log no error. Screenshots go to
+// say so in its #backend element, and log no error; the trainer's module of
+// each flavour loads on the first createTrainer() only. Screenshots go to
 // build/screenshots/ for a human to look at.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -43,6 +44,39 @@ async function checkPage(url, screenshotName) {
       }
     });
     assert.deepEqual(scalar, { backend: 'scalar', y: [0.4, 0.8, 0.8, 1.6].map(Math.fround) });
+    // The trainer's module is not part of the page's load: the first
+    // createTrainer() adds the one of its backend's flavour, beside the rest.
+    const trainScripts = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('script[src*="normlab_train_"]')].map((s) => s.src.split('/').pop()),
+      );
+    assert.deepEqual(await trainScripts(), []);
+    const trained = [];
+    for (const backend of ['simd128', 'scalar']) {
+      trained.push(
+        await page.evaluate(async (backend) => {
+          const nl = await window.normlab.loadNormlab({ backend });
+          try {
+            const refused = await nl.createTrainer({ layers: 0 }).catch((e) => `${e.constructor.name}: ${e.message}`);
+            const trainer = await nl.createTrainer({ layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 2 });
+            const run = trainer.step(2);
+            return { backend, refused, stepsDone: run.stepsDone, loss: Array.from(run.loss) };
+          } finally {
+            nl.dispose();
+          }
+        }, backend),
+      );
+      assert.deepEqual(
+        await trainScripts(),
+        backend === 'simd128' ? ['normlab_train_simd.js'] : ['normlab_train_simd.js', 'normlab_train_scalar.js'],
+      );
+    }
+    for (const run of trained) {
+      assert.equal(run.refused, 'RangeError: layers must be an integer in 1..64', run.backend);
+      assert.equal(run.stepsDone, 2, run.backend);
+      // A byte-level model's first loss is near ln(256) = 5.55.
+      assert.ok(Math.abs(run.loss[0] - Math.log(256)) < 0.5, `${run.backend}: first loss ${run.loss[0]}`);
+    }
     await page.screenshot({ path: `${screenshotDir}${screenshotName}` });
     assert.deepEqual(problems, []);
   } finally {
@@ -67,14 +101,20 @@ describe('the page in Chromium', () => {
         const out = [];
         for (const backend of ['auto', 'scalar']) {
           const nl = await loadNormlab({ backend });
-          out.push({ backend: nl.backend, p: Array.from(nl.softmax([0, 0, Math.log(2)])) });
+          const trainer = await nl.createTrainer({ layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 1 });
+          out.push({
+            backend: nl.backend,
+            p: Array.from(nl.softmax([0, 0, Math.log(2)])),
+            trained: trainer.step(1).stepsDone,
+          });
           nl.dispose();
         }
         return out;
       });
+      // Each with its trainer's module, imported beside normlab.mjs.
       assert.deepEqual(results, [
-        { backend: 'simd128', p: [0.25, 0.25, 0.5] },
-        { backend: 'scalar', p: [0.25, 0.25, 0.5] },
+        { backend: 'simd128', p: [0.25, 0.25, 0.5], trained: 1 },
+        { backend: 'scalar', p: [0.25, 0.25, 0.5], trained: 1 },
       ]);
       assert.deepEqual(problems, []);
     } finally {

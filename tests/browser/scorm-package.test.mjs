@@ -113,6 +113,8 @@ for (const flavour of ['1.2', '2004']) {
       'normlab.js',
       'normlab_simd.js',
       'normlab_scalar.js',
+      'normlab_train_simd.js',
+      'normlab_train_scalar.js',
     ]) {
       assert.ok(entries.includes(file), `${file} in ${entries.join(' ')}`);
     }

@@ -1,12 +1,15 @@
 // The trainer's result tables (train/results.h) against the structs they
 // describe: every entry's member holds exactly the elements its declared
-// shape counts, for a run of 3 steps of a real trainer and for a resolved
-// config, and every symbol is a dim or a named axis. The JS side of the
+// shape counts, for a run of 3 steps of a real trainer, a resolved config
+// and the layer-norm probe (with a norm, and with none: its flagged entries
+// then hold nothing), and every symbol is a dim or a named axis. The JS side of the
 // same tables is tested in tests/js/trainer.test.mjs (keys, types, and
 // identity packings through the module).
 //
 // N = steps of a run
 #include <catch2/catch.hpp>
+
+#include <string>
 
 #include "train/results.h"
 #include "train/trainer.h"
@@ -16,6 +19,16 @@ using namespace normlab;
 
 namespace {
 
+// Whether flag `name` of the table is set for r.
+template <class R>
+bool flag_set(const model::ResultTable<R>& table, const R& r, const char* name) {
+  for (int f = 0; f < table.flag_count; f++) {
+    if (std::string(table.flags[f].name) == name) return table.flags[f].value(r);
+  }
+  FAIL("no flag " << name);
+  return false;
+}
+
 template <class R>
 void check_table(const model::ResultTable<R>& table, const R& r) {
   const model::DimValues dims = model::dim_values(table, r);
@@ -24,12 +37,12 @@ void check_table(const model::ResultTable<R>& table, const R& r) {
     const model::ResultEntry<R>& e = table.entries[i];
     INFO(table.name << " entry " << e.path);
     REQUIRE(e.source != nullptr);
-    CHECK(e.source_shape == nullptr);
-    CHECK(e.when == nullptr);
     if (e.names != nullptr) CHECK(model::find_named_axis(e.names) != nullptr);
     const long long n = model::element_count(e.shape, dims);
     REQUIRE(n >= 0);
-    CHECK(static_cast<long long>(e.source(r).count) == n);
+    if (e.source_shape != nullptr) CHECK(model::element_count(e.source_shape, dims) == n);
+    const bool packed = e.when == nullptr || flag_set(table, r, e.when);
+    CHECK(static_cast<long long>(e.source(r).count) == (packed ? n : 0));
   }
 }
 
@@ -58,6 +71,16 @@ TEST_CASE("trainer result tables match their structs", "[train][results]") {
   check_table(train::kTrainRunTable, run);
   CHECK(model::dim_values(train::kTrainRunTable, run).size_of("N") == 3);
   check_table(train::kTrainConfigTable, trainer.config());
+
+  train::LayerNormProbe probe;
+  trainer.heldout_layer_norms(&probe);
+  check_table(train::kLayerNormTable, probe);
+  CHECK(flag_set(train::kLayerNormTable, probe, "norm"));
+  o.norm = "none";
+  train::Trainer plain(train::resolve_train_options(o), o.text);
+  plain.heldout_layer_norms(&probe);
+  check_table(train::kLayerNormTable, probe);
+  CHECK_FALSE(flag_set(train::kLayerNormTable, probe, "norm"));
 
   // A run of no steps (advance() within a short budget) packs empty arrays.
   train::TrainRun empty;

@@ -214,10 +214,42 @@ struct LayerCache {
       gelu, y;
 };
 
+// The mean over the rows of x (R, D) of each row's L2 norm.
+double mean_row_l2(const Vec& x, int D) {
+  const std::size_t R = x.size() / D;
+  double total = 0.0;
+  for (std::size_t r = 0; r < R; ++r) {
+    double ss = 0.0;
+    for (int i = 0; i < D; ++i) ss += x[r * D + i] * x[r * D + i];
+    total += std::sqrt(ss);
+  }
+  return total / static_cast<double>(R);
+}
+
+// Each norm's input and output, by placement (train::LayerNormProbe):
+//   pre   N1: x -> norm1, N2: mid -> norm2
+//   post  N1: norm1 -> mid, N2: norm2 -> y
+void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache, bool pre,
+                    bool has_norm, int D) {
+  out->residual.clear();
+  out->norm_in.clear();
+  out->norm_out.clear();
+  for (const LayerCache& a : cache) {
+    out->residual.push_back(mean_row_l2(a.x, D));
+    if (!has_norm) continue;
+    out->norm_in.push_back(mean_row_l2(pre ? a.x : a.norm1, D));
+    out->norm_out.push_back(mean_row_l2(pre ? a.norm1 : a.mid, D));
+    out->norm_in.push_back(mean_row_l2(pre ? a.mid : a.norm2, D));
+    out->norm_out.push_back(mean_row_l2(pre ? a.norm2 : a.y, D));
+  }
+  out->residual.push_back(mean_row_l2(cache.back().y, D));
+}
+
 }  // namespace
 
 double reference_loss(const train::TrainConfig& c, const train::ParamLayout& layout, const Vec& p,
-                      const uint8_t* inputs, const uint8_t* targets, int N, Vec* grads) {
+                      const uint8_t* inputs, const uint8_t* targets, int N, Vec* grads,
+                      ReferenceLengths* lengths) {
   const int T = c.seq, D = c.hidden, H = c.heads, F = c.mlp_width(), R = N * T;
   const NormKind kind = c.norm;
   const bool pre = c.placement == Placement::pre, has_norm = c.has_norm();
@@ -280,6 +312,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     }
     x = a.y;
   }
+  if (lengths) record_lengths(lengths, cache, pre, has_norm, D);
   // Head: final norm (pre-norm), tied logits, log-softmax.
   Vec xf = x, final_mean, final_rstd;
   if (c.has_final_norm()) {

@@ -15,12 +15,21 @@
 
 namespace normlab::test {
 
+// The forward's lengths as train::LayerNormProbe lays them out, in double:
+// each the mean over the N T rows of the row's L2 norm.
+struct ReferenceLengths {
+  std::vector<double> residual;  // (L + 1)
+  std::vector<double> norm_in;   // (L, 2) or empty (norm 'none')
+  std::vector<double> norm_out;  // (L, 2)
+};
+
 // Mean cross-entropy of N sequences (inputs, targets: (N, T)) under params
 // (laid out as param_layout(config)); with grads, also its gradient (written,
-// same layout).
+// same layout); with lengths, the forward's lengths.
 double reference_loss(const train::TrainConfig& config, const train::ParamLayout& layout,
                       const std::vector<double>& params, const uint8_t* inputs,
-                      const uint8_t* targets, int N, std::vector<double>* grads);
+                      const uint8_t* targets, int N, std::vector<double>* grads,
+                      ReferenceLengths* lengths = nullptr);
 
 // Adam as the trainer applies it (beta 0.9, 0.999, eps 1e-8, no weight
 // decay), in double. step counts from 1.

@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 
 import createSimd from '../../dist/normlab_simd.mjs';
+import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { ERROR_CLASSES, readBoundary } from '../../wasm/boundary.js';
 
@@ -385,7 +386,7 @@ function pathsOf(type, decls) {
   const record = /^Record<\w+,\s*(\w+)>$/.exec(t);
   if (record) return pathsOf(record[1], decls).map((p) => (p ? `*.${p}` : '*'));
   if (/^StatSet</.test(t)) return ['*'];
-  if (/^(ProbeStats|FinalProbeStats)$/.test(t)) return membersPaths(decls.get(t), decls);
+  if (/^(ProbeStats|FinalProbeStats|TrainerNormLengths)$/.test(t)) return membersPaths(decls.get(t), decls);
   return [''];
 }
 
@@ -419,6 +420,15 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(membersPaths(decls.get('ForwardRun'), decls), forward);
   assert.deepEqual(membersPaths(decls.get('GradientRun'), decls), describedPaths(results.gradients));
   assert.deepEqual(membersPaths(decls.get('ModelConfig'), decls), describedPaths(results.config));
+  // The trainer's results are described by the trainer's module, not this one.
+  assert.deepEqual(Object.keys(results), ['forward', 'gradients', 'config']);
+  const train = readBoundary(await createTrainSimd());
+  assert.deepEqual(train.axes, axes);
+  assert.deepEqual(Object.keys(train.results), ['trainRun', 'trainConfig', 'trainLayerNorms']);
+  assert.equal(train.workspace, null);
+  assert.equal(train.error, null);
+  assert.deepEqual(membersPaths(decls.get('TrainerLayerNorms'), decls), describedPaths(train.results.trainLayerNorms));
+  assert.deepEqual(unionOf(decls.get('LayerNormName')), [...axes.N]);
 });
 
 // The methods an interface body declares, in order (its data members left

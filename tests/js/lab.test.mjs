@@ -18,6 +18,7 @@ import {
   labConclusions,
   runOutcome,
 } from '../../web/src/lab/conclusions.js';
+import { GROWTH_FACTOR, PINNED_WITHIN, float32Text, layerNormsReading } from '../../web/src/lab/layer-norms.js';
 import { LAB_DEFAULTS, LAB_RUNS, LAB_STEPS, labSteps, runOptions } from '../../web/src/lab/runs.js';
 import { cellKey, cellSummary, sweepReading, sweepTable, sweepVerdict } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES, labText } from '../../web/src/lab/text.js';
@@ -33,7 +34,7 @@ test('the lab says the same things in both languages, and every key it uses exis
     assert.ok(typeof text === 'string' && text.trim() && zh[key].trim(), key);
     assert.deepEqual(placeholders(zh[key]), placeholders(text), `placeholders of ${key}`);
   }
-  const source = ['lab-widget.js', 'conclusions.js', 'sweep.js']
+  const source = ['lab-widget.js', 'conclusions.js', 'sweep.js', 'layer-norms.js']
     .map((f) => readFileSync(new URL(`../../web/src/lab/${f}`, import.meta.url), 'utf8'))
     .join('\n');
   const used = new Set(
@@ -247,4 +248,73 @@ test('what the committed sweep says at 24 layers and lr 3e-3: post-norm stalls p
   });
   // A depth and learning rate outside the grid: nothing to say.
   assert.deepEqual(sweepReading(sweepTable(sweep), { layers: 7, lr: 2e-3 }), []);
+});
+
+test('the layer-norm reading: growth from first layer to last, norm outputs against sqrt(d)', () => {
+  const sqrt32 = Math.sqrt(32);
+  // A pre-norm probe of 3 layers whose stream goes 0.2 -> 0.9 (x 4.5) and
+  // whose norm outputs stay within 2% of sqrt(32).
+  const norms = (outs, ins = [1, 1, 1]) => ({
+    inputNorm: { in: ins, out: outs.slice(0, 3) },
+    postAttentionNorm: { in: ins, out: outs.slice(3) },
+  });
+  const pinned = [0.99, 1, 1.01, 1.02, 0.98, 1].map((f) => f * sqrt32);
+  const pre = { step: 0, residual: [0.2, 0.4, 0.6, 0.9], norms: norms(pinned) };
+  const reading = layerNormsReading(pre, { when: 'before', placement: 'pre', hidden: 32 });
+  assert.deepEqual(
+    reading.map((s) => s.key),
+    ['streamGrows', 'normsPinned'],
+  );
+  assert.ok(Math.abs(reading[0].params.factor - 4.5) < 1e-12);
+  assert.equal(reading[0].params.lastLayer, 2);
+  assert.deepEqual([reading[1].params.low, reading[1].params.high], [0.98 * sqrt32, 1.02 * sqrt32]);
+  assert.ok(Math.abs(reading[1].params.percent - 2) < 1e-9);
+
+  // Post-norm: the MLP-side norms' inputs are the sums that grow; outputs
+  // spread to 1.5 sqrt(32) by their gains.
+  const spread = [1, 1.5, 1, 1, 1, 1].map((f) => f * sqrt32);
+  const post = { step: 30, residual: [0.2, sqrt32, sqrt32, sqrt32], norms: norms(spread, [2, 2.5, 2.9]) };
+  const postReading = layerNormsReading(post, { when: 'after', placement: 'post', hidden: 32 });
+  assert.deepEqual(
+    postReading.map((s) => s.key),
+    ['sumsLevel', 'normsSpread'],
+  );
+  assert.ok(Math.abs(postReading[0].params.factor - 1.45) < 1e-12);
+  assert.ok(Math.abs(postReading[1].params.percent - 50) < 1e-9);
+  // Just at the thresholds.
+  assert.equal(
+    layerNormsReading({ residual: [1, GROWTH_FACTOR], norms: null }, { when: 'after', placement: 'pre', hidden: 32 })[0]
+      .key,
+    'streamGrows',
+  );
+  assert.equal(
+    layerNormsReading(
+      { residual: [1, 1 / GROWTH_FACTOR], norms: null },
+      { when: 'after', placement: 'pre', hidden: 32 },
+    )
+      .map((s) => s.key)
+      .join(),
+    'streamShrinks',
+  );
+  const edge = (f) =>
+    layerNormsReading(
+      { residual: [1, 1], norms: norms([f, 1, 1, 1, 1, 1].map((g) => g * sqrt32)) },
+      { when: 'after', placement: 'pre', hidden: 32 },
+    )[1].key;
+  assert.equal(edge(1 + 0.999 * PINNED_WITHIN), 'normsPinned');
+  assert.equal(edge(1 - 1.001 * PINNED_WITHIN), 'normsSpread');
+});
+
+test('float32Text writes the shortest decimal that reads back as the same float32', () => {
+  for (const v of [Math.sqrt(32), 0.1, 1 / 3, 5.656854, 123456.78, 1e-7, 2 ** -20]) {
+    const f = Math.fround(v);
+    const text = float32Text(f);
+    assert.equal(Math.fround(Number(text)), f, text);
+    // One digit fewer would not read back as the same float32.
+    const digits = text.replace(/^0\.0*|[.-]|e.*$/g, '').length;
+    if (digits > 1) assert.notEqual(Math.fround(Number(f.toPrecision(digits - 1))), f, text);
+  }
+  assert.equal(float32Text(Math.fround(Math.sqrt(32))), '5.656854');
+  assert.equal(float32Text(0.5), '0.5');
+  assert.equal(float32Text(NaN), 'NaN');
 });

@@ -1,5 +1,5 @@
-// What dist/ ships: the SIMD128 backend really runs SIMD128 instructions and
-// the scalar backend none, and no shipped script builds code from strings
+// What dist/ ships: the SIMD128 backend and the trainer's SIMD128 module
+// really run SIMD128 instructions and the scalar ones none, and no shipped script builds code from strings
 // (pages run under a Content-Security-Policy without 'unsafe-eval').
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -28,9 +28,13 @@ function disassemble(file) {
 
 const count = (lines, pattern) => lines.filter((l) => pattern.test(l)).length;
 
-for (const suffix of ['mjs', 'js']) {
-  test(`normlab_simd.${suffix} runs SIMD128 instructions`, (t) => {
-    const lines = disassemble(`normlab_simd.${suffix}`);
+// The main modules and the trainer's, each in both forms.
+for (const [simd, scalar, suffix] of ['mjs', 'js'].flatMap((suffix) => [
+  ['normlab_simd', 'normlab_scalar', suffix],
+  ['normlab_train_simd', 'normlab_train_scalar', suffix],
+])) {
+  test(`${simd}.${suffix} runs SIMD128 instructions`, (t) => {
+    const lines = disassemble(`${simd}.${suffix}`);
     const f32x4 = count(lines, /\bf32x4\./);
     const v128 = count(lines, /\bv128\./);
     t.diagnostic(`${f32x4} f32x4.* and ${v128} v128.* instructions`);
@@ -38,8 +42,8 @@ for (const suffix of ['mjs', 'js']) {
     assert.ok(v128 >= 10, `only ${v128} v128.* instructions`);
   });
 
-  test(`normlab_scalar.${suffix} has no SIMD instruction`, () => {
-    const lines = disassemble(`normlab_scalar.${suffix}`);
+  test(`${scalar}.${suffix} has no SIMD instruction`, () => {
+    const lines = disassemble(`${scalar}.${suffix}`);
     assert.ok(count(lines, /\(func /) > 50, 'the disassembly has the functions');
     assert.equal(
       count(lines, SIMD_OP),
@@ -51,7 +55,7 @@ for (const suffix of ['mjs', 'js']) {
 
 test('no eval or new Function in any shipped script', () => {
   const scripts = readdirSync(dist).filter((f) => /\.(m?js)$/.test(f));
-  assert.ok(scripts.length >= 6, `scripts in dist/: ${scripts}`);
+  assert.ok(scripts.length >= 10, `scripts in dist/: ${scripts}`);
   for (const file of scripts) {
     const source = readFileSync(new URL(file, dist), 'utf8');
     assert.doesNotMatch(source, /\beval\s*\(/, `${file} calls eval`);

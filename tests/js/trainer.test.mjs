@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 
-import createSimd from '../../dist/normlab_simd.mjs';
+import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { readBoundary } from '../../wasm/boundary.js';
 import { assertRejectsExactly, assertThrowsExactly } from './assert-throws.mjs';
@@ -452,7 +452,7 @@ describe('the results hold what the description declares', () => {
   let module;
   let boundary;
   before(async () => {
-    module = await createSimd();
+    module = await createTrainSimd();
     boundary = readBoundary(module);
   });
 
@@ -516,8 +516,112 @@ describe('the results hold what the description declares', () => {
           }
         });
       }
+      // trainLayerNorms: the norms' entries are (L, N) in C++ and N L here.
+      assert.equal(handle.packLayerNorms(new Uint8Array(0)), '');
+      assert.equal(handle.packIdentityForTests('trainLayerNorms'), '');
+      const probe = boundary.results.trainLayerNorms.read(handle.packed().slice());
+      const id = (entry, k) => entry * 65536 + k;
+      assert.deepEqual([probe.layers, probe.tokens, probe.step], [id(0, 0), id(1, 0), id(2, 0)]);
+      assert.deepEqual([...probe.residual], [id(3, 0), id(3, 1), id(3, 2)]);
+      assert.deepEqual([...probe.norms.inputNorm.in], [id(4, 0), id(4, 2)]);
+      assert.deepEqual([...probe.norms.postAttentionNorm.in], [id(4, 1), id(4, 3)]);
+      assert.deepEqual([...probe.norms.inputNorm.out], [id(5, 0), id(5, 2)]);
+      assert.deepEqual([...probe.norms.postAttentionNorm.out], [id(5, 1), id(5, 3)]);
     } finally {
       handle.delete();
+    }
+  });
+});
+
+describe('layerNorms(): the stream and the norms, layer by layer', () => {
+  const PROMPT = (n) => `prompt must be 1..16 bytes of UTF-8, not ${n}`;
+
+  test('bad prompts throw the exact error; a deleted trainer says so', async () => {
+    const trainer = await nl.createTrainer(SMALL);
+    assertThrowsExactly(() => trainer.layerNorms(3), TypeError, 'prompt must be a string');
+    assertThrowsExactly(() => trainer.layerNorms(null), TypeError, 'prompt must be a string');
+    assertThrowsExactly(() => trainer.layerNorms(''), RangeError, PROMPT(0));
+    // 6 characters of 3 UTF-8 bytes: 18 bytes for a window of 16.
+    assertThrowsExactly(() => trainer.layerNorms('归一化归一化'), RangeError, PROMPT(18));
+    assert.equal(trainer.layerNorms('归一化').tokens, 9);
+    trainer.delete();
+    assertThrowsExactly(() => trainer.layerNorms(), Error, 'trainer was deleted');
+  });
+
+  test('at init the norm outputs sit at sqrt(hidden); post-norm streams are the norm outputs', async () => {
+    for (const placement of ['pre', 'post']) {
+      const trainer = await nl.createTrainer({ layers: 3, placement });
+      try {
+        const probe = trainer.layerNorms();
+        assert.deepEqual(Object.keys(probe), ['layers', 'tokens', 'step', 'residual', 'norms']);
+        assert.equal(probe.layers, 3);
+        assert.equal(probe.tokens, 64);
+        assert.equal(probe.step, 0);
+        assert.equal(probe.residual.length, 4);
+        assert.deepEqual(Object.keys(probe.norms), ['inputNorm', 'postAttentionNorm']);
+        for (const norm of Object.values(probe.norms)) {
+          assert.equal(norm.out.length, 3);
+          for (const v of norm.out) assert.ok(Math.abs(v - Math.sqrt(32)) < 1e-3 * Math.sqrt(32), `${placement}: ${v}`);
+        }
+        if (placement === 'post') {
+          assert.deepEqual(bits(probe.residual.slice(1)), bits(probe.norms.postAttentionNorm.out));
+        } else {
+          assert.deepEqual(bits(probe.residual.slice(0, 3)), bits(probe.norms.inputNorm.in));
+        }
+      } finally {
+        trainer.delete();
+      }
+    }
+    const plain = await nl.createTrainer({ ...SMALL, norm: 'none' });
+    assert.equal(plain.layerNorms().norms, null);
+    plain.delete();
+  });
+
+  test('probing between slices leaves the losses bit-identical', async () => {
+    const a = await nl.createTrainer(SMALL);
+    const b = await nl.createTrainer(SMALL);
+    try {
+      const before = a.layerNorms();
+      const losses = [];
+      for (let s = 0; s < 3; s++) {
+        losses.push(...a.advance(0).loss);
+        a.layerNorms('abc');
+        while (a.stepsDone <= s) {
+          losses.push(...a.advance(0).loss);
+          a.layerNorms();
+        }
+      }
+      assert.deepEqual(bits(losses), bits(b.step(3).loss));
+      const after = a.layerNorms();
+      assert.equal(after.step, 3);
+      assert.deepEqual(bits(after.residual), bits(b.layerNorms().residual));
+      assert.notDeepEqual(bits(after.residual), bits(before.residual));
+    } finally {
+      a.delete();
+      b.delete();
+    }
+  });
+
+  test('simd128 and scalar agree', async () => {
+    const scalar = await loadNormlab({ backend: 'scalar' });
+    const a = await nl.createTrainer(SMALL);
+    const b = await scalar.createTrainer(SMALL);
+    try {
+      a.step(2);
+      b.step(2);
+      const x = a.layerNorms();
+      const y = b.layerNorms();
+      const arrays = (p) => [p.residual, ...Object.values(p.norms).flatMap((n) => [n.in, n.out])];
+      const ys = arrays(y);
+      let worst = 0;
+      arrays(x).forEach((values, i) =>
+        values.forEach((v, k) => (worst = Math.max(worst, Math.abs(v - ys[i][k]) / Math.abs(ys[i][k])))),
+      );
+      assert.ok(worst < 1e-5, `simd128 and scalar differ by ${worst} (relative)`);
+    } finally {
+      a.delete();
+      b.delete();
+      scalar.dispose();
     }
   });
 });

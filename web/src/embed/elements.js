@@ -1,4 +1,5 @@
-// The custom elements <normlab-softmax>, <normlab-gain>, ... <normlab-demo>.
+// The custom elements <normlab-softmax>, <normlab-gain>, ... <normlab-demo>,
+// <normlab-training-lab>.
 // Each renders one widget in its own shadow root (the host page's CSS cannot
 // reach in, its own cannot leak out), styled by the built stylesheet linked
 // inside the shadow root (no <style>: pages run under style-src 'self').
@@ -214,6 +215,7 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
             // parts hidden, and which state fields they set.
             options: () => ({ autorun: this.#autorun, hide: this.#hide, given: this.#given }),
             guard: (what, fn) => this.#guard(what, fn),
+            assets: stylesheetUrl,
           });
         }
 

@@ -18,7 +18,32 @@ import { createPlayground } from '../widgets/playground.js';
 import { createSoftmaxWidget } from '../widgets/softmax.js';
 
 // Widget names, as used in <normlab-NAME> and ?widget=NAME.
-export const WIDGET_NAMES = ['softmax', 'gain', 'calculator', 'layer-chart', 'playground', 'gradient-flow', 'demo'];
+export const WIDGET_NAMES = [
+  'softmax',
+  'gain',
+  'calculator',
+  'layer-chart',
+  'playground',
+  'gradient-flow',
+  'demo',
+  'training-lab',
+];
+
+// The training lab's code and styles (lab.js, lab.css, beside the embed
+// stylesheet) load on demand: the script once per document, as a classic
+// script from 'self' (allowed by the strict CSP and from file://), the
+// stylesheet linked in each element's shadow root.
+let labScript = null;
+function loadLab(win, url) {
+  labScript ??= new Promise((resolve, reject) => {
+    const script = win.document.createElement('script');
+    script.src = url;
+    script.onload = () => resolve(win.normlabLab);
+    script.onerror = () => reject(new Error(`${url} did not load`));
+    win.document.head.append(script);
+  });
+  return labScript;
+}
 
 // A box for one widget, as the page's .widget divs are.
 function box(parent, name) {
@@ -81,8 +106,29 @@ function modelHelpers(env, walk = null) {
 const layerOf = (state, view) => Math.min(state.layer, (view?.layers ?? state.depth) - 1);
 
 // Each builder gets the container and env { window, set(changes), render(),
-// state(), options(), guard(what, fn) } and returns paint(nl, state, ctx).
+// state(), options(), guard(what, fn), assets (the embed stylesheet's URL,
+// beside which the other assets are) } and returns paint(nl, state, ctx).
 const BUILDERS = {
+  // The training lab, with a guess kept in the element's own memory.
+  'training-lab'(root, env) {
+    const node = box(root, 'training-lab');
+    const mount = el('div');
+    node.append(el('link', { rel: 'stylesheet', href: new URL('lab.css', env.assets).href }), mount);
+    const win = env.window;
+    let lab = null;
+    let view = null;
+    loadLab(win, new URL('lab.js', env.assets).href).then(
+      (api) => {
+        lab = api.mount(mount, { win, doc: win.document, store: createMemoryLearnerStore() });
+        if (view) lab.update(view);
+      },
+      (error) => console.error('normlab: the training lab did not load:', error),
+    );
+    return (nl, state) => {
+      view = { lang: state.lang, nl };
+      lab?.update(view);
+    };
+  },
   softmax(root, env) {
     const widget = createSoftmaxWidget(box(root, 'softmax'), {
       onMagnitude: (l2) => env.set({ l2 }),

@@ -125,4 +125,45 @@ export default {
   guessMatch: 'You expected {guessed} to learn, and {learned} did.',
   guessDiffer: 'You expected {guessed} to learn; {learned} did.',
   testSpeed: 'Test setting: {steps} steps per run instead of {full}.',
+  normsTitle: 'The trained model’s own L2/tok across layers',
+  normsIntro:
+    'The demo panel’s chart, measured on the model trained here: the length of each token’s vector (its L2 norm, averaged over the tokens of the held-out text’s first window) where the stream enters each layer, and what each layer’s two norms hand on. This model is {d} wide, so the length a norm with gain 1 returns is √{d} ≈ {sqrtD}, not the 32 of the demo panel’s model, which is 1024 wide.',
+  normsRun: 'Run shown',
+  normsPending:
+    'Each run is measured once before its first step and once after its last; the chart appears when the first run starts.',
+  normsChart: '{run}: stream and norm outputs per layer, before and after training (log scale)',
+  normsRule: '√{d} ≈ {sqrtD}',
+  axisLayer: 'layer',
+  axisL2: 'L2 per token',
+  normsStreamBefore: 'stream, before',
+  normsStreamAfter: 'stream, after',
+  normsFirstBefore: 'attention-side norm, before',
+  normsFirstAfter: 'attention-side norm, after',
+  normsSecondBefore: 'MLP-side norm, before',
+  normsSecondAfter: 'MLP-side norm, after',
+  normsPre:
+    'Pre-norm: each norm reads the stream (or the stream plus attention’s output) before its sub-block; the sub-blocks’ outputs are added to a stream no norm ever rescales, so it is free to grow.',
+  normsPost:
+    'Post-norm: each norm reads the sum after its sub-block’s residual addition, and the MLP-side norm’s output is the stream the next layer receives. So the stream here stays as long as a norm output; the honest place to look for growth is the sums the norms receive, which the reading below follows.',
+  normsWhenBefore: 'Before training',
+  normsWhenAfter: 'After {step} steps',
+  streamGrows:
+    '{when}, the stream grows with depth: {first} entering layer 0, {last} leaving layer {lastLayer}, {factor} times as long.',
+  streamLevel:
+    '{when}, the stream keeps about its length: {first} entering layer 0, {last} leaving layer {lastLayer} (a factor of {factor}).',
+  streamShrinks:
+    '{when}, the stream gets shorter with depth: {first} entering layer 0, {last} leaving layer {lastLayer} (a factor of {factor}).',
+  sumsGrows:
+    '{when}, the sums the MLP-side norms receive grow with depth: {first} in the first layer, {last} in layer {lastLayer}, {factor} times as long.',
+  sumsLevel:
+    '{when}, the sums the MLP-side norms receive keep about their length: {first} in the first layer, {last} in layer {lastLayer} (a factor of {factor}).',
+  sumsShrinks:
+    '{when}, the sums the MLP-side norms receive get shorter with depth: {first} in the first layer, {last} in layer {lastLayer} (a factor of {factor}).',
+  normsPinned:
+    '{when}, every norm output lies between {low} and {high}: within {percent}% of √{d} ≈ {sqrtD}, however long the input was.',
+  normsSpread:
+    '{when}, the norm outputs range from {low} to {high}, up to {percent}% away from √{d} ≈ {sqrtD}: the learned gains, not the inputs, set those lengths.',
+  normsOutputRow: 'output',
+  normsTable: '{run}: mean L2 per token over {tokens} tokens, each value as the trainer returned it',
+  colLayer: 'Layer',
 };

@@ -2,8 +2,9 @@
 // against post-norm with and without warmup. The reader guesses which runs
 // will learn, starts the contrast, and watches each run's loss and its
 // first/last-layer gradient ratio step by step, against two reference lines
-// computed from the text; when the runs end, a reading worded from their
-// numbers. The lab keeps its settings to itself (they are not part of the
+// computed from the text; then a chosen run's own "L2/tok across layers"
+// (the demo panel's chart for the model trained here) before and after
+// training; when the runs end, a reading worded from their numbers. The lab keeps its settings to itself (they are not part of the
 // page's shareable view) and its guess in the learner store.
 //
 // mountLab(root, { win, doc, store }) -> { update({ lang, nl }) }: the page
@@ -16,6 +17,7 @@ import { readPredictions, recordState, writePrediction } from '../predictions.js
 import { createDataTable } from '../widgets/data-table.js';
 import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js';
 import { finalLoss, gradientRatios, labConclusions } from './conclusions.js';
+import { float32Text, layerNormsReading } from './layer-norms.js';
 import { createLabRunner } from './runner.js';
 import { cellKey, cellSummary, sweepReading, sweepVerdict } from './sweep.js';
 import {
@@ -52,6 +54,11 @@ const UNIFORM = Math.log(256);
 // While a run trains, the charts repaint at most this often.
 const REPAINT_MS = 250;
 const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup' };
+// The layer-norm chart's series names, before and after training.
+const NORMS_SERIES = {
+  before: { stream: 'normsStreamBefore', first: 'normsFirstBefore', second: 'normsSecondBefore' },
+  after: { stream: 'normsStreamAfter', first: 'normsFirstAfter', second: 'normsSecondAfter' },
+};
 
 export function mountLab(root, { win = window, doc = document, store = null } = {}) {
   const steps = labSteps(win);
@@ -193,6 +200,26 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   const ratioLine = el('p', { className: 'lab-line-note' });
   ratio.figure.append(ratioLine, ratio.tableBox);
 
+  // A chosen run's stream and norm outputs, layer by layer, before and after.
+  const normsBox = el('section', { className: 'lab-norms' });
+  const normsTitle = el('h4');
+  const normsIntro = el('p');
+  const normsRun = labelledControl('lab-norms-run', 'select');
+  normsRun.wrap.classList.add('control-inline');
+  normsRun.input.addEventListener('change', () => {
+    normsRunId = normsRun.input.value;
+    requestPaint(true);
+  });
+  const normsPending = el('p', { className: 'slot-pending' });
+  const norms = chartFigure('norms', 280);
+  const normsPlacement = el('p', { className: 'lab-line-note' });
+  const normsReading = el('div', { className: 'lab-norms-reading' });
+  norms.figure.append(normsPlacement, normsReading, norms.tableBox);
+  normsBox.append(normsTitle, normsIntro, normsRun.wrap, normsPending, norms.figure);
+  let normsRunId = null;
+  // What the chart shows now: the language and the probes (compared by identity).
+  let normsShown = {};
+
   const samples = el('section', { className: 'lab-samples' });
   const samplesTitle = el('h4');
   const samplesIntro = el('p');
@@ -271,6 +298,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     readouts,
     loss.figure,
     ratio.figure,
+    normsBox,
     samples,
     reading,
     map,
@@ -439,6 +467,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
 
     paintProgress();
     paintCharts();
+    paintNorms();
     paintSamples();
     paintReading(record);
     paintMap();
@@ -584,6 +613,118 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       cell: (run, i) => significant(run.gradFirst[i] / run.gradLast[i], 3),
       length: (run) => run.gradFirst.length,
     }));
+  }
+
+  // The chosen run's lengths, layer by layer: the stream and both norms'
+  // outputs before the first step (grey) and after the last (in the demo
+  // panel's colours), on a log axis with sqrt(d) marked; the table holds the
+  // trainer's float32 values exactly. Repainted only when what it shows
+  // changed.
+  function paintNorms() {
+    const { t } = text;
+    const measured = runner.state.runs.filter((run) => run.layerNorms?.before);
+    const run = measured.find((r) => r.id === normsRunId) ?? measured[0] ?? null;
+    const { hidden } = LAB_SHAPE;
+    const sqrtD = Math.sqrt(hidden);
+    setText(normsTitle, t('normsTitle'));
+    setText(normsIntro, t('normsIntro', { d: hidden, sqrtD: decimals(sqrtD, 2) }));
+    setText(normsRun.label, t('normsRun'));
+    setOptions(
+      normsRun.input,
+      measured.map((r) => [r.id, t(RUN_LABEL[r.id])]),
+      run?.id ?? '',
+    );
+    setHidden(normsRun.wrap, !run);
+    setHidden(normsPending, Boolean(run));
+    setText(normsPending, t('normsPending'));
+    setHidden(norms.figure, !run);
+    if (!run) return;
+    const { before, after } = run.layerNorms;
+    if (normsShown.lang === text.lang && normsShown.before === before && normsShown.after === after) return;
+    normsShown = { lang: text.lang, before, after };
+    norms.figure.dataset.run = run.id;
+    const placement = run.options.placement;
+    const L = before.residual.length - 1;
+    const probes = [
+      ['before', before],
+      ['after', after],
+    ].filter(([, probe]) => probe);
+    const points = (values) => values.map((v, l) => [l, v]).filter(([, v]) => Number.isFinite(v) && v > 0);
+    const series = probes.flatMap(([when, probe]) => [
+      { id: `lab-${when}-residual`, label: t(NORMS_SERIES[when].stream), points: points(probe.residual) },
+      ...(probe.norms
+        ? [
+            { id: `lab-${when}-norm1`, label: t(NORMS_SERIES[when].first), points: points(probe.norms.inputNorm.out) },
+            {
+              id: `lab-${when}-norm2`,
+              label: t(NORMS_SERIES[when].second),
+              points: points(probe.norms.postAttentionNorm.out),
+              dots: true,
+            },
+          ]
+        : []),
+    ]);
+    const drawn = [sqrtD, ...series.flatMap((s) => s.points.map((p) => p[1]))];
+    setText(norms.caption, t('normsChart', { run: t(RUN_LABEL[run.id]) }));
+    norms.legend.update(series.map(({ id, label, dots }) => ({ id, label, dots })));
+    norms.chart.render(
+      (svg, width, height) =>
+        drawLineChart(svg, width, height, {
+          x: { type: 'linear', domain: [0, L], label: t('axisLayer'), integer: true },
+          y: { type: 'log', domain: [Math.min(...drawn) / 1.4, Math.max(...drawn) * 1.4], label: t('axisL2') },
+          rules: [{ id: 'sqrt-d', value: sqrtD, label: t('normsRule', { d: hidden, sqrtD: decimals(sqrtD, 2) }) }],
+          series,
+          legend: true,
+        }),
+      t('normsChart', { run: t(RUN_LABEL[run.id]) }),
+    );
+    setText(normsPlacement, t(placement === 'post' ? 'normsPost' : 'normsPre'));
+    normsReading.replaceChildren(
+      ...probes.flatMap(([when, probe]) =>
+        layerNormsReading(probe, { when, placement, hidden }).map(({ key, params }) => {
+          const p = el('p', {
+            textContent: t(key, {
+              when: t(when === 'before' ? 'normsWhenBefore' : 'normsWhenAfter', { step: integer(probe.step) }),
+              first: significant(params.first ?? NaN, 3),
+              last: significant(params.last ?? NaN, 3),
+              factor: significant(params.factor ?? NaN, 2),
+              lastLayer: integer(params.lastLayer ?? 0),
+              low: significant(params.low ?? NaN, 3),
+              high: significant(params.high ?? NaN, 3),
+              sqrtD: decimals(sqrtD, 2),
+              d: hidden,
+              percent: decimals(params.percent ?? NaN, 1),
+            }),
+          });
+          p.dataset.reading = key;
+          p.dataset.when = when;
+          return p;
+        }),
+      ),
+    );
+    const cell = (probe, pick) => (probe ? float32Text(pick(probe)) : '');
+    const norm = (name, l) => (probe) => probe.norms?.[name].out[l] ?? NaN;
+    const rows = before.residual.map((_, l) => {
+      const last = l === L;
+      return [
+        last ? t('normsOutputRow') : String(l),
+        cell(before, (p) => p.residual[l]),
+        cell(after, (p) => p.residual[l]),
+        last ? '' : cell(before, norm('inputNorm', l)),
+        last ? '' : cell(after, norm('inputNorm', l)),
+        last ? '' : cell(before, norm('postAttentionNorm', l)),
+        last ? '' : cell(after, norm('postAttentionNorm', l)),
+      ];
+    });
+    norms.table.update({
+      summaryText: t('tableShow'),
+      captionText: t('normsTable', { run: t(RUN_LABEL[run.id]), tokens: integer(before.tokens) }),
+      columns: [
+        t('colLayer'),
+        ...['stream', 'first', 'second'].flatMap((part) => [t(NORMS_SERIES.before[part]), t(NORMS_SERIES.after[part])]),
+      ],
+      rows,
+    });
   }
 
   // A table is rebuilt while it is open, and when it is closed only when a

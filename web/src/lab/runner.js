@@ -9,7 +9,10 @@
 // Training pauses while the tab is hidden and resumes when it shows again.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
-// values, exact as doubles): loss, gradFirst and gradLast per step.
+// values, exact as doubles): loss, gradFirst and gradLast per step, and the
+// lengths of the stream and the norms layer by layer on the held-out text's
+// first window (trainer.layerNorms()) before the first step and when the
+// run ends (diverged: on the last weights it updated).
 
 // A slice never asks for more than this, nor less than SLICE_MIN_MS.
 const SLICE_MAX_MS = 8;
@@ -20,6 +23,16 @@ const SLICE_DEFAULT_MS = 8;
 const IDLE_TIMEOUT_MS = 100;
 // Steps per second are measured over this much of the latest training time.
 const RATE_WINDOW_MS = 3000;
+
+// trainer.layerNorms()'s result as plain arrays (the float32 values exact).
+function plainLayerNorms(probe) {
+  const norms =
+    probe.norms &&
+    Object.fromEntries(
+      Object.entries(probe.norms).map(([name, n]) => [name, { in: Array.from(n.in), out: Array.from(n.out) }]),
+    );
+  return { step: probe.step, tokens: probe.tokens, residual: Array.from(probe.residual), norms };
+}
 
 export function createLabRunner({ win, doc, onChange }) {
   const state = { phase: 'idle', hidden: doc.visibilityState === 'hidden', runs: [], current: 0, steps: 0, rate: null };
@@ -85,6 +98,7 @@ export function createLabRunner({ win, doc, onChange }) {
         }
         trainer = made;
         run.entropy = made.unigramEntropy;
+        run.layerNorms.before = plainLayerNorms(made.layerNorms());
         run.status = 'training';
         samples = [];
         onChange();
@@ -148,6 +162,8 @@ export function createLabRunner({ win, doc, onChange }) {
   }
 
   function release() {
+    const run = state.runs[state.current];
+    if (trainer && run) run.layerNorms.after = plainLayerNorms(trainer.layerNorms());
     trainer?.delete();
     trainer = null;
   }
@@ -187,6 +203,7 @@ export function createLabRunner({ win, doc, onChange }) {
           divergedAt: null,
           error: null,
           sample: null,
+          layerNorms: { before: null, after: null },
         })),
       });
       onChange();

@@ -118,4 +118,43 @@ export default {
   guessMatch: '你预计{guessed}能学起来，结果正是{learned}。',
   guessDiffer: '你预计{guessed}能学起来；实际学起来的是{learned}。',
   testSpeed: '测试设置：每组运行 {steps} 步，而不是 {full} 步。',
+  normsTitle: '训练出的模型自己的逐层 L2/tok',
+  normsIntro:
+    '这是演示面板里那张图，只是换成在这里训练的模型来量：残差流进入每一层时、以及每层两个归一化交出去的向量有多长（L2 范数，对留出文本第一个窗口的各个词元取平均）。这个模型宽 {d}，所以增益为 1 的归一化给出的长度是 √{d} ≈ {sqrtD}，而不是演示面板里那个 1024 维模型的 32。',
+  normsRun: '显示的运行',
+  normsPending: '每次运行在第一步之前量一次，最后一步之后再量一次；第一次运行开始后这里就会出现图表。',
+  normsChart: '{run}：训练前后每一层的残差流与归一化输出（对数坐标）',
+  normsRule: '√{d} ≈ {sqrtD}',
+  axisLayer: '层',
+  axisL2: '每个词元的 L2',
+  normsStreamBefore: '残差流，训练前',
+  normsStreamAfter: '残差流，训练后',
+  normsFirstBefore: '注意力一侧的归一化，训练前',
+  normsFirstAfter: '注意力一侧的归一化，训练后',
+  normsSecondBefore: 'MLP 一侧的归一化，训练前',
+  normsSecondAfter: 'MLP 一侧的归一化，训练后',
+  normsPre:
+    '前置归一化：每个归一化在自己的子模块之前读取残差流（或加上注意力输出之后的残差流）；子模块的输出加回到一条从不被归一化重新缩放的残差流上，所以它可以自由变长。',
+  normsPost:
+    '后置归一化：每个归一化读取的是子模块做完残差相加之后的和，而 MLP 一侧归一化的输出就是下一层收到的残差流。因此这里的残差流始终和归一化输出一样长；要看增长，老实的做法是看归一化收到的那些和，下面的解读就是这样做的。',
+  normsWhenBefore: '训练前',
+  normsWhenAfter: '训练 {step} 步后',
+  streamGrows:
+    '{when}，残差流随深度变长：进入第 0 层时是 {first}，离开第 {lastLayer} 层时是 {last}，长了 {factor} 倍。',
+  streamLevel:
+    '{when}，残差流的长度大致不变：进入第 0 层时是 {first}，离开第 {lastLayer} 层时是 {last}（比值 {factor}）。',
+  streamShrinks:
+    '{when}，残差流随深度变短：进入第 0 层时是 {first}，离开第 {lastLayer} 层时是 {last}（比值 {factor}）。',
+  sumsGrows:
+    '{when}，MLP 一侧归一化收到的和随深度变长：第一层是 {first}，第 {lastLayer} 层是 {last}，长了 {factor} 倍。',
+  sumsLevel:
+    '{when}，MLP 一侧归一化收到的和长度大致不变：第一层是 {first}，第 {lastLayer} 层是 {last}（比值 {factor}）。',
+  sumsShrinks:
+    '{when}，MLP 一侧归一化收到的和随深度变短：第一层是 {first}，第 {lastLayer} 层是 {last}（比值 {factor}）。',
+  normsPinned: '{when}，所有归一化输出都在 {low} 到 {high} 之间：离 √{d} ≈ {sqrtD} 不超过 {percent}%，不管输入有多长。',
+  normsSpread:
+    '{when}，归一化输出从 {low} 到 {high} 不等，离 √{d} ≈ {sqrtD} 最多 {percent}%：决定这些长度的是学到的增益，而不是输入。',
+  normsOutputRow: '输出',
+  normsTable: '{run}：{tokens} 个词元上每个词元的平均 L2，每个数都与训练器返回的值相同',
+  colLayer: '层',
 };

@@ -1,32 +1,56 @@
-// The trainer's part of the Embind block (src/train): one Trainer per handle,
-// its results packed by the same packer as the model's (bindings.cpp, which
-// includes this file at its end: the packer, the description and the leak
-// count are that file's) from the tables of src/train/results.h.
-// wasm/trainer.js wraps it in nl.createTrainer().
+// The trainer's wasm module (src/train): its own Embind block, one Trainer
+// per handle, its results packed by the packer the main module uses too
+// (packing.h) from the tables of src/train/results.h. wasm/trainer.js wraps
+// it in nl.createTrainer(); the backend loader (wasm/normlab.js) loads this
+// module, of the same flavour as the nl instance's, on the first
+// createTrainer(), so a page that never trains never downloads it.
 //
 // N = steps a call completed
 //
 // - Each JS trainer lives in a module instance of its own (trainer.js makes
 //   one per trainer), so the memory a run grew is given back when JS drops
 //   that instance; the handle below is the one object in it.
-// - Options arrive validated: JS asks validateTrainOptions (on its own
-//   instance, before it makes the trainer's) and throws its message. A
-//   handle built from options that fail anyway holds no trainer and says
-//   why in problem(); every other method then does nothing.
+// - Options arrive validated: JS asks validateTrainOptions (on an instance
+//   of this module kept for validation and the description, before it makes
+//   the trainer's) and throws its message. A handle built from options that
+//   fail anyway holds no trainer and says why in problem(); every other
+//   method then does nothing.
 // - A step is a sequence of units (train/trainer.h); step(n) runs n whole
 //   steps in one call, advanceUnit() one unit, so JS can stop at a time
 //   budget between units. The steps completed since beginRun() (or within
 //   step(n)) are collected in one TrainRun and packed by packRun().
+// - boundary() describes the three results (packing.h: the description) and
+//   the named axes their enums use; memoryInfo() is this instance's.
 // - Nothing here throws (the shipped modules have no exceptions).
-#include <memory>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <memory>
+#include <string>
+
+#include "packing.h"
 #include "train/options.h"
 #include "train/results.h"
 #include "train/trainer.h"
 
 namespace {
 
+using emscripten::typed_memory_view;
+using emscripten::val;
 namespace ntr = normlab::train;
+
+std::string describe_boundary() {
+  Json j;
+  j.open("{");
+  describe_axes(&j);
+  j.key("results").open("{");
+  describe(&j, ntr::kTrainRunTable);
+  describe(&j, ntr::kTrainConfigTable);
+  describe(&j, ntr::kLayerNormTable);
+  j.close("}");
+  j.close("}");
+  return j.text();
+}
 
 std::string validate_train_options_js(const ntr::TrainOptions& options) {
   return ntr::validate_train_options(options);
@@ -34,6 +58,10 @@ std::string validate_train_options_js(const ntr::TrainOptions& options) {
 
 std::string validate_generate_options_js(double n_bytes, double temperature, double seed) {
   return ntr::validate_generate_options(n_bytes, temperature, seed);
+}
+
+std::string validate_layer_norms_prompt_js(double bytes, int seq) {
+  return ntr::validate_layer_norms_prompt(static_cast<std::size_t>(bytes), seq);
 }
 
 class TrainerHandle {
@@ -142,16 +170,36 @@ class TrainerHandle {
     return val(typed_memory_view(generated_.size(), bytes));
   }
 
-  // A view of the last packed result (the view rule).
+  // Layer by layer, the lengths of one forward pass's residual stream and
+  // norm outputs (Trainer::layer_norms), into packed() (kLayerNormTable):
+  // on the prompt's bytes, or with none on the held-out split's first
+  // window. "" or the problem (validate_layer_norms_prompt).
+  std::string pack_layer_norms(const std::string& prompt_utf8) {
+    if (!trainer_) return problem_;
+    if (prompt_utf8.empty()) {
+      trainer_->heldout_layer_norms(&layer_norms_);
+    } else {
+      const std::string problem =
+          ntr::validate_layer_norms_prompt(prompt_utf8.size(), trainer_->config().seq);
+      if (!problem.empty()) return problem;
+      trainer_->layer_norms(&layer_norms_, reinterpret_cast<const uint8_t*>(prompt_utf8.data()),
+                            static_cast<int>(prompt_utf8.size()));
+    }
+    return pack_checked(ntr::kLayerNormTable, layer_norms_);
+  }
+
+  // A view of the last packed result (the view rule, bindings.cpp).
   val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
 
-  // Test support: the last result of that name ("trainRun", "trainConfig")
-  // packed with every entry filled by fill_identity, under its dims.
+  // Test support: the last result of that name ("trainRun", "trainConfig",
+  // "trainLayerNorms") packed with every entry filled by fill_identity, under
+  // its dims.
   std::string pack_identity_for_tests(const std::string& result) {
     if (!trainer_) return problem_;
     if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
     if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
-    return "result must be 'trainRun' or 'trainConfig'";
+    if (result == "trainLayerNorms") return pack_identity(ntr::kLayerNormTable, layer_norms_);
+    return "result must be 'trainRun', 'trainConfig' or 'trainLayerNorms'";
   }
 
  private:
@@ -185,6 +233,7 @@ class TrainerHandle {
   std::string problem_;
   std::unique_ptr<ntr::Trainer> trainer_;
   ntr::TrainRun run_;
+  ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
   std::string generated_;
   // The evaluation in progress (evaluate_window): the next window, the sum
   // so far, and the training progress (units run) it started at.
@@ -200,6 +249,14 @@ class TrainerHandle {
 
 EMSCRIPTEN_BINDINGS(normlab_trainer) {
   using namespace emscripten;
+
+  function("boundary", &describe_boundary);
+
+  value_object<MemoryInfo>("MemoryInfo")
+      .field("heapBytes", &MemoryInfo::heap_bytes)
+      .field("mallocBytes", &MemoryInfo::malloc_bytes)
+      .field("liveAllocations", &MemoryInfo::live_allocations);
+  function("memoryInfo", &memory_info);
 
   // JS fills every field (eps NaN = the norm's default; text: UTF-8 bytes).
   value_object<ntr::TrainOptions>("TrainOptions")
@@ -219,6 +276,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
 
   function("validateTrainOptions", &validate_train_options_js);
   function("validateGenerateOptions", &validate_generate_options_js);
+  function("validateLayerNormsPrompt", &validate_layer_norms_prompt_js);
 
   class_<TrainerHandle>("Trainer")
       .constructor<const ntr::TrainOptions&>()
@@ -238,6 +296,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("unigramEntropy", &TrainerHandle::unigram_entropy)
       .function("memoryBytes", &TrainerHandle::memory_bytes)
       .function("generate", &TrainerHandle::generate)
+      .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);
 }
