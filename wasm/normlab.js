@@ -40,17 +40,26 @@ const MAX_ELEMENTS = 2 ** 31 - 1;
 // backends, trainBackends: { simd128, scalar }, each a function resolving to
 // that module's namespace.
 export function makeLoadNormlab(backends, trainBackends) {
-  // The trainer's module, by flavour: its factory, one instance kept for
-  // validating options and reading its description, and that description.
-  // Shared by every nl instance of the flavour; a load that failed is
-  // tried again by the next createTrainer().
+  // The trainer's module, by flavour: its description, read once, and
+  // instance(), which makes the instance for one trainer (the first call
+  // hands over the one the description was read from, so no instance is
+  // kept beyond the trainers that use them). Shared by every nl instance of
+  // the flavour; a load that failed is tried again by the next
+  // createTrainer().
   const trainModules = new Map();
   function loadTrainModule(name) {
     if (!trainModules.has(name)) {
       const loading = (async () => {
         const { default: createModule } = await trainBackends[name]();
-        const module = await createModule();
-        return { createModule, module, boundary: readBoundary(module) };
+        let first = await createModule();
+        const boundary = readBoundary(first);
+        const instance = () => {
+          if (first === null) return createModule();
+          const module = first;
+          first = null;
+          return Promise.resolve(module);
+        };
+        return { instance, boundary };
       })();
       loading.catch(() => trainModules.delete(name));
       trainModules.set(name, loading);

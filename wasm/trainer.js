@@ -85,9 +85,10 @@ const fromUtf8 = new TextDecoder();
 /** The committed training text (web/data/training-text.zh.txt): the default `text`. */
 export const trainingText = TRAINING_TEXT;
 
-// loadTrainModule() resolves to the trainer's module: { createModule: its
-// factory, one call per trainer; module: the instance that validates;
-// boundary: its description (readBoundary), which every instance shares }.
+// loadTrainModule() resolves to the trainer's module: { instance(): a new
+// instance of it, one per trainer, which validates the options and holds the
+// trainer (dropped with it, or at once when the options are bad); boundary:
+// its description (readBoundary), which every instance shares }.
 export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDelete }) {
   return async function createTrainer(options) {
     checkLive();
@@ -116,16 +117,15 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         cpp[name] = name === 'eps' && Number.isNaN(value) ? -1 : value;
       }
     }
-    const { createModule, module, boundary } = await loadTrainModule();
+    const { instance: newInstance, boundary } = await loadTrainModule();
+    const instance = await newInstance();
     checkLive();
-    const problem = module.validateTrainOptions(cpp);
+    const problem = instance.validateTrainOptions(cpp);
     if (problem !== '') {
       const field = /^\w+/.exec(problem)[0];
       throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
     }
 
-    const instance = await createModule();
-    checkLive();
     const handle = new instance.Trainer(cpp);
     let config;
     try {
