@@ -6,6 +6,7 @@ import { axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
 
 import { tick } from '../format.js';
+import { drawXTitle } from './line-chart.js';
 
 // The right margin holds the baseline's label.
 const MARGIN = { top: 12, right: 44, bottom: 26, left: 40 };
@@ -29,15 +30,7 @@ export function drawBaselineBars(svg, width, height, data) {
     .attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
     .call(axisLeft(y).ticks(5).tickFormat(tick));
-  svg
-    .selectAll('text.axis-title-x')
-    .data([data.xLabel])
-    .join('text')
-    .attr('class', 'axis-title axis-title-x')
-    .attr('x', (MARGIN.left + width - MARGIN.right) / 2)
-    .attr('y', height - 6)
-    .attr('text-anchor', 'middle')
-    .text((d) => d);
+  drawXTitle(svg, data.xLabel, MARGIN.left, width - MARGIN.right, height);
 
   svg
     .selectAll('rect.gain-bar')

@@ -124,6 +124,20 @@ function placeRuleLabel(rule, y, plot, seriesPixels) {
 //   legend: true when a legend beside the chart names the series: no end
 //           labels, and the plot takes the room they had
 // }
+// The x axis's title, centred under the plot between pixels left and right,
+// on the chart's last line (height: the chart's).
+export function drawXTitle(svg, label, left, right, height) {
+  svg
+    .selectAll('text.axis-title-x')
+    .data([label])
+    .join('text')
+    .attr('class', 'axis-title axis-title-x')
+    .attr('x', (left + right) / 2)
+    .attr('y', height - 6)
+    .attr('text-anchor', 'middle')
+    .text((d) => d);
+}
+
 export function drawLineChart(svg, width, height, data) {
   // Without end labels (a legend names the series) the right margin shrinks.
   const MARGIN = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN;
@@ -231,15 +245,7 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     .attr('class', 'axis axis-y')
     .attr('transform', `translate(${MARGIN.left},0)`)
     .call(yAxis);
-  svg
-    .selectAll('text.axis-title-x')
-    .data([data.x.label])
-    .join('text')
-    .attr('class', 'axis-title axis-title-x')
-    .attr('x', (MARGIN.left + width - MARGIN.right) / 2)
-    .attr('y', height - 6)
-    .attr('text-anchor', 'middle')
-    .text((d) => d);
+  drawXTitle(svg, data.x.label, MARGIN.left, width - MARGIN.right, height);
   svg
     .selectAll('text.axis-title-y')
     .data([data.y.label])
