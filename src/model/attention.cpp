@@ -132,33 +132,67 @@ void attention_backward(float* dinp, float* dw, const float* dout, const Attenti
     mul(scratch->dy + o, dout + o, attn_out, 1.0f, D);
   }
 
-  std::memset(scratch->dv, 0, n * sizeof(float));
+  // dp and dlogits, query by query; dy_t against four values per call
+  // where possible, as the forward's logits.
   for (int t = 0; t < T; t++) {
     const int n_keys = t + 1;
     const float* p_t = c.p + causal_offset(t, H);     // (H, t + 1)
     float* dp_t = scratch->dp + causal_offset(t, H);  // (H, t + 1)
     const float* dy_t = scratch->dy + t * D;
-    for (int s = 0; s <= t; s++) {
+    int s = 0;
+    for (; s + 4 <= n_keys; s += 4) {
+      const float* v_s[4] = {c.v + s * D, c.v + (s + 1) * D, c.v + (s + 2) * D, c.v + (s + 3) * D};
+      segment_dots4(alpha, dy_t, v_s, D, dh);
+      for (int j = 0; j < 4; j++) {
+        for (int h = 0; h < H; h++) dp_t[h * n_keys + s + j] = alpha[j * H + h];
+      }
+    }
+    for (; s < n_keys; s++) {
       segment_dots(alpha, dy_t, c.v + s * D, D, dh);
       for (int h = 0; h < H; h++) dp_t[h * n_keys + s] = alpha[h];
-      for (int h = 0; h < H; h++) alpha[h] = p_t[h * n_keys + s];
-      segment_axpy(scratch->dv + s * D, alpha, dy_t, D, dh);
     }
     softmax_backward(scratch->dlogits + causal_offset(t, H), dp_t, p_t, H, n_keys, 1.0f);
   }
 
-  std::memset(scratch->dq, 0, n * sizeof(float));
-  std::memset(scratch->dk, 0, n * sizeof(float));
-  for (int t = 0; t < T; t++) {
-    const int n_keys = t + 1;
-    const float* dlogits_t = scratch->dlogits + causal_offset(t, H);
-    for (int s = 0; s <= t; s++) {
-      for (int h = 0; h < H; h++) {
-        alpha[h] = dlogits_t[h * n_keys + s] * inv_sqrt_dh;
+  // The three sums over pairs, each output row's terms added in ascending
+  // order of the other index, four per call (the row is then read and
+  // written once per four terms):
+  //   dv_s = sum_(t>=s) p_ts dy_t;   dk_s = sum_(t>=s) dlogits_ts q_t / sqrt(dh)
+  //   dq_t = sum_(s<=t) dlogits_ts k_s / sqrt(dh)
+  // coef(t, s, h): the pair's coefficient for head h; x(i): row i of the
+  // summed vectors.
+  auto accumulate = [&](float* y, int first, int end, auto&& coef, auto&& x) {
+    std::memset(y, 0, D * sizeof(float));
+    int i = first;
+    for (; i + 4 <= end; i += 4) {
+      const float* x4[4] = {x(i), x(i + 1), x(i + 2), x(i + 3)};
+      for (int j = 0; j < 4; j++) {
+        for (int h = 0; h < H; h++) alpha[j * H + h] = coef(i + j, h);
       }
-      segment_axpy(scratch->dq + t * D, alpha, c.k + s * D, D, dh);
-      segment_axpy(scratch->dk + s * D, alpha, c.q + t * D, D, dh);
+      segment_axpy4(y, alpha, x4, D, dh);
     }
+    for (; i < end; i++) {
+      for (int h = 0; h < H; h++) alpha[h] = coef(i, h);
+      segment_axpy(y, alpha, x(i), D, dh);
+    }
+  };
+  const float* dlogits = scratch->dlogits;
+  for (int s = 0; s < T; s++) {
+    accumulate(
+        scratch->dv + s * D, s, T,
+        [&](int t, int h) { return c.p[causal_offset(t, H) + h * (t + 1) + s]; },
+        [&](int t) { return scratch->dy + t * D; });
+    accumulate(
+        scratch->dk + s * D, s, T,
+        [&](int t, int h) { return dlogits[causal_offset(t, H) + h * (t + 1) + s] * inv_sqrt_dh; },
+        [&](int t) { return c.q + t * D; });
+  }
+  for (int t = 0; t < T; t++) {
+    const float* dlogits_t = dlogits + causal_offset(t, H);
+    accumulate(
+        scratch->dq + t * D, 0, t + 1,
+        [&](int s, int h) { return dlogits_t[h * (t + 1) + s] * inv_sqrt_dh; },
+        [&](int s) { return c.k + s * D; });
   }
 
   float* du = scratch->du;

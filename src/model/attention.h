@@ -77,7 +77,7 @@ struct AttentionScratch {
   float* du;       // (D) one token's du
   float* dp;       // packed (T, H, t + 1)
   float* dlogits;  // packed (T, H, t + 1)
-  float* alpha;    // (H) one pair's per-head coefficients
+  float* alpha;    // (4, H) four pairs' per-head coefficients
 };
 
 // out: (T, D); sum: (T, D) = residual + out, the residual addition that

@@ -269,7 +269,7 @@ void Model::prepare(int T) {
     s.attention.du = k->take(D);
     s.attention.dp = k->take(htt);
     s.attention.dlogits = k->take(htt);
-    s.attention.alpha = k->take(H);
+    s.attention.alpha = k->take(4 * H);
     s.mlp = k->take(td);
     s.d_a = k->take(td);
     s.d_b = k->take(td);
@@ -736,14 +736,24 @@ std::string Model::gradients(const std::string& prompt_utf8, int layers) {
   const int T = static_cast<int>(tokens.size());
   const int L = layers == 0 ? config_.layers : layers;
   const size_t td = static_cast<size_t>(T) * config_.hidden;
-  const CheckpointPlan plan = plan_checkpoints(L, T, scratch().checkpoint_rows);
   prepare(T);
-  float* ckpt = prepare_backward(plan, T);
-  auto slot = [ckpt, td](int i) { return ckpt + i * td; };
   reset_gradient_result(L, T);
-
-  forward_checkpointed(ckpt, plan, tokens, L);
-  const float* x_L = slot(plan.kept);
+  gradient_layer_passes_ = 0;
+  // The layer inputs: the kept run's when it holds this prompt's stream
+  // through L layers (no forward pass at all), else checkpoints.
+  const bool from_kept = kept_run_holds(tokens, L);
+  const CheckpointPlan plan =
+      from_kept ? CheckpointPlan{1, L, L + 1} : plan_checkpoints(L, T, scratch().checkpoint_rows);
+  float* ckpt = prepare_backward(from_kept ? 0 : plan.slots, T);
+  auto slot = [&](int i) -> const float* {
+    return from_kept ? kept_stream(i * plan.every) : ckpt + i * td;
+  };
+  if (from_kept) {
+    if (records_norm_rescale()) copy_kept_norm_rescale(L, T);
+  } else {
+    forward_checkpointed(ckpt, plan, tokens, L);
+  }
+  const float* x_L = from_kept ? kept_stream(L) : slot(plan.kept);
   final_norm(x_L, T);
   lm_head(T - 1);
   gradients_.loss = static_cast<float>(next_token_loss(tokens));
@@ -760,10 +770,10 @@ std::string Model::gradients(const std::string& prompt_utf8, int layers) {
     const int end = std::min(begin + plan.every, L);
     recompute_segment_inputs(ckpt, plan, begin, end, T);
     for (int l = end - 1; l >= begin; l--) {
-      const float* x_l = l == begin ? slot(j) : slot(plan.kept + l - begin - 1);
-      // With every input kept, forward_checkpointed left layer L-1's caches
-      // in place.
-      if (plan.every > 1 || l != L - 1) recompute_layer(l, x_l, T);
+      const float* x_l = l == begin ? slot(j) : ckpt + (plan.kept + l - begin - 1) * td;
+      // A checkpointed forward left layer L-1's caches in place when it
+      // kept every input.
+      if (from_kept || plan.every > 1 || l != L - 1) recompute_layer(l, x_l, T);
       layer_backward(dx_prev, grads.layer(l), dx, buffers_.cache, x_l, params_->layer(l), rope_,
                      &buffers_.scratch, config_, T);
       std::swap(dx, dx_prev);
@@ -776,15 +786,40 @@ std::string Model::gradients(const std::string& prompt_utf8, int layers) {
   return "";
 }
 
+// Whether this model's kept run holds x_0..x_L for `tokens`: it ran at
+// least L layers on a prompt that starts with them (causal attention: rows
+// 0..T-1 depend on those tokens alone).
+bool Model::kept_run_holds(const std::vector<int>& tokens, int L) const {
+  const KeptRun& k = scratch().kept;
+  return kept_layers() >= L && k.tokens.size() >= tokens.size() &&
+         std::equal(tokens.begin(), tokens.end(), k.tokens.begin());
+}
+
+// Post-norm's rescaling factors of the first L layers, rows 0..T-1, from
+// the kept run (computed there as forward_checkpointed computes them), and
+// their means.
+void Model::copy_kept_norm_rescale(int L, int T) {
+  const KeptRun& k = scratch().kept;
+  GradientResult& r = gradients_;
+  for (int n = 0; n < L * kLayerNorms; n++) {
+    const size_t from = static_cast<size_t>(n) * Tm;
+    const size_t to = static_cast<size_t>(n) * T;
+    std::copy_n(k.norm_rescale.data() + from, T, r.norm_rescale.data() + to);
+    std::copy_n(k.norm_rescale_product.data() + from, T, r.norm_rescale_product.data() + to);
+    r.norm_rescale_mean[n] = mean_of(r.norm_rescale.data() + to, T);
+    r.norm_rescale_product_mean[n] = mean_of(r.norm_rescale_product.data() + to, T);
+  }
+}
+
 // The backward's buffers: the checkpoints (in the shared scratch, sized
 // once for the budget), post-norm's norm-input statistics, and the shared
 // parameter gradients, zeroed. Caches keep every token's row: the backward
 // reads them all. Returns the checkpoint slots.
-float* Model::prepare_backward(const CheckpointPlan& plan, int T) {
+float* Model::prepare_backward(int slots, int T) {
   Scratch& s = scratch();
   const size_t D = config_.hidden;
   grow(&s.checkpoints,
-       std::max(static_cast<size_t>(s.checkpoint_rows), static_cast<size_t>(plan.slots) * T) * D);
+       std::max(static_cast<size_t>(s.checkpoint_rows), static_cast<size_t>(slots) * T) * D);
   grow(&s.rescale_stats, static_cast<size_t>(2) * Tm * kStats);
   if (s.gradients.layers() != config_.layers || s.gradients.hidden() != config_.hidden) {
     s.gradients = ParameterSet(config_.layers, config_.hidden);
@@ -849,6 +884,7 @@ void Model::forward_checkpointed(float* ckpt, const CheckpointPlan& plan,
                     : x == buffers_.x_a      ? buffers_.x_b
                                              : buffers_.x_a;
     layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, 0, T);
+    gradient_layer_passes_++;
     if (records_norm_rescale()) record_gradient_norm_rescale(l, T);
     x = x_next;
   }
@@ -924,6 +960,7 @@ void Model::recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan, in
   for (int l = begin; l + 1 < end; l++) {
     float* x_next = ckpt + (plan.kept + l - begin) * td;
     layer_forward(x_next, &buffers_.cache, x, params_->layer(l), rope_, config_, 0, T);
+    gradient_layer_passes_++;
     x = x_next;
   }
 }
@@ -931,6 +968,7 @@ void Model::recompute_segment_inputs(float* ckpt, const CheckpointPlan& plan, in
 // Layer l's caches from its checkpointed input x_l, for its backward.
 void Model::recompute_layer(int l, const float* x_l, int T) {
   layer_forward(buffers_.x_a, &buffers_.cache, x_l, params_->layer(l), rope_, config_, 0, T);
+  gradient_layer_passes_++;
 }
 
 // ||dloss/dx|| of the residual stream entering layer `index` (L: leaving

@@ -117,16 +117,24 @@ class Model {
   // gradient_result() and parameter_gradients(). The prompt needs at least
   // 2 tokens. The kept run is left as it is.
   //
-  // The layers' inputs are checkpoints, in a buffer of a fixed budget
-  // (kCheckpointRows rows of D floats): while the L + 1 layer inputs fit, all
-  // are kept and each layer's caches are recomputed from its input just
-  // before its backward (one more forward pass); otherwise only every S-th
-  // layer's input is kept, the smallest S for which they and one segment's
-  // S - 1 other inputs fit, and each segment's inputs are recomputed from its
-  // checkpoint before its backward (one more forward pass again). The
-  // results are the same either way, bit for bit.
+  // Each layer's caches are recomputed from its input just before its
+  // backward (one more forward pass). The layers' inputs come from:
+  //   - this model's kept run, when it holds the prompt's stream through
+  //     those layers (after a forward() of the prompt, or of a longer one
+  //     that starts with it, at that depth or deeper): no other pass runs;
+  //   - else a forward pass into checkpoints, a buffer of a fixed budget
+  //     (kCheckpointRows rows of D floats): all L + 1 inputs while they
+  //     fit; otherwise only every S-th layer's input, the smallest S for
+  //     which they and one segment's S - 1 other inputs fit, each segment's
+  //     inputs recomputed from its checkpoint before its backward (one more
+  //     forward pass again).
+  // The results are the same every way, bit for bit.
   std::string gradients(const std::string& prompt_utf8, int layers = 0);
   const GradientResult& gradient_result() const { return gradients_; }
+  // How many layer forward passes the last gradients() call ran (L with
+  // the kept run's inputs, 2L - 1 with every input checkpointed, more with
+  // segments): for tests and benchmarks.
+  int gradient_layer_passes() const { return gradient_layer_passes_; }
   // The problem gradients() would report for these arguments, if any.
   Problem check_gradients(const std::string& prompt_utf8, int layers = 0) const;
 
@@ -168,10 +176,10 @@ class Model {
   // Floats of the scratch every model on this thread shares (see above).
   static size_t shared_scratch_floats();
 
-  // The checkpoint budget of gradients(), in rows of D floats: 17 layer
-  // inputs of a 64-token prompt. The default model (24 layers) keeps all
-  // its layer inputs for prompts up to 43 tokens.
-  static constexpr int kCheckpointRows = 17 * kMaxPromptTokens;
+  // The checkpoint budget of gradients(), in rows of D floats: 25 layer
+  // inputs of a 64-token prompt (6.25 MiB at D = 1024), so the default
+  // model (24 layers) keeps all its layer inputs for every prompt.
+  static constexpr int kCheckpointRows = 25 * kMaxPromptTokens;
   // Test support: another budget (rows >= 1), or the default again (0).
   static void set_checkpoint_rows_for_tests(int rows);
 
@@ -267,11 +275,13 @@ class Model {
   void lm_head(int rows);
   double next_token_loss(const std::vector<int>& tokens) const;
   // gradients()'s steps, in the order it calls them. ckpt: the checkpoint
-  // slots of `plan`, T rows of D each (slot(ckpt, i)); dx: (T, D) a
-  // residual-stream gradient.
-  float* prepare_backward(const CheckpointPlan& plan, int T);
+  // slots of a plan, T rows of D each (at least `slots` of them, sized for
+  // the budget); dx: (T, D) a residual-stream gradient.
   bool records_norm_rescale() const;
   void reset_gradient_result(int L, int T);
+  bool kept_run_holds(const std::vector<int>& tokens, int L) const;
+  float* prepare_backward(int slots, int T);
+  void copy_kept_norm_rescale(int L, int T);
   void forward_checkpointed(float* ckpt, const CheckpointPlan& plan, const std::vector<int>& tokens,
                             int L);
   void record_gradient_norm_rescale(int l, int T);
@@ -289,6 +299,7 @@ class Model {
   ModelConfig config_;
   // Names this model in the shared scratch (KeptRun::owner): never reused.
   uint64_t id_ = 0;
+  int gradient_layer_passes_ = 0;
   // Shared with the models of the same seed and shape (shared_parameters)
   // until mutable_parameters() gives this model a copy of its own.
   std::shared_ptr<ParameterSet> params_;

@@ -600,7 +600,7 @@ TEST_CASE(
 
 TEST_CASE(
     "the page's models at their largest: three 64-layer models, their "
-    "parameters and the shared scratch in 44 MB",
+    "parameters and the shared scratch in 46 MB",
     "[model][forward][memory]") {
   // The demo panel holds at most three 64-layer models (the forward views',
   // the other placement of the gradient pair, one spare) and runs them to
@@ -632,7 +632,7 @@ TEST_CASE(
   const size_t floats = models + parameters + shared;
   INFO("three models " << models * 4 / 1e6 << " MB, their parameters " << parameters * 4 / 1e6
                        << " MB, shared scratch " << shared * 4 / 1e6 << " MB");
-  CHECK(floats * 4 < 44u * 1000 * 1000);
+  CHECK(floats * 4 < 46u * 1000 * 1000);
 }
 
 // The forward runs a depth control and a prompt field ask for, one after

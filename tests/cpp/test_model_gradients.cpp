@@ -288,15 +288,16 @@ TEST_CASE("checkpoint plans: every input while they fit, else every S-th", "[mod
   auto same = [](const Plan& a, const Plan& b) {
     return a.every == b.every && a.kept == b.kept && a.slots == b.slots;
   };
-  // The default model and the page's default prompt: every input, no
-  // segment to recompute.
+  // The default model, every prompt: every input, no segment to
+  // recompute.
   CHECK(same(plan(24, 30), Plan{1, 24, 25}));
+  CHECK(same(plan(24, 64), Plan{1, 24, 25}));
   CHECK(same(plan(64, 16), Plan{1, 64, 65}));
-  // 1088 rows: 36 inputs of 30 tokens, 17 of 64.
-  CHECK(same(plan(48, 30), Plan{2, 24, 25}));
-  CHECK(same(plan(64, 17), Plan{2, 32, 33}));
-  CHECK(same(plan(64, 64), Plan{5, 13, 17}));
-  CHECK(same(plan(48, 64), Plan{4, 12, 15}));
+  // 1600 rows: 53 inputs of 30 tokens, 25 of 64.
+  CHECK(same(plan(48, 30), Plan{1, 48, 49}));
+  CHECK(same(plan(64, 30), Plan{2, 32, 33}));
+  CHECK(same(plan(64, 64), Plan{3, 22, 24}));
+  CHECK(same(plan(48, 64), Plan{2, 24, 25}));
   // A budget too small for any S: the fewest slots.
   CHECK(same(Model::plan_checkpoints(13, 10, 40), Plan{3, 5, 7}));
 }
@@ -361,4 +362,69 @@ TEST_CASE("gradient flow at depth 6, 12, 24, 48: pre-norm vs post-norm",
     }
   }
   WARN(table.str());
+}
+
+TEST_CASE(
+    "gradients from the kept run's layer inputs equal those from checkpoints, "
+    "bit for bit",
+    "[model][gradients]") {
+  const std::string sentence = kSentence;
+  for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
+    for (const char* placement : {"pre", "post"}) {
+      INFO(norm << " " << placement);
+      Model model(narrow(13, norm, placement));
+      Model other(narrow(13, norm, placement));
+      // The reference: no kept run of this model (another model ran last).
+      auto reference = [&](int layers) {
+        REQUIRE(other.forward(sentence).empty());
+        REQUIRE(model.gradients(sentence, layers).empty());
+        CHECK(model.gradient_layer_passes() == 2 * layers - 1);
+        return std::pair{model.gradient_result(),
+                         first_layers_gradients(model.parameter_gradients(), layers)};
+      };
+      auto check_kept = [&](int layers, const auto& expected) {
+        REQUIRE(model.gradients(sentence, layers).empty());
+        CHECK(model.gradient_layer_passes() == layers);
+        check_same_gradients(model.gradient_result(), expected.first);
+        CHECK(first_layers_gradients(model.parameter_gradients(), layers) == expected.second);
+      };
+      const auto all = reference(13);
+      const auto seven = reference(7);
+
+      // The prompt's own run, at its depth and deeper; typed in two steps
+      // (the kept run then computes the new rows alone); a longer prompt
+      // that starts with it.
+      REQUIRE(model.forward(sentence).empty());
+      check_kept(13, all);
+      check_kept(7, seven);
+      REQUIRE(model.forward(sentence.substr(0, 11), 5, 13).empty());
+      REQUIRE(model.forward(sentence).empty());
+      check_kept(13, all);
+      REQUIRE(model.forward(sentence + " More.").empty());
+      check_kept(13, all);
+      // The gradients leave the kept run as it is.
+      check_kept(7, seven);
+
+      // A run too shallow, of another prompt, of another model, or with
+      // parameters taken for writing is not used.
+      REQUIRE(other.forward(sentence).empty());
+      REQUIRE(model.forward(sentence, 5, 6).empty());
+      REQUIRE(model.gradients(sentence, 7).empty());
+      CHECK(model.gradient_layer_passes() == 13);
+      check_same_gradients(model.gradient_result(), seven.first);
+      REQUIRE(model.forward("Each layer adds to the stream!").empty());
+      REQUIRE(model.gradients(sentence).empty());
+      CHECK(model.gradient_layer_passes() == 25);
+      REQUIRE(model.forward(sentence).empty());
+      REQUIRE(other.forward(sentence).empty());
+      REQUIRE(model.gradients(sentence).empty());
+      CHECK(model.gradient_layer_passes() == 25);
+      check_same_gradients(model.gradient_result(), all.first);
+      REQUIRE(model.forward(sentence).empty());
+      model.mutable_parameters();
+      REQUIRE(model.gradients(sentence).empty());
+      CHECK(model.gradient_layer_passes() == 25);
+      check_same_gradients(model.gradient_result(), all.first);
+    }
+  }
 }
