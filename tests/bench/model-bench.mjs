@@ -40,7 +40,12 @@ const MB = 1024 * 1024;
 // Issue 3's targets for the default model, on the SIMD128 build.
 const TARGETS = [
   { name: 'forward median <= 4 ms', value: (r) => r.forwardMs, max: 4, fmt: (v) => `${v.toFixed(2)} ms` },
-  { name: 'gradients median <= 25 ms', value: (r) => r.gradientsMs, max: 25, fmt: (v) => `${v.toFixed(1)} ms` },
+  {
+    name: 'gradients median <= 25 ms (checkpointed)',
+    value: (r) => r.checkpointedMs,
+    max: 25,
+    fmt: (v) => `${v.toFixed(1)} ms`,
+  },
   // The first creation in a fresh module: what a page waits for.
   { name: 'model creation <= 150 ms', value: (r) => r.firstCreateMs, max: 150, fmt: (v) => `${v.toFixed(1)} ms` },
   { name: 'wasm heap <= 64 MB', value: (r) => r.heapBytes / MB, max: 64, fmt: (v) => `${v.toFixed(0)} MB` },
@@ -108,7 +113,12 @@ for (const { backend, label } of BACKENDS) {
   // values (it keeps the prompt's run).
   let typed = false;
   runs.set(`keystroke ${backend}`, () => model.forward((typed = !typed) ? PROMPT_16_TYPED : PROMPT_16));
+  // The gradient views' two cases: the demo panel's model, whose kept run
+  // holds the prompt (its layer inputs serve the backward), and a model
+  // whose kept run holds another prompt (a forward pass into checkpoints
+  // first). The kept run is PROMPT_16's when the gradient rounds start.
   runs.set(`gradients ${backend}`, () => model.gradients(PROMPT_16));
+  runs.set(`gradients-checkpointed ${backend}`, () => model.gradients(PROMPT_16_OTHER));
   perBackend.push({
     backend,
     label,
@@ -128,6 +138,7 @@ const depthTimes = await measureRounds(new Map([...runs].filter(([k]) => k.start
 process.stdout.write('.');
 const keystrokeTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('keystroke'))), budget);
 process.stdout.write('.');
+for (const r of perBackend) r.model.forward(PROMPT_16);
 const gradientTimes = await measureRounds(new Map([...runs].filter(([k]) => k.startsWith('gradients'))), budget);
 console.log('. done');
 for (const r of perBackend) {
@@ -135,6 +146,7 @@ for (const r of perBackend) {
   r.depthMs = depthTimes.get(`depth ${r.backend}`).medianUs / 1e3;
   r.keystrokeMs = keystrokeTimes.get(`keystroke ${r.backend}`).medianUs / 1e3;
   r.gradientsMs = gradientTimes.get(`gradients ${r.backend}`).medianUs / 1e3;
+  r.checkpointedMs = gradientTimes.get(`gradients-checkpointed ${r.backend}`).medianUs / 1e3;
   r.model.delete();
   delete r.model;
 }
@@ -184,7 +196,14 @@ const figureRows = [
   { label: 'forward, 16 tokens (median)', cells: perBackend.map((r) => `${r.forwardMs.toFixed(2)} ms`) },
   { label: 'same prompt, depth 23 <-> 24', cells: perBackend.map((r) => `${r.depthMs.toFixed(2)} ms`) },
   { label: 'last token changed (keystroke)', cells: perBackend.map((r) => `${r.keystrokeMs.toFixed(2)} ms`) },
-  { label: 'gradients, 16 tokens (median)', cells: perBackend.map((r) => `${r.gradientsMs.toFixed(1)} ms`) },
+  {
+    label: 'gradients, kept run (median)',
+    cells: perBackend.map((r) => `${r.gradientsMs.toFixed(1)} ms`),
+  },
+  {
+    label: 'gradients, checkpointed (median)',
+    cells: perBackend.map((r) => `${r.checkpointedMs.toFixed(1)} ms`),
+  },
   { label: 'wasm heap, 16-token prompt', cells: perBackend.map((r) => `${(r.heapBytes / MB).toFixed(0)} MB`) },
   { label: 'wasm heap, 64-token prompt', cells: perBackend.map((r) => `${(r.heap64Bytes / MB).toFixed(0)} MB`) },
 ];
