@@ -577,6 +577,14 @@ export interface EvaluationPart {
   windows: number;
 }
 
+export interface SamplingPart {
+  done: boolean;
+  /** generate()'s text once done, else ''. */
+  text: string;
+  bytesDone: number;
+  bytes: number;
+}
+
 /** A layer's two norms: the attention sub-block's and the MLP sub-block's. */
 export type LayerNormName = 'inputNorm' | 'postAttentionNorm';
 
@@ -645,6 +653,13 @@ export interface Trainer {
    * UTF-8 (a broken sequence becomes U+FFFD).
    */
   generate(prompt: string, nBytes: number, options?: GenerateOptions): string;
+  /**
+   * The same sampling in parts, for a page's frame budget: bytes until
+   * budgetMs has passed (at least one). text is '' until done, then
+   * generate()'s with the same arguments. A call with other arguments, or a
+   * unit of training between two calls, starts it over.
+   */
+  generateFor(prompt: string, nBytes: number, options: GenerateOptions | undefined, budgetMs: number): SamplingPart;
   /**
    * The residual stream's and the norms' mean L2 per token, layer by layer,
    * from one forward pass of the prompt's UTF-8 bytes (1..config.seq; a

@@ -26,6 +26,7 @@
 #include <emscripten/val.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "packing.h"
@@ -139,9 +140,7 @@ class TrainerHandle {
   // loss is then evaluation_loss().
   bool evaluate_window() {
     if (!trainer_) return true;
-    const long long progress =
-        static_cast<long long>(trainer_->steps_done()) * trainer_->units_per_step() +
-        trainer_->units_done();
+    const long long progress = units_run();
     if (progress != eval_progress_) {
       eval_window_ = 0;
       eval_sum_ = 0.0;
@@ -168,6 +167,32 @@ class TrainerHandle {
     }
     const auto* bytes = reinterpret_cast<const uint8_t*>(generated_.data());
     return val(typed_memory_view(generated_.size(), bytes));
+  }
+
+  // The same sampling a byte at a time, for a page's time budget:
+  // begin_sampling, then sample_byte() until the bytes wanted are out (it
+  // returns how many are); sampled() is a view of them, good until the
+  // next call (the view rule). After n bytes they are generate()'s n. A
+  // unit of training since the last byte starts the sampling over.
+  void begin_sampling(const std::string& prompt_utf8, double temperature, double seed) {
+    sample_prompt_ = prompt_utf8;
+    sample_temperature_ = temperature;
+    sample_seed_ = static_cast<uint32_t>(seed);
+    sampling_.reset();
+  }
+  int sample_byte() {
+    if (!trainer_) return 0;
+    if (!sampling_ || units_run() != sample_progress_) {
+      sampling_ = trainer_->begin_sampling(sample_prompt_, sample_temperature_, sample_seed_);
+      sample_progress_ = units_run();
+    }
+    trainer_->sample_next(&*sampling_);
+    return static_cast<int>(sampling_->out.size());
+  }
+  val sampled() const {
+    static const std::string none;
+    const std::string& out = sampling_ ? sampling_->out : none;
+    return val(typed_memory_view(out.size(), reinterpret_cast<const uint8_t*>(out.data())));
   }
 
   // Layer by layer, the lengths of one forward pass's residual stream and
@@ -223,6 +248,13 @@ class TrainerHandle {
     return checked(table, pack(&packed_, table, r, nm::dim_values(table, r)));
   }
 
+  // Units of training run so far: what a part-way evaluation or sampling
+  // checks for changed weights.
+  long long units_run() const {
+    return static_cast<long long>(trainer_->steps_done()) * trainer_->units_per_step() +
+           trainer_->units_done();
+  }
+
   template <class R>
   static std::string checked(const nm::ResultTable<R>& table, const char* bad_entry) {
     if (bad_entry == nullptr) return "";
@@ -235,6 +267,13 @@ class TrainerHandle {
   ntr::TrainRun run_;
   ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
   std::string generated_;
+  // The sampling in progress (sample_byte): its arguments, its state and the
+  // training progress (units run) it started at.
+  std::string sample_prompt_;
+  double sample_temperature_ = 1.0;
+  uint32_t sample_seed_ = 1;
+  std::optional<ntr::Trainer::Sampling> sampling_;
+  long long sample_progress_ = -1;
   // The evaluation in progress (evaluate_window): the next window, the sum
   // so far, and the training progress (units run) it started at.
   int eval_window_ = 0;
@@ -296,6 +335,9 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("unigramEntropy", &TrainerHandle::unigram_entropy)
       .function("memoryBytes", &TrainerHandle::memory_bytes)
       .function("generate", &TrainerHandle::generate)
+      .function("beginSampling", &TrainerHandle::begin_sampling)
+      .function("sampleByte", &TrainerHandle::sample_byte)
+      .function("sampled", &TrainerHandle::sampled)
       .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);

@@ -15,6 +15,8 @@
 //   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
 //   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
+//   trainer.generateFor(prompt, nBytes, options, budgetMs)
+//                                  -> { done, text, bytesDone, bytes }: the same in parts
 //   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
 //                                     residual: Float32Array(L + 1), norms: { inputNorm,
 //                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
@@ -153,6 +155,31 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
       return handle;
     }
 
+    // generateFor()'s sampling in progress: its arguments and bytes so far.
+    const sampling = { key: null, bytes: 0 };
+
+    // generate()'s arguments, checked, with their defaults.
+    function generateArgs(prompt, nBytes, options) {
+      if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+      const o = checkObject(options, 'options');
+      for (const key of Object.keys(o)) {
+        if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
+      }
+      const args = {
+        nBytes,
+        temperature: o.temperature === undefined ? 1 : o.temperature,
+        seed: o.seed === undefined ? 1 : o.seed,
+      };
+      const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
+      for (const k of wrongType) args[k] = -1;
+      const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);
+      if (problem !== '') {
+        const field = /^\w+/.exec(problem)[0];
+        throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
+      }
+      return args;
+    }
+
     function readRun(h) {
       failIf(h.packRun());
       const run = RUN.read(h.packed().slice());
@@ -228,25 +255,37 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
 
       generate(prompt, nBytes, options) {
         const h = live();
-        if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
-        const o = checkObject(options, 'options');
-        for (const key of Object.keys(o)) {
-          if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
-        }
-        const args = {
-          nBytes,
-          temperature: o.temperature === undefined ? 1 : o.temperature,
-          seed: o.seed === undefined ? 1 : o.seed,
-        };
-        const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
-        for (const k of wrongType) args[k] = -1;
-        const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);
-        if (problem !== '') {
-          const field = /^\w+/.exec(problem)[0];
-          throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
-        }
+        const args = generateArgs(prompt, nBytes, options);
         const bytes = h.generate(utf8.encode(prompt), args.nBytes, args.temperature, args.seed).slice();
         return fromUtf8.decode(bytes);
+      },
+
+      // The same sampling in parts: bytes until budgetMs has passed (at
+      // least one). { done, text, bytesDone, bytes }: text is '' until done,
+      // then generate()'s with the same arguments. A call with other
+      // arguments, or a unit of training between two calls, starts it over.
+      generateFor(prompt, nBytes, options, budgetMs) {
+        const h = live();
+        const args = generateArgs(prompt, nBytes, options);
+        checkBudget(budgetMs);
+        const t0 = performance.now();
+        const key = JSON.stringify([prompt, args.nBytes, args.temperature, args.seed]);
+        if (key !== sampling.key) {
+          h.beginSampling(utf8.encode(prompt), args.temperature, args.seed);
+          sampling.key = key;
+          sampling.bytes = 0;
+        }
+        while (sampling.bytes < args.nBytes) {
+          sampling.bytes = h.sampleByte();
+          if (performance.now() - t0 >= budgetMs) break;
+        }
+        const done = sampling.bytes >= args.nBytes;
+        const part = { done, text: '', bytesDone: sampling.bytes, bytes: args.nBytes };
+        if (done) {
+          part.text = args.nBytes === 0 ? '' : fromUtf8.decode(h.sampled().slice());
+          sampling.key = null;
+        }
+        return part;
       },
 
       // One forward pass measured layer by layer: the mean L2 per token of

@@ -586,43 +586,49 @@ double Trainer::evaluate() {
 }
 
 std::string Trainer::generate(const std::string& prompt, int n, double temperature, uint32_t seed) {
-  std::string context = prompt.empty() ? std::string("\n") : prompt;
-  std::string out;
-  if (n <= 0) return out;
-  out.reserve(n);
+  Sampling s = begin_sampling(prompt, temperature, seed);
+  if (n <= 0) return s.out;
+  s.out.reserve(n);
+  for (int i = 0; i < n; ++i) sample_next(&s);
+  return s.out;
+}
+
+Trainer::Sampling Trainer::begin_sampling(const std::string& prompt, double temperature,
+                                          uint32_t seed) const {
   // Temperatures too small for a float softmax (below ~1e-38) are greedy.
   const float temp = static_cast<float>(temperature);
-  const bool greedy = !(temp >= FLT_MIN);
-  model::SplitMix64 rng(model::tensor_seed(seed, 0, 0x67656E));  // "gen"
-  for (int i = 0; i < n; ++i) {
-    const int T = std::min<int>(config_.seq, static_cast<int>(context.size()));
-    const auto* window = reinterpret_cast<const uint8_t*>(context.data() + context.size() - T);
-    const float* logits = forward_logits(window, T, T - 1);  // (1, V)
-    int next = 0;
-    if (greedy) {
-      for (int j = 1; j < V; ++j) {
-        if (logits[j] > logits[next]) next = j;
-      }
-    } else {
-      softmax_forward(infer_probs_, logits, 1, V, temp);
-      // Inverse CDF; rounding may leave u above the last partial sum, and a
-      // NaN row (a diverged model) never passes it: both take the last byte.
-      const double u = rng.uniform();
-      double cumulative = 0.0;
-      next = V - 1;
-      for (int j = 0; j < V; ++j) {
-        cumulative += infer_probs_[j];
-        if (u < cumulative) {
-          next = j;
-          break;
-        }
+  return Sampling{prompt.empty() ? std::string("\n") : prompt, std::string(),
+                  model::SplitMix64(model::tensor_seed(seed, 0, 0x67656E)),  // "gen"
+                  temp, !(temp >= FLT_MIN)};
+}
+
+void Trainer::sample_next(Sampling* s) {
+  const int T = std::min<int>(config_.seq, static_cast<int>(s->context.size()));
+  const auto* window = reinterpret_cast<const uint8_t*>(s->context.data() + s->context.size() - T);
+  const float* logits = forward_logits(window, T, T - 1);  // (1, V)
+  int next = 0;
+  if (s->greedy) {
+    for (int j = 1; j < V; ++j) {
+      if (logits[j] > logits[next]) next = j;
+    }
+  } else {
+    softmax_forward(infer_probs_, logits, 1, V, s->temperature);
+    // Inverse CDF; rounding may leave u above the last partial sum, and a
+    // NaN row (a diverged model) never passes it: both take the last byte.
+    const double u = s->rng.uniform();
+    double cumulative = 0.0;
+    next = V - 1;
+    for (int j = 0; j < V; ++j) {
+      cumulative += infer_probs_[j];
+      if (u < cumulative) {
+        next = j;
+        break;
       }
     }
-    const char byte = static_cast<char>(next);
-    out.push_back(byte);
-    context.push_back(byte);
   }
-  return out;
+  const char byte = static_cast<char>(next);
+  s->out.push_back(byte);
+  s->context.push_back(byte);
 }
 
 }  // namespace normlab::train

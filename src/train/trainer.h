@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "model/rng.h"
 #include "train/layout.h"
 #include "train/options.h"
 #include "train/text.h"
@@ -125,6 +126,20 @@ class Trainer {
   // Forward only, on evaluate()'s buffers. n <= 0 gives "". Preconditions:
   // validate_generate_options (temperature finite, >= 0).
   std::string generate(const std::string& prompt, int n, double temperature, uint32_t seed);
+
+  // generate() a byte at a time, for a page that samples in slices: one
+  // sampling's state (the bytes so far and the sampler's stream). After n
+  // calls of sample_next, s.out is generate(prompt, n, temperature, seed)'s
+  // bytes; training in between changes the model the next byte comes from.
+  struct Sampling {
+    std::string context;    // the prompt (or "\n") and the bytes so far
+    std::string out;        // the bytes so far
+    model::SplitMix64 rng;  // the sampler's stream
+    float temperature;
+    bool greedy;  // temperature below FLT_MIN: the most likely byte
+  };
+  Sampling begin_sampling(const std::string& prompt, double temperature, uint32_t seed) const;
+  void sample_next(Sampling* s);
 
   // One forward pass of tokens (1 <= T <= config.seq) measured layer by layer
   // (LayerNormProbe), on evaluate()'s buffers: it may run between any two

@@ -256,3 +256,25 @@ TEST_CASE("trainer: generation", "[train]") {
   CHECK(t.generate("RMSNorm", -3, 1.0, 5).empty());
   CHECK(t.generate("RMSNorm", 24, 1e-40, 5) == greedy);  // below FLT_MIN: greedy
 }
+
+TEST_CASE("trainer: sampling a byte at a time gives generate()'s bytes", "[train]") {
+  const train::TrainConfig c = small_config("post");
+  train::Trainer t(c, training_text());
+  for (int s = 0; s < 20; ++s) t.step();
+  const std::string long_prompt = std::string(40, 'z') + "RMSNorm 把向量";
+  for (const std::string& prompt : {std::string("RMSNorm"), std::string(), long_prompt}) {
+    for (double temperature : {1.0, 0.7, 0.0}) {
+      INFO("prompt '" << prompt << "', temperature " << temperature);
+      const std::string whole = t.generate(prompt, 30, temperature, 5);
+      train::Trainer::Sampling s = t.begin_sampling(prompt, temperature, 5);
+      CHECK(s.out.empty());
+      for (int i = 1; i <= 30; ++i) {
+        t.sample_next(&s);
+        // Other forward passes on the same buffers between two bytes.
+        if (i % 7 == 0) t.heldout_window_loss(0);
+        if (i % 11 == 0) CHECK(t.generate("x", 3, 1.0, 9).size() == 3);
+        CHECK(s.out == whole.substr(0, i));
+      }
+    }
+  }
+}

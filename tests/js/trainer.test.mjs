@@ -385,6 +385,59 @@ describe('generate', () => {
     ];
     for (const [call, ErrorClass, message] of cases) assertThrowsExactly(call, ErrorClass, message);
   });
+
+  test("generateFor(): a byte per call at budget 0, generate()'s text; other arguments or training start it over", () => {
+    // Several-byte characters: the text is decoded once, whole.
+    const prompt = '归一化 abc';
+    for (const options of [{ temperature: 0 }, { temperature: 1, seed: 3 }, undefined]) {
+      const whole = trainer.generate(prompt, 25, options);
+      const parts = [];
+      let r;
+      do {
+        r = trainer.generateFor(prompt, 25, options, 0);
+        parts.push(r.bytesDone);
+        if (!r.done) assert.equal(r.text, '');
+      } while (!r.done);
+      assert.deepEqual(
+        parts,
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
+      assert.equal(r.text, whole);
+      assert.equal(r.bytes, 25);
+    }
+    // Other arguments halfway start over: the second sampling's bytes all come.
+    trainer.generateFor('abc', 10, { seed: 1 }, 0);
+    trainer.generateFor('abc', 10, { seed: 1 }, 0);
+    assert.equal(trainer.generateFor('abc', 10, { seed: 2 }, 0).bytesDone, 1);
+    // A unit of training halfway: the model changed, the bytes start over and
+    // are the trained model's.
+    for (let i = 0; i < 4; i++) trainer.generateFor('abc', 10, { seed: 2 }, 0);
+    trainer.step(1);
+    assert.equal(trainer.generateFor('abc', 10, { seed: 2 }, 0).bytesDone, 1);
+    let r;
+    do r = trainer.generateFor('abc', 10, { seed: 2 }, 0);
+    while (!r.done);
+    assert.equal(r.text, trainer.generate('abc', 10, { seed: 2 }));
+    assert.deepEqual(trainer.generateFor('abc', 0, {}, 5), { done: true, text: '', bytesDone: 0, bytes: 0 });
+    assert.deepEqual(trainer.generateFor('abc', 10, { seed: 2 }, 60000), {
+      done: true,
+      text: r.text,
+      bytesDone: 10,
+      bytes: 10,
+    });
+    assertThrowsExactly(
+      () => trainer.generateFor('abc', 10, {}, -1),
+      RangeError,
+      'budgetMs must be a finite number >= 0',
+    );
+    assertThrowsExactly(() => trainer.generateFor('abc', 10, {}), TypeError, 'budgetMs must be a finite number >= 0');
+    assertThrowsExactly(
+      () => trainer.generateFor('abc', -1, {}, 5),
+      RangeError,
+      'nBytes must be an integer in 0..100000',
+    );
+    assertThrowsExactly(() => trainer.generateFor(5, 3, {}, 5), TypeError, 'prompt must be a string');
+  });
 });
 
 test('step() and advance() arguments', async () => {
