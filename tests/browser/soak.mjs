@@ -19,11 +19,19 @@
 // wasm memory; its memoryInfo() is the JS API's counter (heap bytes, malloc'd
 // bytes, live Workspaces and buffers). The page itself is not changed for the
 // soak.
+//
+// The training lab's runs are part of the page's soak: each run's trainer
+// lives in a wasm instance of its own (the trainer's module), which the
+// runner deletes when the run ends or is reset. trainer-tracker.mjs watches
+// those instances through WeakRefs, so the soak itself keeps none alive;
+// every sample counts the ones still alive after a forced GC. The kernels'
+// module (`modules` above) is judged apart from them.
 import { pathToFileURL } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
+import { liveTrainerModules, trackTrainerModules } from './trainer-tracker.mjs';
 
 // What fails a run.
 export const LIMITS = Object.freeze({
@@ -55,10 +63,20 @@ export const LIMITS = Object.freeze({
   responsivenessFactor: 10,
   responsivenessFloorMs: 100,
   responsivenessMaxMs: 500,
+  // Trainer instances alive at a sample, after a forced GC: the training
+  // lab's runner holds one trainer at a time (see verdict()).
+  trainersLiveMax: 1,
   // One batch of scripted moves (at most BATCH of them) must finish within
   // this; otherwise the page has stopped responding.
   batchTimeoutMs: 120_000,
 });
+
+// Steps per training-lab run in the soak: the lab's test setting
+// window.NORMLAB_LAB_STEPS (web/src/lab/runs.js, labSteps), set before the
+// page's scripts run. At 3 steps a 24-layer contrast of three runs (each
+// made, trained, evaluated on the held-out text, sampled and deleted) takes
+// a few seconds, so runs start, end and are reset among the moves.
+export const SOAK_LAB_STEPS = 3;
 
 const BATCH = 50;
 // Every this many actions the soak stops for the page to go idle: the
@@ -85,7 +103,8 @@ export function rng(seed) {
 // A control: { name, weight, kind, host?, sel, ... }. kind:
 //   range   a slider; moves are drags (runs of small steps) and jumps, given
 //           as a fraction of the slider's current min..max
-//   select  a <select>; one change to one of `values`
+//   select  a <select> (or a number field committed with a change event);
+//           one change to one of `values`
 //   text    a text field; `text(random)` gives the new value
 //   click   a button (skipped while disabled)
 //   radio   a radio button, checked
@@ -224,9 +243,71 @@ export function pageControls() {
         '[data-widget="layer-chart"]',
         '[data-widget="gradient-flow"]',
         '[data-widget="calculator"]',
+        '[data-widget="training-lab"]',
         '#intro',
       ],
     },
+    ...labControls(),
+  ];
+}
+
+// The training lab (loaded by the warm-up, see soak()): its runs started,
+// paused, resumed and reset among the other moves, its settings changed
+// (they take effect only while no contrast runs: the rest are moves the lab
+// must ignore), the guess made, skipped and asked again (start waits for
+// it), a map cell's run, the chosen run of the layer-norm chart. Each run
+// trains SOAK_LAB_STEPS steps (openSoakPage), so contrasts end within the
+// soak.
+export function labControls() {
+  const lab = (sel) => `[data-widget="training-lab"] ${sel}`;
+  return [
+    { name: 'lab start', weight: 0.8, kind: 'click', sel: lab('.lab-start') },
+    { name: 'lab pause/resume', weight: 0.4, kind: 'click', sel: lab('.lab-pause') },
+    { name: 'lab reset', weight: 0.4, kind: 'click', sel: lab('.lab-reset') },
+    {
+      name: 'lab guess',
+      weight: 0.5,
+      kind: 'click',
+      sel: [
+        '#lab-guess-pre',
+        '#lab-guess-post',
+        lab('.lab-predict .button-row button:nth-of-type(1)'), // lock the guess
+        lab('.lab-predict .button-row button:nth-of-type(2)'), // skip it
+        lab('.lab-predict .button-row button:nth-of-type(2)'),
+        lab('.lab-predict > button'), // ask again
+      ],
+    },
+    { name: 'lab depth', weight: 0.3, kind: 'select', sel: '#lab-depth', values: ['6', '12', '24', '48'] },
+    { name: 'lab lr', weight: 0.3, kind: 'select', sel: '#lab-lr', values: ['0.001', '0.003', '0.005', '0.01'] },
+    { name: 'lab norm', weight: 0.2, kind: 'select', sel: '#lab-norm', values: ['rmsnorm', 'layernorm'] },
+    // Number fields, committed as a change event: out-of-range and
+    // fractional values keep the previous setting.
+    { name: 'lab warmup', weight: 0.2, kind: 'select', sel: '#lab-warmup', values: ['0', '50', '400', '401', '-3'] },
+    { name: 'lab seed', weight: 0.2, kind: 'select', sel: '#lab-seed', values: ['1', '7', '4294967295', '0.5'] },
+    { name: 'lab runs', weight: 0.2, kind: 'click', sel: ['#lab-run-pre', '#lab-run-post', '#lab-run-warmup'] },
+    {
+      name: 'lab text',
+      weight: 0.2,
+      kind: 'radio',
+      sel: ['#lab-text-default', '#lab-text-default', '#lab-text-own'],
+    },
+    {
+      name: 'lab own text',
+      weight: 0.1,
+      kind: 'text',
+      sel: '#lab-own-text',
+      // Too short to train on, or long enough (650 bytes and more).
+      text: (random) => random.pick(['RMSNorm', 'RMSNorm keeps the stream near sqrt(d). '.repeat(random.int(17, 30))]),
+    },
+    {
+      name: 'lab map cell',
+      weight: 0.3,
+      kind: 'click',
+      sel: ['pre|6|0.001', 'post|12|0.003', 'warmup|24|0.01', 'post|6|0.01'].map((key) =>
+        lab(`.lab-map-cell[data-cell="${key}"]`),
+      ),
+    },
+    { name: 'lab norms run', weight: 0.1, kind: 'select', sel: '#lab-norms-run', values: ['pre', 'post', 'warmup'] },
   ];
 }
 
@@ -507,7 +588,9 @@ export function warmupScript({ host = null, page = true }) {
 function soakRuntime() {
   const modules = [];
   const slots = {};
-  const registry = {};
+  // Shared with trackTrainerModules (trainer-tracker.mjs), which stands in
+  // for the trainer's entries of the same registry.
+  const registry = (globalThis.normlabBackends ??= {});
   for (const name of ['simd128', 'scalar']) {
     Object.defineProperty(registry, name, {
       configurable: true,
@@ -525,7 +608,24 @@ function soakRuntime() {
       },
     });
   }
-  window.normlabBackends = registry;
+
+  // The training lab's phases as it paints them (its root's data-phase):
+  // contrasts started (from idle or done, a map cell's run included),
+  // paused, finished, and reset while running or paused or after the end.
+  const lab = { started: 0, paused: 0, finished: 0, resetMidRun: 0, resetAfterEnd: 0 };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.target.dataset.widget !== 'training-lab') continue;
+      const from = r.oldValue;
+      const to = r.target.dataset.phase;
+      if (to === from) continue;
+      if (to === 'running' && from !== 'paused') lab.started += 1;
+      else if (to === 'paused') lab.paused += 1;
+      else if (to === 'done') lab.finished += 1;
+      else if (to === 'idle' && (from === 'running' || from === 'paused')) lab.resetMidRun += 1;
+      else if (to === 'idle' && from === 'done') lab.resetAfterEnd += 1;
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-phase'], attributeOldValue: true });
 
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
   // Resolves after the next frame has been produced: the rAF callbacks (the
@@ -617,6 +717,7 @@ function soakRuntime() {
 
   window.__soak = {
     modules,
+    lab,
     async run(actions) {
       let applied = 0;
       for (const a of actions) {
@@ -668,6 +769,8 @@ export async function openSoakPage(browser, url, { csp = true, viewport = { widt
   const problems = await watchProblems(page);
   page.on('crash', () => problems.push('page crashed'));
   await page.addInitScript(soakRuntime);
+  await page.addInitScript(trackTrainerModules);
+  await page.addInitScript(`window.NORMLAB_LAB_STEPS = ${SOAK_LAB_STEPS};`);
   if (csp) await sendCspHeader(page);
   await page.goto(url);
   const cdp = await context.newCDPSession(page);
@@ -718,6 +821,54 @@ function probeActions(host, page) {
   return list;
 }
 
+const LAB = '[data-widget="training-lab"]';
+
+// Brings the training lab in and runs it once each way a trainer is
+// deleted, before the baseline: a contrast paused and reset mid-run, then
+// one trained to its end, so the lab's code and a whole contrast's effect on
+// the kernels' wasm memory and the JS heap are in the warm-up sample. The
+// lab loads as its section nears the screen; sections above it may grow
+// once rendered and push it away again, so scroll until it is there.
+async function warmUpLab(page) {
+  for (;;) {
+    await page.locator('#lab').scrollIntoViewIfNeeded();
+    try {
+      await page.waitForSelector(`${LAB} .lab-start`, { timeout: 2000 });
+      break;
+    } catch (error) {
+      if (error.name !== 'TimeoutError') throw error;
+    }
+  }
+  const phase = (want) =>
+    page.waitForFunction(([sel, p]) => document.querySelector(sel).dataset.phase === p, [LAB, want], { timeout: 0 });
+  const enabled = (sel) => page.waitForFunction((s) => !document.querySelector(s).disabled, sel, { timeout: 0 });
+  // Skip the guess: start waits for it.
+  await page.locator(`${LAB} .lab-predict .button-row button`).nth(1).click();
+  await enabled(`${LAB} .lab-start`);
+  await page.click(`${LAB} .lab-start`);
+  await page.waitForFunction(
+    (sel) => /^[1-9]/.test(document.querySelector(sel).textContent),
+    `${LAB} [data-readout="step"]`,
+    { timeout: 0 },
+  );
+  await page.click(`${LAB} .lab-pause`);
+  await phase('paused');
+  await page.click(`${LAB} .lab-reset`);
+  await phase('idle');
+  await enabled(`${LAB} .lab-start`);
+  await page.click(`${LAB} .lab-start`);
+  await phase('done');
+}
+
+// What a sample keeps of liveTrainerModules().
+const trainerSample = ({ instances, live, liveBytes }) => ({
+  made: instances.length,
+  live: live.length,
+  liveBytes,
+  liveIds: live.map((m) => m.id),
+  instances,
+});
+
 // Runs one soak. target: 'page' (index.html) or 'embed' (embed-demo.html).
 // Returns the report verdict() judges; log(line) gets progress lines.
 export async function soak({
@@ -753,6 +904,8 @@ export async function soak({
     problems,
     cspViolations: [],
     responsiveness: null,
+    trainerModules: [],
+    lab: null,
     error: null,
     seconds: 0,
   };
@@ -795,12 +948,15 @@ export async function soak({
         seconds: (Date.now() - started) / 1000,
         wasm: await page.evaluate(() => window.__soak.memory()),
         js: await jsHeap(cdp),
+        trainers: trainerSample(await liveTrainerModules(page, cdp)),
+        lab: await page.evaluate(() => ({ ...window.__soak.lab })),
       };
       report.samples.push(entry);
       log(
         `  ${phase.padEnd(8)} ${String(entry.moves).padStart(6)} moves ${String(entry.prompts).padStart(5)} prompts  ` +
           `wasm ${entry.wasm.map((m) => `${mib(m.bufferBytes)} (malloc ${mib(m.mallocBytes)}, ${m.liveAllocations} live)`).join(', ')}  ` +
-          `JS heap ${mib(entry.js.usedBytes)}  ${entry.seconds.toFixed(0)} s`,
+          `JS heap ${mib(entry.js.usedBytes)}  trainers ${entry.trainers.live} live of ${entry.trainers.made}` +
+          `${entry.trainers.live ? ` (${mib(entry.trainers.liveBytes)})` : ''}  ${entry.seconds.toFixed(0)} s`,
       );
     };
     const probe = async () =>
@@ -815,6 +971,7 @@ export async function soak({
     // (the wasm memory is held to a later sample still: see LIMITS).
     const warm = warmupScript({ host: demoHost, page: isPage });
     await run(warm, 'warm-up');
+    if (isPage) await withTimeout(warmUpLab(page), LIMITS.batchTimeoutMs, 'the lab warm-up');
     const heavyAt = Date.now();
     const script = makeScript({
       controls: isPage ? pageControls() : embedControls(),
@@ -859,7 +1016,12 @@ export async function soak({
       if (done < script.length && Math.floor(done / every) > Math.floor(i / every)) await sample('soak');
     }
     const endTimes = await probe();
+    // The lab stopped as a reader leaves it: reset (a run in progress or the
+    // results of one that ended), so no trainer may be left alive.
+    if (isPage) await run([{ kind: 'click', sel: '[data-widget="training-lab"] .lab-reset' }], 'the lab reset');
     await sample('end');
+    report.trainerModules = report.samples.at(-1).trainers.instances;
+    report.lab = report.samples.at(-1).lab;
     report.responsiveness = {
       startMedianMs: median(startTimes),
       startMaxMs: Math.max(...startTimes),
@@ -921,6 +1083,25 @@ export function verdict(report, limits = LIMITS) {
       }
     });
   }
+  // The trainer's instances: the runner trains one run at a time and
+  // deletes its trainer before it makes the next (a trainer that arrives
+  // after its run was reset is deleted as it arrives, in the same task), so
+  // after a forced GC at most one is alive at any sample, and none once the
+  // lab was reset at the end.
+  for (const s of report.samples) {
+    if (s.trainers.live > limits.trainersLiveMax) {
+      failures.push(
+        `${s.trainers.live} trainer instances alive at ${s.moves} moves (${s.phase}; ids ${s.trainers.liveIds.join(', ')}, ` +
+          `${mib(s.trainers.liveBytes)}), over ${limits.trainersLiveMax}`,
+      );
+    }
+  }
+  if (end.trainers.live > 0) {
+    failures.push(
+      `${end.trainers.live} of ${end.trainers.made} trainer instances still alive at the end, after the lab's reset ` +
+        `and a forced GC (ids ${end.trainers.liveIds.join(', ')}, ${mib(end.trainers.liveBytes)})`,
+    );
+  }
   const allowed = Math.max(warm.js.usedBytes * limits.jsHeapGrowthFraction, limits.jsHeapGrowthBytes);
   if (end.js.usedBytes - warm.js.usedBytes > allowed) {
     failures.push(
@@ -962,6 +1143,18 @@ export function summary(report) {
     lines.push(
       `  JS heap after GC: ${mib(warm.js.usedBytes)} after warm-up, ${mib(end.js.usedBytes)} at the end ` +
         `(${((end.js.usedBytes / warm.js.usedBytes - 1) * 100).toFixed(1)}%); samples ${report.samples.map((s) => mib(s.js.usedBytes).replace(' MiB', '')).join(', ')} MiB`,
+    );
+  }
+  if (end?.trainers.made) {
+    const made = end.trainers.instances;
+    const bytes = made.map((m) => m.maxBytes);
+    const lab = report.lab;
+    lines.push(
+      `  trainer instances: ${made.length} made, at most ${Math.max(...report.samples.map((s) => s.trainers.live))} alive at a sample ` +
+        `(after GC), ${end.trainers.live} at the end; each one's wasm memory ${mib(made[0].createdBytes)} when made, ` +
+        `at most ${mib(Math.min(...bytes))} to ${mib(Math.max(...bytes))} while alive`,
+      `  lab contrasts: ${lab.started} started, ${lab.finished} finished, ${lab.resetMidRun} reset mid-run, ` +
+        `${lab.resetAfterEnd} reset after the end, ${lab.paused} paused`,
     );
   }
   const r = report.responsiveness;

@@ -4,7 +4,9 @@
 // hundred scripted moves over every control of the page and of the embed
 // demo's custom elements must leave the wasm memory where it was, the JS
 // heap after GC within its tolerance, the console free of errors and the
-// sliders as quick to paint as at the start.
+// sliders as quick to paint as at the start. On the page the training lab's
+// contrasts start, pause, end and are reset among the moves, and every
+// trainer's wasm instance must be collected once its run is over.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -32,6 +34,39 @@ function check(report, controls) {
   for (const c of controls) assert.ok(report.perControl[c.name] > 0, `no move on ${c.name}`);
 }
 
+// The lab's runs really happened, each trainer in an instance of its own,
+// and every one of those instances was collected.
+function checkLab(report) {
+  const { lab, trainerModules } = report;
+  assert.ok(lab.started >= 2, `${lab.started} contrasts started`);
+  assert.ok(lab.finished >= 1, `${lab.finished} contrasts finished`);
+  assert.ok(lab.resetMidRun >= 1, `${lab.resetMidRun} contrasts reset mid-run`);
+  assert.ok(lab.paused >= 1, `${lab.paused} pauses`);
+  // A contrast that ends trains its runs one after another, each in a new
+  // instance: the warm-up's contrast alone made three after the one reset.
+  assert.ok(trainerModules.length >= 4, `${trainerModules.length} trainer instances made`);
+  const ids = trainerModules.map((m) => m.id);
+  assert.deepEqual(
+    ids,
+    [...ids.keys()].map((i) => i + 1),
+  );
+  for (const m of trainerModules) {
+    assert.equal(m.alive, false, `trainer instance ${m.id} still alive`);
+    assert.equal(m.backend, 'simd128');
+    // Its memory was read while it lived: the module's initial 16 MiB, and
+    // grown by the trainer it held (parameters, Adam state, activations).
+    assert.equal(m.createdBytes, 16 * 1024 * 1024);
+    assert.ok(m.maxBytes >= m.createdBytes, `instance ${m.id}: ${m.maxBytes} bytes`);
+  }
+  assert.ok(
+    trainerModules.some((m) => m.maxBytes > m.createdBytes),
+    'no trainer instance grew its memory while it was read',
+  );
+  // Every sample after GC: one trainer alive at most, none at the end.
+  assert.ok(report.samples.every((s) => s.trainers.live <= 1));
+  assert.equal(report.samples.at(-1).trainers.live, 0);
+}
+
 // The page and the embed demo: the same short soak, each over its own controls.
 for (const [name, target, moves, prompts, samples, controls] of [
   ['300 moves and 30 prompt changes over every widget of the page', 'page', 300, 30, 3, pageControls],
@@ -42,6 +77,7 @@ for (const [name, target, moves, prompts, samples, controls] of [
     assert.equal(report.moves, moves);
     assert.equal(report.prompts, prompts);
     check(report, controls());
+    if (target === 'page') checkLab(report);
   });
 }
 
