@@ -49,6 +49,7 @@ export default {
   statusLoading: 'Setting up the {run} run…',
   statusTraining: 'Training the {run} run.',
   statusEvaluating: 'Measuring the {run} run on the held-out text…',
+  statusSampling: 'Letting the {run} model write its sample…',
   statusPaused: 'Paused.',
   statusHidden: 'Paused while this tab is hidden.',
   statusDone: 'Every run has finished.',

@@ -488,10 +488,8 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     if (state.hidden) return t('statusHidden');
     const run = state.runs[state.current];
     const name = t(RUN_LABEL[run.id]);
-    return t(
-      run.status === 'training' ? 'statusTraining' : run.status === 'evaluating' ? 'statusEvaluating' : 'statusLoading',
-      { run: name },
-    );
+    const key = { training: 'statusTraining', evaluating: 'statusEvaluating', sampling: 'statusSampling' };
+    return t(key[run.status] ?? 'statusLoading', { run: name });
   }
 
   function paintProgress() {

@@ -4,7 +4,7 @@
 // zero-delay timeout) calls trainer.advance() with a budget of a few
 // milliseconds, so no task holds the page up and the other widgets repaint
 // between slices. A run's held-out loss is measured the same way
-// (evaluateFor), a short sample is generated in a slice of its own, then its
+// (evaluateFor), then a short sample generated (generateFor), then its
 // trainer is deleted, giving its wasm instance back.
 // Training pauses while the tab is hidden and resumes when it shows again.
 //
@@ -81,7 +81,7 @@ export function createLabRunner({ win, doc, onChange }) {
     const what = run.status;
     if (what === 'training') train(run, budget);
     else if (what === 'evaluating') evaluate(run, budget);
-    else if (what === 'sampling') sample(run);
+    else if (what === 'sampling') sample(run, budget);
     if (timing)
       win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: { budget, what } });
     onChange();
@@ -150,10 +150,13 @@ export function createLabRunner({ win, doc, onChange }) {
     run.status = 'sampling';
   }
 
-  // The same prompt, length, temperature and seed for every run.
-  function sample(run) {
+  // The same prompt, length, temperature and seed for every run, a few
+  // bytes per slice (each byte is a forward pass over its context).
+  function sample(run, budget) {
     const { prompt, bytes, temperature, seed } = state.sample;
-    run.sample = trainer.generate(prompt, bytes, { temperature, seed });
+    const result = trainer.generateFor(prompt, bytes, { temperature, seed }, budget);
+    if (!result.done) return;
+    run.sample = result.text;
     run.status = 'done';
     release();
     next();

@@ -47,6 +47,7 @@ export default {
   statusLoading: '正在准备“{run}”这一组……',
   statusTraining: '正在训练“{run}”这一组。',
   statusEvaluating: '正在用留出的文本检验“{run}”这一组……',
+  statusSampling: '正在让“{run}”这一组的模型写一段样例……',
   statusPaused: '已暂停。',
   statusHidden: '标签页不可见，训练暂停。',
   statusDone: '所有运行都已结束。',
