@@ -83,6 +83,9 @@ const STATIC_PARAMS = {
 };
 
 const URL_WRITE_DELAY_MS = 250;
+// Settings that one view alone shows: an input that changes only them
+// repaints that view (app.js render()).
+const ONE_VIEW = { l2: 'softmax', softmaxGrowth: 'softmax', stretch: 'playground' };
 
 // lms: the course platform's connection (lms.js connectLms), or null on a
 // plain page.
@@ -348,18 +351,30 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
   function set(changes) {
     Object.assign(state, changes);
-    demo.input();
-    render();
+    const keys = Object.keys(changes);
+    const view = ONE_VIEW[keys[0]];
+    // A backward pass put off by the input is scheduled again by the whole
+    // repaint's gradient views.
+    const putOff = demo.input();
+    render(!putOff && keys.every((key) => ONE_VIEW[key] === view) ? view : null);
   }
 
-  // Repaints coalesce into one per frame, however many inputs fire.
+  // Repaints coalesce into one per frame, however many inputs fire. An
+  // input that only one view shows (ONE_VIEW) repaints that view alone,
+  // unless something else asked for the whole page in the same frame.
   let frameRequested = false;
-  function render() {
-    if (frameRequested) return;
+  let frameScope = null;
+  function render(scope = null) {
+    if (frameRequested) {
+      if (frameScope !== scope) frameScope = null;
+      return;
+    }
     frameRequested = true;
+    frameScope = scope;
     win.requestAnimationFrame(() => {
       frameRequested = false;
-      paint();
+      if (frameScope === null) paint();
+      else paintOne(frameScope);
     });
   }
 
@@ -415,9 +430,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       guarded('strip', () => strip.update({ t: ctx.t, layers: REFERENCE_MODEL.layers }));
     if (changed('glossary', [state.lang])) guarded('glossary', () => glossary.update(ctx));
     const predictions = readPredictions(learner);
-    if (changed('softmax', [state.lang, loaded, state.l2, state.softmaxGrowth, predictions.s, invited.s])) {
-      guarded('softmax', () => softmax.update(nl && softmaxData(nl), ctx));
-    }
+    paintSoftmax(nl, ctx, predictions);
     if (changed('worked example', [state.lang, loaded]))
       guarded('worked example', () => worked.update(nl && computeWorkedExample(nl), ctx));
     if (changed('calculator', [state.lang, loaded, state.vector, state.eps])) {
@@ -426,11 +439,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
         : { text: state.vector, eps: state.eps, error: null, result: null };
       guarded('calculator', () => calculator.update(runtime.calculator, ctx));
     }
-    if (changed('playground', [state.lang, loaded, state.stretch, state.eps, predictions.p, invited.p])) {
-      guarded('playground', () =>
-        playground.update(nl && { ...computePlayground(nl, state.stretch, state.eps), question: question('p') }, ctx),
-      );
-    }
+    paintPlayground(nl, ctx, predictions);
     const view = paintModelViews(nl, ctx);
     guarded('training lab', () => lab.update({ lang: state.lang, nl }));
     paintLessons(nl, view, ctx);
@@ -440,6 +449,29 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       const prose = proseKeys(doc).map((key) => ctx.t(key, STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers }));
       readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, state.lang) });
     }
+    scheduleUrlWrite();
+    if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() });
+  }
+
+  function paintSoftmax(nl, ctx, predictions) {
+    if (changed('softmax', [state.lang, runtime.backend, state.l2, state.softmaxGrowth, predictions.s, invited.s])) {
+      guarded('softmax', () => softmax.update(nl && softmaxData(nl), ctx));
+    }
+  }
+
+  function paintPlayground(nl, ctx, predictions) {
+    if (changed('playground', [state.lang, runtime.backend, state.stretch, state.eps, predictions.p, invited.p])) {
+      guarded('playground', () =>
+        playground.update(nl && { ...computePlayground(nl, state.stretch, state.eps), question: question('p') }, ctx),
+      );
+    }
+  }
+
+  // The frame of an input only one view shows: that view, and the link.
+  function paintOne(view) {
+    const paintStart = win.performance.now();
+    const paintView = view === 'softmax' ? paintSoftmax : paintPlayground;
+    paintView(runtime.nl, context(), readPredictions(learner));
     scheduleUrlWrite();
     if (timing) win.performance.measure('normlab:paint', { start: paintStart, end: win.performance.now() });
   }

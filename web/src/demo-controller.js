@@ -376,15 +376,15 @@ export function createDemoController({ win, render, timing = false, walk = null 
     },
     // An input happened now. A backward pass still waiting for the input to
     // settle must not start before this input's frame: that frame schedules
-    // it anew.
+    // it anew (the gradient views' paint). Returns whether one was waiting.
     input() {
       runtime.lastInputAt = win.performance.now();
       const g = runtime.gradients;
-      if (g.settling) {
-        win.clearTimeout(g.timer);
-        g.settling = false;
-        g.key = null;
-      }
+      if (!g.settling) return false;
+      win.clearTimeout(g.timer);
+      g.settling = false;
+      g.key = null;
+      return true;
     },
     dispose() {
       win.clearTimeout(runtime.gradients.timer);
