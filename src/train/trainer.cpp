@@ -79,11 +79,11 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
   unigram_entropy_ = train::unigram_entropy(split_.train, split_.n_train);
   layout_ = param_layout(config_);
   const std::size_t P = layout_.total;
-  params_.assign(P, 0.0f);
+  params_.resize(P);  // init_params() writes every one
   grads_.assign(P, 0.0f);
   adam_m_.assign(P, 0.0f);
   adam_v_.assign(P, 0.0f);
-  transposed_.assign(transposed_floats(config_), 0.0f);
+  transposed_.resize(transposed_floats(config_));  // refresh_transposed() writes them
   init_params(params_.data(), layout_, config_);
   refresh_transposed();
 
@@ -92,9 +92,9 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
   inputs_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
   targets_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
 
-  activations_.assign(layer_activation_floats(config_) * config_.layers + stream_floats(config_) +
-                          head_floats(config_),
-                      0.0f);
+  // Written by each forward before anything reads them.
+  activations_.resize(layer_activation_floats(config_) * config_.layers + stream_floats(config_) +
+                      head_floats(config_));
   float* at = activations_.data();
   auto take = [&at](std::size_t n) {
     float* p = at;

@@ -35,7 +35,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/rng.h"
@@ -86,6 +88,30 @@ struct LayerActs {
   float* fc;          // (R, F) before GELU
   float* gelu;        // (R, F)
 };
+
+// A vector of floats whose resize() leaves new elements unset: the buffers
+// a step writes before it reads (the parameters, their transposed copies,
+// the activations) are not zeroed at construction, which would touch every
+// page of them at once.
+template <class T>
+struct UnsetAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UnsetAllocator<U>;
+  };
+  UnsetAllocator() = default;
+  template <class U>
+  UnsetAllocator(const UnsetAllocator<U>&) {}
+  template <class U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using UnsetFloats = std::vector<float, UnsetAllocator<float>>;
 
 class Trainer {
  public:
@@ -194,15 +220,15 @@ class Trainer {
   double unigram_entropy_;
   ParamLayout layout_;
 
-  std::vector<float> params_;       // (P)
-  std::vector<float> transposed_;   // (transposed_floats)
-  std::vector<float> grads_;        // (P)
-  std::vector<float> adam_m_;       // (P)
-  std::vector<float> adam_v_;       // (P)
-  std::vector<float> activations_;  // layers, stream, head of one micro-batch
-  std::vector<float> scratch_;      // backward buffers, inference buffers
-  std::vector<uint8_t> inputs_;     // (B, T) the current step's batch
-  std::vector<uint8_t> targets_;    // (B, T)
+  UnsetFloats params_;            // (P)
+  UnsetFloats transposed_;        // (transposed_floats)
+  std::vector<float> grads_;      // (P)
+  std::vector<float> adam_m_;     // (P)
+  std::vector<float> adam_v_;     // (P)
+  UnsetFloats activations_;       // layers, stream, head of one micro-batch
+  std::vector<float> scratch_;    // backward buffers, inference buffers
+  std::vector<uint8_t> inputs_;   // (B, T) the current step's batch
+  std::vector<uint8_t> targets_;  // (B, T)
 
   std::vector<LayerActs> acts_;  // (L) per layer, R = micro_batch T rows
   float* stream_;                // (L + 1, R, D) the stream before each layer, and after the last
