@@ -29,8 +29,8 @@ constexpr int Tm = kMaxPromptTokens;
 // Grows v to n elements when it holds fewer; never shrinks it. The shared
 // scratch's buffers are sized this way for the largest model that uses them,
 // so a page whose models all have one shape allocates each once.
-template <class V>
-void grow(std::vector<V>* v, size_t n) {
+template <class V, class A>
+void grow(std::vector<V, A>* v, size_t n) {
   if (v->size() < n) v->resize(n);
 }
 
@@ -289,7 +289,7 @@ void Model::prepare(int T) {
   Carver counter(nullptr);
   Buffers sizing{};
   carve(&counter, &sizing, Tm);
-  std::vector<float>& workspace = scratch().workspace;
+  UnsetFloats& workspace = scratch().workspace;
   grow(&workspace, counter.used());
   Carver carver(workspace.data());
   carve(&carver, &buffers_, T);

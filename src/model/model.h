@@ -52,6 +52,7 @@
 #include "model/probes.h"
 #include "model/problem.h"
 #include "model/tokenizer.h"
+#include "model/unset_floats.h"
 #include "model/weights.h"
 #include "normlab/kernels.h"
 
@@ -220,7 +221,7 @@ class Model {
     uint64_t owner = 0;                       // the id_ of the model that ran it; 0: none
     int layers = 0;                           // stream entries 0..layers hold x_0..x_layers
     std::vector<int> tokens;                  // (T)
-    std::vector<float> stream;                // (L + 1, Tm, D) x_l, row t
+    UnsetFloats stream;                       // (L + 1, Tm, D) x_l, row t
     std::vector<float> stats;                 // (L, P, Tm, S) probes
     std::vector<float> attention_entropy;     // (L, Tm, H)
     std::vector<float> attention_max_prob;    // (L, Tm, H)
@@ -232,8 +233,8 @@ class Model {
   // model on the thread (see "Memory" above). Each buffer is sized for the
   // largest model that used it, once.
   struct Scratch {
-    std::vector<float> workspace;      // prepare()'s, for kMaxPromptTokens
-    std::vector<float> checkpoints;    // (rows, D) gradients() only
+    UnsetFloats workspace;             // prepare()'s, for kMaxPromptTokens
+    UnsetFloats checkpoints;           // (rows, D) gradients() only
     std::vector<float> rescale_stats;  // (2, Tm, S) gradients() post-norm only
     int checkpoint_rows = kCheckpointRows;
     ParameterSet gradients;  // parameter_gradients()

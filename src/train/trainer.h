@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "model/rng.h"
+#include "model/unset_floats.h"
 #include "train/layout.h"
 #include "train/options.h"
 #include "train/text.h"
@@ -89,29 +90,9 @@ struct LayerActs {
   float* gelu;        // (R, F)
 };
 
-// A vector of floats whose resize() leaves new elements unset: the buffers
-// a step writes before it reads (the parameters, their transposed copies,
-// the activations) are not zeroed at construction, which would touch every
-// page of them at once.
-template <class T>
-struct UnsetAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UnsetAllocator<U>;
-  };
-  UnsetAllocator() = default;
-  template <class U>
-  UnsetAllocator(const UnsetAllocator<U>&) {}
-  template <class U>
-  void construct(U* p) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-using UnsetFloats = std::vector<float, UnsetAllocator<float>>;
+// The parameters, their transposed copies and the activations are written
+// before they are read: not zeroed at construction (model/unset_floats.h).
+using model::UnsetFloats;
 
 class Trainer {
  public:
