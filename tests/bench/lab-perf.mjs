@@ -28,7 +28,7 @@
 //   normlab:lab-paint   one repaint of the lab
 import os from 'node:os';
 
-import { launchBrowser, sendCspHeader } from '../browser/page-support.mjs';
+import { bringLabIn, launchBrowser, sendCspHeader } from '../browser/page-support.mjs';
 import { liveTrainerModules, trackTrainerModules } from '../browser/trainer-tracker.mjs';
 import { SLIDERS, parseArgs, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
@@ -168,17 +168,7 @@ try {
   await page.goto(`${options.url}?layer=0`);
   const cdp = await context.newCDPSession(page);
   await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
-  // The lab loads as its section nears the screen; sections above it may
-  // grow once rendered and push it away again, so scroll until it is there.
-  for (;;) {
-    await page.locator('#lab').scrollIntoViewIfNeeded();
-    try {
-      await page.waitForSelector('[data-widget="training-lab"] .lab-start', { timeout: 2000 });
-      break;
-    } catch (error) {
-      if (error.name !== 'TimeoutError') throw error;
-    }
-  }
+  await bringLabIn(page);
   await page.locator('[data-widget="training-lab"] .lab-predict button').nth(1).click();
 
   const idle = {};

@@ -19,7 +19,15 @@ import { float32Text } from '../../web/src/lab/layer-norms.js';
 import { DEFAULT_SAMPLE_PROMPT, LAB_DEFAULTS, LAB_RUNS, LAB_SAMPLE, runOptions } from '../../web/src/lab/runs.js';
 import { cellKey, sweepReading, sweepTable } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
-import { fileUrl, openPage, seriousViolations, settle, shareBrowserAndServer } from './page-support.mjs';
+import {
+  LAB as lab,
+  bringLabIn,
+  fileUrl,
+  openPage,
+  seriousViolations,
+  settle,
+  shareBrowserAndServer,
+} from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 const sweep = sweepTable(JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8')));
@@ -29,26 +37,13 @@ const sweep = sweepTable(JSON.parse(readFileSync(new URL('../../web/data/train-s
 // steps), far too few for any run to learn.
 const STEPS = 30;
 const fewSteps = (steps) => `window.NORMLAB_LAB_STEPS = ${steps};`;
-const lab = '[data-widget="training-lab"]';
 // A whole contrast on a loaded machine takes minutes.
 const RUN_TIMEOUT_MS = 15 * 60 * 1000;
 
-// The lab loads when its section nears the screen. Sections above it that
-// skipped rendering take their real height once scrolled past, which can
-// push the lab away again: scroll to it until it is there, as a reader would.
 async function openLab(url, options) {
   const opened = await openPage(shared.browser, url, options);
-  const { page } = opened;
-  for (;;) {
-    await page.locator('#lab').scrollIntoViewIfNeeded();
-    try {
-      await page.waitForSelector(`${lab} .lab-start`, { timeout: 2000 });
-      break;
-    } catch (error) {
-      if (error.name !== 'TimeoutError') throw error;
-    }
-  }
-  await settle(page);
+  await bringLabIn(opened.page);
+  await settle(opened.page);
   return opened;
 }
 

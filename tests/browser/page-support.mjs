@@ -150,6 +150,26 @@ export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
+// The training lab loads when its section nears the screen. Sections above
+// it that skipped rendering take their real height once scrolled past, which
+// can push the lab away again: scroll to it, as a reader would, until its
+// start button is there (or fail after timeoutMs with what was missing).
+export const LAB = '[data-widget="training-lab"]';
+export async function bringLabIn(page, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.locator('#lab').scrollIntoViewIfNeeded();
+    try {
+      await page.waitForSelector(`${LAB} .lab-start`, { timeout: 2000 });
+      return;
+    } catch (error) {
+      if (error.name !== 'TimeoutError') throw error;
+      if (Date.now() > deadline)
+        throw new Error(`the training lab did not load within ${timeoutMs} ms of scrolling to #lab`);
+    }
+  }
+}
+
 // Opens a page that embeds the <normlab-*> elements (or a ?widget= frame) in
 // a fresh context. options: csp (send the CSP header, default true; only
 // over HTTP), extra (maps a path under the server to { body, type } served

@@ -30,7 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
+import { LAB, bringLabIn, launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
 import { liveTrainerModules, trackTrainerModules } from './trainer-tracker.mjs';
 
 // What fails a run.
@@ -821,24 +821,12 @@ function probeActions(host, page) {
   return list;
 }
 
-const LAB = '[data-widget="training-lab"]';
-
 // Brings the training lab in and runs it once each way a trainer is
 // deleted, before the baseline: a contrast paused and reset mid-run, then
 // one trained to its end, so the lab's code and a whole contrast's effect on
-// the kernels' wasm memory and the JS heap are in the warm-up sample. The
-// lab loads as its section nears the screen; sections above it may grow
-// once rendered and push it away again, so scroll until it is there.
+// the kernels' wasm memory and the JS heap are in the warm-up sample.
 async function warmUpLab(page) {
-  for (;;) {
-    await page.locator('#lab').scrollIntoViewIfNeeded();
-    try {
-      await page.waitForSelector(`${LAB} .lab-start`, { timeout: 2000 });
-      break;
-    } catch (error) {
-      if (error.name !== 'TimeoutError') throw error;
-    }
-  }
+  await bringLabIn(page);
   const phase = (want) =>
     page.waitForFunction(([sel, p]) => document.querySelector(sel).dataset.phase === p, [LAB, want], { timeout: 0 });
   const enabled = (sel) => page.waitForFunction((s) => !document.querySelector(s).disabled, sel, { timeout: 0 });
