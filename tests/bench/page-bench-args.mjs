@@ -10,9 +10,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function parseArgs(argv) {
-  const o = { runs: 40, url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href };
+  const o = { runs: 40, loads: 8, loadsOnly: false, url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') o.runs = Number(argv[++i]);
+    else if (argv[i] === '--loads') o.loads = Number(argv[++i]);
+    else if (argv[i] === '--loads-only') o.loadsOnly = true;
     else if (argv[i] === '--url') o.url = argv[++i];
     else throw new Error(`unknown argument ${argv[i]}`);
   }

@@ -5,10 +5,14 @@
 //   - gradient views: from the last input of a drag to the gradient views
 //     painted (target: 100 ms after the input settles), and the longest frame
 //     during the drag (the backward passes must never hold a slider up).
+//   - the first load (before the moves): in fresh contexts, from navigation
+//     to the first views computed by the kernels and painted, the first
+//     forward pass (the model's scratch is allocated then, the module not
+//     yet tiered up) and the gradient views' two backward passes.
 // Prints the figures, and where a keystroke's frame goes; asserts nothing
 // (the machine's load decides too much).
 //
-//   node tests/bench/page-perf.mjs [--runs 40] [--url URL]
+//   node tests/bench/page-perf.mjs [--runs 40] [--loads 8] [--loads-only] [--url URL]
 //
 // The page records User Timing measures only when window.NORMLAB_TIMING is
 // set, which this script does before the page's scripts run:
@@ -245,6 +249,60 @@ async function measurePage(browser, url, runs) {
   await context.close();
 }
 
+// `loads` fresh loads of url, each in a new context (no cache, a new wasm
+// instance): medians of the main figures of a first visit.
+async function measureLoads(browser, url, loads) {
+  const figures = { computed: [], forward: [], pre: [], post: [] };
+  for (let i = 0; i < loads; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.NORMLAB_TIMING = true;
+    });
+    await page.goto(url);
+    // The first paint of the kernels' figures: the backend is known, and
+    // the frame after the render it scheduled is painted.
+    figures.computed.push(
+      await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+            const ready = () => document.getElementById('backend')?.dataset.backend !== 'loading';
+            if (ready()) painted();
+            else {
+              const watch = new MutationObserver(() => ready() && (watch.disconnect(), painted()));
+              watch.observe(document.getElementById('backend'), { attributes: true });
+            }
+          }),
+      ),
+    );
+    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+    const first = await page.evaluate(() =>
+      Object.fromEntries(
+        ['forward:run', 'gradients:pre', 'gradients:post'].map((n) => [
+          n,
+          performance.getEntriesByName(`normlab:${n}`)[0]?.duration ?? NaN,
+        ]),
+      ),
+    );
+    figures.forward.push(first['forward:run']);
+    figures.pre.push(first['gradients:pre']);
+    figures.post.push(first['gradients:post']);
+    await context.close();
+  }
+  console.log(`First load, ${loads} fresh loads (medians; min and max):`);
+  for (const [name, values] of [
+    ['navigation -> computed views painted', figures.computed],
+    ['first forward pass (normlab:forward:run)', figures.forward],
+    ['first gradients, pre-norm', figures.pre],
+    ['first gradients, post-norm', figures.post],
+  ]) {
+    console.log(
+      `  ${name.padEnd(42)} median ${fmt(quantile(values, 0.5))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}`,
+    );
+  }
+}
+
 const options = parseArgs(process.argv.slice(2));
 const browser = await launchBrowser();
 try {
@@ -259,9 +317,12 @@ try {
       .map((l) => l.toFixed(2))
       .join(' ')} at the start`,
   );
-  await measurePage(browser, `${options.url}?layer=0`, options.runs);
-  await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(PROMPT_32)}`, options.runs);
-  await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
+  await measureLoads(browser, `${options.url}?layer=0`, options.loads);
+  if (!options.loadsOnly) {
+    await measurePage(browser, `${options.url}?layer=0`, options.runs);
+    await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(PROMPT_32)}`, options.runs);
+    await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
+  }
 } finally {
   await browser.close();
 }
