@@ -40,7 +40,9 @@ run() {
 }
 
 # ---------------------------------------------------------------- deps
-APT_BUILD=(cmake make g++ emscripten binaryen catch2)
+# ccache keeps what the compilers made (in ~/.cache/ccache, or CCACHE_DIR),
+# so a build from a clean clone recompiles only what changed (see build()).
+APT_BUILD=(cmake make g++ emscripten binaryen catch2 ccache)
 # Chromium, and the only fonts the browser tests render with (see
 # font_config): the page's phone layout depends on glyph widths, so a test
 # must not pass or fail with the fonts a machine happens to have. The CJK font
@@ -204,16 +206,29 @@ deps_browser() { apt_install "${APT_BROWSER[@]}"; font_config; }
 deps_all() { deps_build; deps_browser; apt_install "${APT_CHECK[@]}" "${APT_ZIP[@]}" "${APT_FORMAT[@]}"; }
 
 # ---------------------------------------------------------------- build
-cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2")
+cmake_args=(-DNORMLAB_XSIMD_INCLUDE="$DEPS/xsimd/include" -DNORMLAB_CATCH2_INCLUDE="$DEPS/catch2"
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Paths inside the checkout are made relative before ccache hashes a
+# compile, and the directory it runs in is left out of the hash (debug
+# info), so a clone at another path hits what an earlier one compiled.
+export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
 
 build() {
+  ccache --zero-stats >/dev/null
   run cmake-native cmake -S "$ROOT" -B "$BUILD/native" "${cmake_args[@]}"
   run build-native cmake --build "$BUILD/native" -j "$JOBS"
   [ -f "$BUILD/wasm/CMakeCache.txt" ] || run cmake-wasm emcmake cmake -S "$ROOT" -B "$BUILD/wasm" "${cmake_args[@]}"
   run build-wasm cmake --build "$BUILD/wasm" -j "$JOBS"
   run bundle node "$ROOT/wasm/bundle.mjs" "$BUILD/wasm" "$DIST"
   run page node "$ROOT/web/build.mjs" "$DIST"
-  say "built dist/ ($(du -sh "$DIST" | cut -f1))"
+  say "built dist/ ($(du -sh "$DIST" | cut -f1)); $(ccache_hits)"
+}
+
+# What ccache served since build() began (its statistics are zeroed there).
+ccache_hits() {
+  ccache --print-stats 2>/dev/null | awk -F'\t' '
+    $1 ~ /^(direct|preprocessed)_cache_hit$/ { hit += $2 } $1 == "cache_miss" { miss += $2 }
+    END { printf "ccache: %d compiles served from the cache, %d compiled", hit, miss }'
 }
 
 # The native library, Catch2 tests and fuzzers under AddressSanitizer +

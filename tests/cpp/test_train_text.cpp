@@ -25,8 +25,7 @@ TEST_CASE("SHA-256 of the committed training text is the recorded one", "[train]
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  const std::string recorded =
-      read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.sha256");
+  const std::string recorded = read_file(source_path("web/data/training-text.zh.sha256"));
   REQUIRE(recorded.size() > 64);
   const std::string& text = training_text();
   std::printf("training text: %zu bytes, sha256 %s\n", text.size(), sha256_hex(text).c_str());

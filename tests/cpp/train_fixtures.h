@@ -17,6 +17,9 @@
 
 namespace normlab::test {
 
+// A path under the source tree's root (source_dir.cpp).
+std::string source_path(const std::string& relative);
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
@@ -26,8 +29,7 @@ inline std::string read_file(const std::string& path) {
 
 // The page's Chinese prose as committed (web/data/training-text.zh.txt).
 inline const std::string& training_text() {
-  static const std::string text =
-      read_file(std::string(NORMLAB_SOURCE_DIR) + "/web/data/training-text.zh.txt");
+  static const std::string text = read_file(source_path("web/data/training-text.zh.txt"));
   return text;
 }
 
