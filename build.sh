@@ -339,8 +339,8 @@ cmd_test() {
   build_checked normlab_tests normlab_fuzzers
   in_parallel thesis thesis_tests checked checked_and_wasm_tests || failed=1
   # Two test files at a time: most of a browser test's time is Chromium's
-  # own, and two files keep both cores busier than one (here 785 s against
-  # 891 s for the whole set).
+  # own, and two files keep both cores busier than one (here 785 to 896 s
+  # in four runs against 891 s for the whole set).
   say "JS API and browser tests (node --test)"
   CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node --test --test-concurrency=2 "$ROOT"/tests/js/ "$ROOT"/tests/browser/ || failed=1
   [ $failed -eq 0 ] || die "some tests failed"
