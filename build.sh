@@ -12,7 +12,8 @@
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip, and the
 #                      SCORM 1.2 and 2004 packages build/normlab-<version>-scorm12.zip, -scorm2004.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
-#   ./build.sh sweep   build, then the trainer's depth x lr x placement sweep -> web/data/train-sweep.json
+#   ./build.sh sweep   build, then the lab's tables in wasm: its setup's investigation, its default
+#                      contrast over 10 seeds, the depth x lr x run sweep -> web/data/*.json
 #   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
 set -euo pipefail
 
@@ -295,12 +296,12 @@ cmd_format() {
   say "formatted: $(cpp_sources | wc -l) C++ files (clang-format $(clang-format --version | grep -oE '[0-9]+\.[0-9.]+' | head -n 1)), JavaScript (prettier $("$ROOT"/node_modules/.bin/prettier --version))"
 }
 
-# Each runs on one core: the trainer's thesis natively, and the sanitized
-# Catch2 binary, the fuzz corpus and the two wasm Catch2 binaries. cmd_test
-# runs the two groups at once.
-thesis_tests() {
-  say "Catch2, native: the trainer's thesis ([.thesis], 3 seeds x 4 runs of 400 steps; minutes)"
-  "$BUILD/native/normlab_tests" "[.thesis]"
+# On one core each, at once (cmd_test): the lab's committed tables, some of
+# their runs trained again (tests/tables); and the sanitized Catch2 binary,
+# the fuzz corpus and the two wasm Catch2 binaries.
+table_tests() {
+  say "the lab's committed tables, and the default seed's runs trained again (wasm SIMD128, node --test)"
+  NORMLAB_TABLE_THREADS=1 node --test "$ROOT/tests/tables/"
 }
 checked_and_wasm_tests() {
   local failed=0 flavour
@@ -337,7 +338,7 @@ cmd_test() {
   "$BUILD/native/normlab_tests" || failed=1
   say "building the sanitized Catch2 binary and the fuzzers (clang)"
   build_checked normlab_tests normlab_fuzzers
-  in_parallel thesis thesis_tests checked checked_and_wasm_tests || failed=1
+  in_parallel tables table_tests checked checked_and_wasm_tests || failed=1
   # Two test files at a time: most of a browser test's time is Chromium's
   # own, and two files keep both cores busier than one (here 785 to 896 s
   # in four runs against 891 s for the whole set).
@@ -452,17 +453,26 @@ cmd_soak() {
   say "soak passed (report: build/soak.json)"
 }
 
-# The trainer's sweep (tests/bench/native/train_sweep.cpp): depth 6/12/24/48 x
-# lr 1e-3/3e-3/5e-3/1e-2 x pre / post / post + 100-step warmup x 3 seeds, 400
-# steps each, on the committed text; writes the table the page's lab draws
-# and the demonstration config is chosen from. Niced: it takes an hour or more.
+# The training lab's tables, each trained in the WebAssembly SIMD128 build
+# under Node, one run per core, on each language's committed text
+# (web/data/training-text.*.txt), with the options the lab's own code builds:
+#   lab-setup.mjs       why the old setup's pre-norm sat on the plateau, and
+#                       what each candidate setup did over 10 seeds
+#                       -> web/data/lab-setup.json, lab-setup.md (~30 min)
+#   lab-robustness.mjs  the default contrast over seeds 1..10
+#                       -> web/data/lab-robustness.json (~10 min)
+#   train-sweep.mjs     depth x lr x run x 5 seeds, the lab's map and
+#                       learning-rate window -> web/data/train-sweep.json (~90 min)
+# Times on two cores. The tests check the page's claims on these tables and
+# train some of their rows again, comparing bit for bit.
 cmd_sweep() {
   deps_build; build
-  local commit
-  commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  say "trainer sweep (144 runs of 400 steps) -> web/data/train-sweep.json"
-  nice -n 10 "$BUILD/native/normlab_train_sweep" --text "$ROOT/web/data/training-text.zh.txt" \
-    --out "$ROOT/web/data/train-sweep.json" --commit "$commit"
+  say "the lab's setup: probes and candidates -> web/data/lab-setup.json, lab-setup.md"
+  nice -n 10 node "$ROOT/tests/bench/lab-setup.mjs"
+  say "the default contrast over seeds -> web/data/lab-robustness.json"
+  nice -n 10 node "$ROOT/tests/bench/lab-robustness.mjs"
+  say "the sweep -> web/data/train-sweep.json"
+  nice -n 10 node "$ROOT/tests/bench/train-sweep.mjs"
 }
 
 # ---------------------------------------------------------------- fresh-check

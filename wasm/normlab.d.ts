@@ -510,6 +510,12 @@ export interface TrainerOptions {
   placement?: Placement;
   /** Number in 0..1. Default 1e-6 for RMSNorm, 1e-5 for LayerNorm. */
   eps?: number;
+  /**
+   * Standard deviation of every initial weight matrix and both embeddings,
+   * a number > 0 and <= 1. Default 0.02 sqrt(768 / hidden) (0.098 at hidden
+   * 32): GPT-2's 0.02 at its width 768, scaled as 1 / sqrt(width).
+   */
+  initStd?: number;
   /** Adam's step size after warmup, a finite number > 0. Default 3e-3. */
   lr?: number;
   /** Steps of linear warmup, integer in 0..100000. Default 0. */
@@ -539,6 +545,8 @@ export interface TrainerConfig {
   readonly placement: Placement;
   /** Rounded to float32, as the trainer computes with it. */
   readonly eps: number;
+  /** Rounded to float32. */
+  readonly initStd: number;
   readonly lr: number;
   readonly warmup: number;
   readonly steps: number;
@@ -555,6 +563,16 @@ export interface TrainRun {
   gradFirst: Float32Array;
   /** The same for the last layer. */
   gradLast: Float32Array;
+  /**
+   * How far each step's update moved layer 0's parameters relative to their
+   * size, ||after - before|| / ||before|| (0 when no update was applied).
+   * Under Adam a parameter moves by about lr whatever its gradient's size
+   * until the gradient falls far below its running average, so this, not the
+   * gradient, says whether a layer still learns.
+   */
+  updateFirst: Float32Array;
+  /** The same for the last layer. */
+  updateLast: Float32Array;
   /** The learning rate each step's update used (warmup included). */
   lr: Float32Array;
   /** Index of the first of these steps, from 0. */
@@ -581,6 +599,8 @@ export interface SamplingPart {
   done: boolean;
   /** generate()'s text once done, else ''. */
   text: string;
+  /** Once done, the sampled bytes themselves (text decodes them, a broken UTF-8 sequence as U+FFFD). */
+  utf8?: Uint8Array;
   bytesDone: number;
   bytes: number;
 }
@@ -612,6 +632,18 @@ export interface TrainerLayerNorms {
   residual: Float32Array;
   /** Per layer; null with norm 'none'. */
   norms: null | Record<LayerNormName, TrainerNormLengths>;
+  /**
+   * (layers): how spread each layer's attention is, the entropy of each
+   * softmax row over its keys divided by that of equal weights (1 = uniform,
+   * 0 = one key), averaged over heads and rows. NaN for a single token.
+   */
+  attentionEntropy: Float32Array;
+  /**
+   * (layers + 1): at each point of residual, the mean cosine similarity of
+   * two tokens' vectors (1 = every token carries the same vector). NaN for a
+   * single token.
+   */
+  tokenSimilarity: Float32Array;
 }
 
 export interface GenerateOptions {
@@ -660,6 +692,12 @@ export interface Trainer {
    * unit of training between two calls, starts it over.
    */
   generateFor(prompt: string, nBytes: number, options: GenerateOptions | undefined, budgetMs: number): SamplingPart;
+  /**
+   * The model's probability for each of the 256 byte values to come next
+   * after the prompt's UTF-8 bytes (its last config.seq; '' reads as a line
+   * break). Forward only: training stays bit-identical.
+   */
+  nextBytes(prompt: string): Float32Array;
   /**
    * The residual stream's and the norms' mean L2 per token, layer by layer,
    * from one forward pass of the prompt's UTF-8 bytes (1..config.seq; a

@@ -195,6 +195,14 @@ class TrainerHandle {
     return val(typed_memory_view(out.size(), reinterpret_cast<const uint8_t*>(out.data())));
   }
 
+  // The next-byte distribution after the prompt's bytes
+  // (Trainer::next_byte_probabilities); a view of its 256 floats, good until
+  // the next call (the view rule).
+  val next_bytes(const std::string& prompt_utf8) {
+    if (trainer_) trainer_->next_byte_probabilities(next_bytes_.data(), prompt_utf8);
+    return val(typed_memory_view(next_bytes_.size(), next_bytes_.data()));
+  }
+
   // Layer by layer, the lengths of one forward pass's residual stream and
   // norm outputs (Trainer::layer_norms), into packed() (kLayerNormTable):
   // on the prompt's bytes, or with none on the held-out split's first
@@ -233,6 +241,8 @@ class TrainerHandle {
     run_.loss.push_back(static_cast<float>(r.loss));
     run_.grad_first.push_back(static_cast<float>(r.grad_first));
     run_.grad_last.push_back(static_cast<float>(r.grad_last));
+    run_.update_first.push_back(static_cast<float>(r.update_first));
+    run_.update_last.push_back(static_cast<float>(r.update_last));
     run_.lr.push_back(static_cast<float>(r.lr));
   }
 
@@ -267,6 +277,7 @@ class TrainerHandle {
   ntr::TrainRun run_;
   ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
   std::string generated_;
+  std::vector<float> next_bytes_ = std::vector<float>(256);
   // The sampling in progress (sample_byte): its arguments, its state and the
   // training progress (units run) it started at.
   std::string sample_prompt_;
@@ -297,7 +308,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .field("liveAllocations", &MemoryInfo::live_allocations);
   function("memoryInfo", &memory_info);
 
-  // JS fills every field (eps NaN = the norm's default; text: UTF-8 bytes).
+  // JS fills every field (eps, initStd NaN = the default; text: UTF-8 bytes).
   value_object<ntr::TrainOptions>("TrainOptions")
       .field("layers", &ntr::TrainOptions::layers)
       .field("hidden", &ntr::TrainOptions::hidden)
@@ -305,6 +316,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .field("norm", &ntr::TrainOptions::norm)
       .field("placement", &ntr::TrainOptions::placement)
       .field("eps", &ntr::TrainOptions::eps)
+      .field("initStd", &ntr::TrainOptions::init_std)
       .field("lr", &ntr::TrainOptions::lr)
       .field("warmup", &ntr::TrainOptions::warmup)
       .field("steps", &ntr::TrainOptions::steps)
@@ -338,6 +350,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("beginSampling", &TrainerHandle::begin_sampling)
       .function("sampleByte", &TrainerHandle::sample_byte)
       .function("sampled", &TrainerHandle::sampled)
+      .function("nextBytes", &TrainerHandle::next_bytes)
       .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);

@@ -5,18 +5,19 @@
 // N = steps a call completed
 //
 //   const trainer = await nl.createTrainer({ layers, hidden, heads, norm, placement,
-//                                            eps, lr, warmup, steps, seed, seq, batch, text })
+//                                            eps, initStd, lr, warmup, steps, seed, seq, batch, text })
 //   trainer.config                 the options resolved (text aside)
 //   trainer.step(n = 1)            -> TrainRun: n whole steps
 //   trainer.advance(budgetMs)      -> TrainRun: units of steps until budgetMs has passed
-//   TrainRun = { loss, gradFirst, gradLast, lr: Float32Array(N), firstStep, stepsDone,
+//   TrainRun = { loss, gradFirst, gradLast, updateFirst, updateLast, lr: Float32Array(N), firstStep, stepsDone,
 //                unitsDone, unitsPerStep, diverged: boolean }
 //   trainer.evaluate()             -> held-out loss (nats)
 //   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone
 //   trainer.generate(prompt, nBytes, { temperature = 1, seed = 1 }) -> string
 //   trainer.generateFor(prompt, nBytes, options, budgetMs)
-//                                  -> { done, text, bytesDone, bytes }: the same in parts
+//                                  -> { done, text, utf8, bytesDone, bytes }: the same in parts
+//   trainer.nextBytes(prompt)      -> Float32Array(256): the next byte's probabilities
 //   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
 //                                     residual: Float32Array(L + 1), norms: { inputNorm,
 //                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
@@ -70,6 +71,7 @@ const OPTION_NAMES = [
   'norm',
   'placement',
   'eps',
+  'initStd',
   'lr',
   'warmup',
   'steps',
@@ -108,15 +110,15 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
       const kind = STRING_OPTIONS.has(name) ? 'string' : 'number';
       if (value === undefined) {
         if (name === 'text') cpp.text = utf8.encode(TRAINING_TEXT);
-        else cpp[name] = name === 'eps' ? NaN : OPTION_DEFAULTS[name]; // eps NaN: the norm's default
+        else cpp[name] = OPTION_DEFAULTS[name] ?? NaN; // eps, initStd NaN: the C++ default
       } else if (typeof value !== kind) {
         wrongType.add(name);
         cpp[name] = kind === 'string' ? '' : -1;
       } else if (name === 'text') {
         cpp.text = utf8.encode(value);
       } else {
-        // An explicit NaN eps must not turn into "use the default".
-        cpp[name] = name === 'eps' && Number.isNaN(value) ? -1 : value;
+        // An explicit NaN eps or initStd must not turn into "use the default".
+        cpp[name] = Number.isNaN(value) ? -1 : value;
       }
     }
     const { instance: newInstance, boundary } = await loadTrainModule();
@@ -282,10 +284,20 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         const done = sampling.bytes >= args.nBytes;
         const part = { done, text: '', bytesDone: sampling.bytes, bytes: args.nBytes };
         if (done) {
-          part.text = args.nBytes === 0 ? '' : fromUtf8.decode(h.sampled().slice());
+          part.utf8 = args.nBytes === 0 ? new Uint8Array(0) : h.sampled().slice();
+          part.text = fromUtf8.decode(part.utf8);
           sampling.key = null;
         }
         return part;
+      },
+
+      // The model's next-byte distribution after the prompt's UTF-8 bytes
+      // (its last config.seq; '' reads as "\n"): 256 probabilities, forward
+      // only, so training stays bit-identical.
+      nextBytes(prompt) {
+        const h = live();
+        if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+        return h.nextBytes(utf8.encode(prompt)).slice();
       },
 
       // One forward pass measured layer by layer: the mean L2 per token of

@@ -17,9 +17,10 @@ namespace {
 enum TensorId : uint32_t { kWte = 1, kWpe, kQkv, kAttnOut, kFc, kFcOut };
 constexpr uint32_t kNoLayer = 0xFFFFFF;
 
-void draw_normal(float* out, std::size_t n, uint32_t seed, uint32_t layer, uint32_t tensor) {
+void draw_normal(float* out, std::size_t n, float sd, uint32_t seed, uint32_t layer,
+                 uint32_t tensor) {
   model::SplitMix64 rng(model::tensor_seed(seed, layer, tensor));
-  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(kInitStd * rng.normal());
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(sd * rng.normal());
 }
 
 void fill_if(float* params, std::size_t offset, std::size_t n, float value) {
@@ -30,18 +31,19 @@ void fill_if(float* params, std::size_t offset, std::size_t n, float value) {
 
 void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
   const std::size_t D = c.hidden, F = c.mlp_width(), V = TrainConfig::kVocab, T = c.seq;
-  draw_normal(params + p.wte, V * D, c.seed, kNoLayer, kWte);
-  draw_normal(params + p.wpe, T * D, c.seed, kNoLayer, kWpe);
+  const float s = c.init_std;
+  draw_normal(params + p.wte, V * D, s, c.seed, kNoLayer, kWte);
+  draw_normal(params + p.wpe, T * D, s, c.seed, kNoLayer, kWpe);
   for (int l = 0; l < c.layers; ++l) {
     const LayerParamOffsets& o = p.layers[l];
     fill_if(params, o.norm1_gain, D, 1.0f);
     fill_if(params, o.norm1_bias, D, 0.0f);
-    draw_normal(params + o.qkv, 3 * D * D, c.seed, l, kQkv);
-    draw_normal(params + o.attn_out, D * D, c.seed, l, kAttnOut);
+    draw_normal(params + o.qkv, 3 * D * D, s, c.seed, l, kQkv);
+    draw_normal(params + o.attn_out, D * D, s, c.seed, l, kAttnOut);
     fill_if(params, o.norm2_gain, D, 1.0f);
     fill_if(params, o.norm2_bias, D, 0.0f);
-    draw_normal(params + o.fc, F * D, c.seed, l, kFc);
-    draw_normal(params + o.fc_out, D * F, c.seed, l, kFcOut);
+    draw_normal(params + o.fc, F * D, s, c.seed, l, kFc);
+    draw_normal(params + o.fc_out, D * F, s, c.seed, l, kFcOut);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);

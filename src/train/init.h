@@ -2,8 +2,9 @@
 //
 // V = 256, D = hidden, F = 4 D, T = seq
 //
-// Every weight matrix and both embeddings are drawn from N(0, 0.02^2), norm
-// gains are 1 and biases 0. Each tensor draws from its own SplitMix64 stream,
+// Every weight matrix and both embeddings are drawn from N(0, s^2) with
+// s = config.init_std (by default init_std_for(D), options.h), norm gains
+// are 1 and biases 0. Each tensor draws from its own SplitMix64 stream,
 // seeded by (seed, layer, tensor) through model::tensor_seed: layer l's
 // weights are the same in a 6- and a 48-layer model, and the same in every
 // build. "Normal" is rng.h's integer-only approximation (Irwin-Hall sum of
@@ -15,8 +16,6 @@
 #include "train/options.h"
 
 namespace normlab::train {
-
-inline constexpr float kInitStd = 0.02f;
 
 // params: (layout.total) written.
 void init_params(float* params, const ParamLayout& layout, const TrainConfig& config);

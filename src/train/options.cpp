@@ -18,6 +18,8 @@ using model::is_power_of_two_in;
 
 int min_text_bytes(int seq) { return 10 * (seq + 1); }
 
+double init_std_for(int hidden) { return 0.02 * std::sqrt(768.0 / hidden); }
+
 std::string validate_train_options(const TrainOptions& o) {
   if (!is_integer_in(o.layers, 1, 64)) {
     return "layers must be an integer in 1..64";
@@ -39,6 +41,9 @@ std::string validate_train_options(const TrainOptions& o) {
   }
   if (!std::isnan(o.eps) && !(o.eps >= 0.0 && o.eps <= 1.0)) {
     return "eps must be a number in 0..1";
+  }
+  if (!std::isnan(o.init_std) && !(o.init_std > 0.0 && o.init_std <= 1.0)) {
+    return "initStd must be a number > 0 and <= 1";
   }
   if (!(std::isfinite(o.lr) && o.lr > 0.0)) {
     return "lr must be a finite number > 0";
@@ -107,6 +112,7 @@ TrainConfig resolve_train_options(const TrainOptions& o) {
   } else {
     c.eps = static_cast<float>(o.eps);
   }
+  c.init_std = static_cast<float>(std::isnan(o.init_std) ? init_std_for(c.hidden) : o.init_std);
   c.lr = o.lr;
   c.warmup = static_cast<int>(o.warmup);
   c.steps = static_cast<int>(o.steps);

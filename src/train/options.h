@@ -21,6 +21,13 @@ namespace normlab::train {
 using model::NormKind;
 using model::Placement;
 
+// The default standard deviation of the initial weights at width D:
+// GPT-2's 0.02, which it uses at width 768, scaled as 1 / sqrt(width),
+// 0.02 sqrt(768 / D) (0.098 at D = 32). A weight's Adam update is about lr
+// whatever its size, so at width 32 GPT-2's own 0.02 lets the first few
+// steps outweigh the random start (web/data/lab-setup.md).
+double init_std_for(int hidden);
+
 // Options exactly as JavaScript passes them: numbers as double (so integer-
 // ness and range are checked here rather than truncated by the binding),
 // enums as strings, the training text as its UTF-8 bytes.
@@ -32,6 +39,8 @@ struct TrainOptions {
   std::string placement = "post";  // "pre" | "post"
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
+  // NaN means the width's default, init_std_for(hidden): 0.098 at 32.
+  double init_std = std::numeric_limits<double>::quiet_NaN();
   double lr = 3e-3;    // finite, > 0: Adam's step size after warmup
   double warmup = 0;   // integer in 0..100000: steps of linear warmup
   double steps = 400;  // integer in 1..100000: the run's planned length
@@ -50,6 +59,7 @@ struct TrainConfig {
   NormKind norm = NormKind::rmsnorm;
   Placement placement = Placement::post;
   float eps = 1e-6f;
+  float init_std = static_cast<float>(init_std_for(hidden));  // init.h
   double lr = 3e-3;
   int warmup = 0;
   int steps = 400;

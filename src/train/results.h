@@ -41,13 +41,17 @@ struct TrainRun {
   std::vector<float> loss;        // (N) mean cross-entropy of each step's batch
   std::vector<float> grad_first;  // (N) L2 of layer 0's parameter gradients
   std::vector<float> grad_last;   // (N) L2 of layer L - 1's
-  std::vector<float> lr;          // (N) the learning rate of each step's update
+  std::vector<float> update_first;  // (N) layer 0's relative update size (StepResult)
+  std::vector<float> update_last;   // (N) layer L - 1's
+  std::vector<float> lr;            // (N) the learning rate of each step's update
 
   void clear() {
     steps = 0;
     loss.clear();
     grad_first.clear();
     grad_last.clear();
+    update_first.clear();
+    update_last.clear();
     lr.clear();
   }
 };
@@ -62,6 +66,8 @@ inline constexpr model::ResultEntry<TrainRun> kTrainRunEntries[] = {
     {"loss", "N", NORMLAB_RESULT_MEMBER(loss)},
     {"gradFirst", "N", NORMLAB_RESULT_MEMBER(grad_first)},
     {"gradLast", "N", NORMLAB_RESULT_MEMBER(grad_last)},
+    {"updateFirst", "N", NORMLAB_RESULT_MEMBER(update_first)},
+    {"updateLast", "N", NORMLAB_RESULT_MEMBER(update_last)},
     {"lr", "N", NORMLAB_RESULT_MEMBER(lr)},
     {"firstStep", "", NORMLAB_RESULT_MEMBER(first_step)},
     {"stepsDone", "", NORMLAB_RESULT_MEMBER(steps_done)},
@@ -80,6 +86,7 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     {"norm", "", NORMLAB_RESULT_MEMBER(norm), nullptr, nullptr, "norm"},
     {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
     {"eps", "", NORMLAB_RESULT_MEMBER(eps)},
+    {"initStd", "", NORMLAB_RESULT_MEMBER(init_std)},
     {"lr", "", NORMLAB_RESULT_MEMBER(lr)},
     {"warmup", "", NORMLAB_RESULT_MEMBER(warmup)},
     {"steps", "", NORMLAB_RESULT_MEMBER(steps)},
@@ -107,6 +114,8 @@ inline constexpr model::ResultEntry<LayerNormProbe> kLayerNormEntries[] = {
     {"residual", "L+1", NORMLAB_RESULT_MEMBER(residual)},
     {"norms.{N}.in", "N L", NORMLAB_RESULT_MEMBER(norm_in), "L N", "norm"},
     {"norms.{N}.out", "N L", NORMLAB_RESULT_MEMBER(norm_out), "L N", "norm"},
+    {"attentionEntropy", "L", NORMLAB_RESULT_MEMBER(attention_entropy)},
+    {"tokenSimilarity", "L+1", NORMLAB_RESULT_MEMBER(token_similarity)},
 };
 
 inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {

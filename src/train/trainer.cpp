@@ -17,6 +17,7 @@
 #include "train/elementwise.h"
 #include "train/init.h"
 #include "train/matmul.h"
+#include "model/vec.h"
 
 namespace normlab::train {
 
@@ -71,6 +72,53 @@ double mean_row_l2(const float* x, int T, int D) {
   return sum / T;
 }
 
+// ||after - before|| / ||before||, each norm's squares summed in double
+// (sum_squares); before is overwritten with the difference. 0 when before
+// is all zeros. before, after: (n)
+double relative_change(float* before, const float* after, std::size_t n) {
+  const double size = sum_squares(before, n);
+  for (std::size_t i = 0; i < n; ++i) before[i] = after[i] - before[i];
+  return size > 0.0 ? std::sqrt(sum_squares(before, n) / size) : 0.0;
+}
+
+// The mean over the rows t >= 1 of a layer's H softmax matrices of each
+// row's entropy divided by log(t + 1) (the entropy of t + 1 equal weights).
+// NaN for T = 1. att: (H, T, T), row t holding t + 1 weights
+double mean_attention_entropy(const float* att, int H, int T) {
+  if (T < 2) return NAN;
+  double sum = 0.0;
+  for (int h = 0; h < H; ++h) {
+    for (int t = 1; t < T; ++t) {
+      const float* row = att + (static_cast<std::size_t>(h) * T + t) * T;
+      double e = 0.0;
+      for (int j = 0; j <= t; ++j) {
+        if (row[j] > 0.0f) e -= row[j] * std::log(static_cast<double>(row[j]));
+      }
+      sum += e / std::log(t + 1.0);
+    }
+  }
+  return sum / (static_cast<double>(H) * (T - 1));
+}
+
+// The mean over the T (T - 1) / 2 pairs of rows of their cosine
+// similarity; a zero row counts as similarity 0. NaN for T = 1. x: (T, D)
+double mean_row_cosine(const float* x, int T, int D) {
+  if (T < 2) return NAN;
+  std::vector<double> length(T);
+  for (int t = 0; t < T; ++t) length[t] = std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
+  double sum = 0.0;
+  for (int i = 0; i < T; ++i) {
+    for (int j = i + 1; j < T; ++j) {
+      const double lengths = length[i] * length[j];
+      if (lengths > 0.0) {
+        sum += model::dot(x + static_cast<std::size_t>(i) * D, x + static_cast<std::size_t>(j) * D, D) /
+               lengths;
+      }
+    }
+  }
+  return sum / (0.5 * T * (T - 1.0));
+}
+
 }  // namespace
 
 Trainer::Trainer(const TrainConfig& config, std::string text)
@@ -89,6 +137,8 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
 
   const std::size_t S = config_.micro_batch, T = config_.seq, R = S * T, D = config_.hidden,
                     F = config_.mlp_width(), H = config_.heads, dh = config_.head_dim();
+  const LayerParamOffsets& first_layer = layout_.layers.front();
+  update_before_.resize(2 * (first_layer.end - first_layer.begin));
   inputs_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
   targets_.assign(static_cast<std::size_t>(config_.batch) * T, 0);
 
@@ -427,7 +477,7 @@ bool Trainer::advance(StepResult* result) {
   const int B = config_.batch, T = config_.seq;
   if (diverged_) {
     // No more computing once the weights are no longer finite.
-    *result = {step_++, NAN, NAN, NAN, 0.0, true};
+    *result = {step_++, NAN, NAN, NAN, 0.0, 0.0, 0.0, true};
     return true;
   }
   if (units_done_ == 0) {
@@ -466,13 +516,22 @@ StepResult Trainer::update() {
   r.lr = config_.lr * warm;
   const bool finite =
       std::isfinite(r.loss) && std::isfinite(sum_squares(grads_.data(), grads_.size()));
+  r.update_first = r.update_last = 0.0;
   if (finite) {
+    // Layers 0 and L - 1 as they were, for the size of their update.
+    const std::size_t n = first.end - first.begin;
+    float* before_first = update_before_.data();
+    float* before_last = before_first + n;
+    std::copy(params_.data() + first.begin, params_.data() + first.end, before_first);
+    std::copy(params_.data() + last.begin, params_.data() + last.end, before_last);
     beta1_power_ *= kBeta1;
     beta2_power_ *= kBeta2;
     adam_update(params_.data(), adam_m_.data(), adam_v_.data(), grads_.data(), params_.size(),
                 static_cast<float>(r.lr), kBeta1, kBeta2, kAdamEps,
                 static_cast<float>(1.0 - beta1_power_), static_cast<float>(1.0 - beta2_power_));
     refresh_transposed();
+    r.update_first = relative_change(before_first, params_.data() + first.begin, n);
+    r.update_last = relative_change(before_last, params_.data() + last.begin, n);
   } else {
     diverged_ = true;
   }
@@ -515,6 +574,8 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     probe->residual.assign(L + 1, 0.0f);
     probe->norm_in.assign(has_norm ? 2 * L : 0, 0.0f);
     probe->norm_out.assign(has_norm ? 2 * L : 0, 0.0f);
+    probe->attention_entropy.assign(L, 0.0f);
+    probe->token_similarity.assign(L + 1, 0.0f);
   }
   const LayerActs& a = infer_acts_;
   auto l2 = [T, D](const float* rows) { return static_cast<float>(mean_row_l2(rows, T, D)); };
@@ -526,6 +587,9 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     // Where each norm's input and output sit in the cache: layer_forward.
     if (probe) {
       probe->residual[l] = l2(x);
+      probe->token_similarity[l] = static_cast<float>(mean_row_cosine(x, T, D));
+      probe->attention_entropy[l] =
+          static_cast<float>(mean_attention_entropy(a.att, config_.heads, T));
       if (has_norm) {
         float* in = probe->norm_in.data() + 2 * l;
         float* out = probe->norm_out.data() + 2 * l;
@@ -537,7 +601,10 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     }
     std::swap(x, y);
   }
-  if (probe) probe->residual[L] = l2(x);
+  if (probe) {
+    probe->residual[L] = l2(x);
+    probe->token_similarity[L] = static_cast<float>(mean_row_cosine(x, T, D));
+  }
   return x;
 }
 
@@ -600,6 +667,14 @@ Trainer::Sampling Trainer::begin_sampling(const std::string& prompt, double temp
   return Sampling{prompt.empty() ? std::string("\n") : prompt, std::string(),
                   model::SplitMix64(model::tensor_seed(seed, 0, 0x67656E)),  // "gen"
                   temp, !(temp >= FLT_MIN)};
+}
+
+void Trainer::next_byte_probabilities(float* out, const std::string& prompt) {
+  const std::string& context = prompt.empty() ? std::string("\n") : prompt;
+  const int T = std::min<int>(config_.seq, static_cast<int>(context.size()));
+  const auto* window = reinterpret_cast<const uint8_t*>(context.data() + context.size() - T);
+  const float* logits = forward_logits(window, T, T - 1);  // (1, V)
+  softmax_forward(out, logits, 1, V, 1.0f);
 }
 
 void Trainer::sample_next(Sampling* s) {

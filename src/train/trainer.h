@@ -51,7 +51,15 @@ struct StepResult {
   double loss;        // mean cross-entropy over the batch (nats)
   double grad_first;  // L2 norm of layer 0's parameter gradients (all of them)
   double grad_last;   // L2 norm of layer L - 1's
-  double lr;          // the learning rate of this step's update
+  // How far this step's update moved layer 0's parameters, relative to
+  // where they were: ||theta' - theta|| / ||theta|| over the whole layer
+  // (0 when no update was applied). Under Adam every parameter moves by
+  // about lr whatever its gradient, until the gradient falls far below
+  // Adam's running average of its own size; so a ratio of the gradients
+  // alone does not say whether a layer moves, this does.
+  double update_first;
+  double update_last;  // the same for layer L - 1
+  double lr;           // the learning rate of this step's update
   bool diverged;      // the loss or a gradient is not finite (now or before)
 };
 
@@ -70,6 +78,14 @@ struct LayerNormProbe {
   std::vector<float> residual;  // (L + 1) the stream entering each layer, then leaving the last
   std::vector<float> norm_in;   // (L, 2) N1's and N2's inputs; empty with norm 'none'
   std::vector<float> norm_out;  // (L, 2) their outputs, after the gain (and LayerNorm's bias)
+  // How spread each layer's attention is: the entropy of each softmax row
+  // t >= 1 over its t + 1 keys, divided by log(t + 1) (1 = uniform, 0 = all
+  // on one key), averaged over the heads and rows. NaN for T = 1.
+  std::vector<float> attention_entropy;  // (L)
+  // How alike the tokens' vectors are at each point of the stream: the mean
+  // over token pairs of their cosine similarity (1 = every token the same
+  // vector). NaN for T = 1.
+  std::vector<float> token_similarity;  // (L + 1)
 };
 
 // Pointers into one layer's forward cache (R rows).
@@ -146,6 +162,11 @@ class Trainer {
   Sampling begin_sampling(const std::string& prompt, double temperature, uint32_t seed) const;
   void sample_next(Sampling* s);
 
+  // The model's next-byte distribution after prompt (its last T bytes; an
+  // empty prompt is "\n", as for sampling): softmax of the last row's
+  // logits, forward only, on evaluate()'s buffers. out: (256)
+  void next_byte_probabilities(float* out, const std::string& prompt);
+
   // One forward pass of tokens (1 <= T <= config.seq) measured layer by layer
   // (LayerNormProbe), on evaluate()'s buffers: it may run between any two
   // units of a step and changes no result of the training. tokens: (T)
@@ -208,6 +229,7 @@ class Trainer {
   std::vector<float> scratch_;    // backward buffers, inference buffers
   std::vector<uint8_t> inputs_;   // (B, T) the current step's batch
   std::vector<uint8_t> targets_;  // (B, T)
+  std::vector<float> update_before_;  // (2, layer size) layers 0 and L - 1 before an update
 
   std::vector<LayerActs> acts_;  // (L) per layer, R = micro_batch T rows
   float* stream_;                // (L + 1, R, D) the stream before each layer, and after the last

@@ -59,6 +59,10 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
   for (double v : {-1e-9, 1.5, inf}) {
     CHECK(message_for([v](auto& o) { o.eps = v; }) == "eps must be a number in 0..1");
   }
+  for (double v : {0.0, -0.02, 1.5, inf, -inf}) {
+    CHECK(message_for([v](auto& o) { o.init_std = v; }) == "initStd must be a number > 0 and <= 1");
+  }
+  CHECK(message_for([](auto& o) { o.init_std = 1.0; }).empty());
   for (double v : {0.0, -1e-3, nan, inf}) {
     CHECK(message_for([v](auto& o) { o.lr = v; }) == "lr must be a finite number > 0");
   }
@@ -130,6 +134,9 @@ TEST_CASE("trainer options: resolved values", "[train][options]") {
   CHECK(c.norm == train::NormKind::rmsnorm);
   CHECK(c.placement == train::Placement::post);
   CHECK(c.eps == 1e-6f);
+  // GPT-2's 0.02 at width 768, scaled to width 32 as 1 / sqrt(width).
+  CHECK(c.init_std == static_cast<float>(0.02 * std::sqrt(768.0 / 32.0)));
+  CHECK(c.init_std == Approx(0.0979796).epsilon(1e-6));
   CHECK(c.lr == 3e-3);
   CHECK(c.warmup == 0);
   CHECK(c.steps == 400);
@@ -148,6 +155,17 @@ TEST_CASE("trainer options: resolved values", "[train][options]") {
   CHECK(c.has_final_norm());
   o.eps = 0;
   CHECK(train::resolve_train_options(o).eps == 0.0f);
+  // The default follows the width; an explicit one is taken as given.
+  for (int hidden : {8, 64, 256}) {
+    o.hidden = hidden;
+    o.heads = 2;
+    CHECK(train::resolve_train_options(o).init_std == Approx(0.02 * std::sqrt(768.0 / hidden)));
+  }
+  CHECK(train::init_std_for(768) == 0.02);
+  o.init_std = 0.02;
+  CHECK(train::resolve_train_options(o).init_std == 0.02f);
+  // A default-constructed config is the default options' resolution.
+  CHECK(train::TrainConfig().init_std == train::resolve_train_options(valid()).init_std);
 }
 
 TEST_CASE("flops_per_step counts every product of a step", "[train][options]") {

@@ -66,6 +66,8 @@ TEST_CASE("trainer result tables match their structs", "[train][results]") {
     run.loss.push_back(static_cast<float>(r.loss));
     run.grad_first.push_back(static_cast<float>(r.grad_first));
     run.grad_last.push_back(static_cast<float>(r.grad_last));
+    run.update_first.push_back(static_cast<float>(r.update_first));
+    run.update_last.push_back(static_cast<float>(r.update_last));
     run.lr.push_back(static_cast<float>(r.lr));
   }
   check_table(train::kTrainRunTable, run);

@@ -226,6 +226,8 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   const train::StepResult r0 = bad.step();
   CHECK(r0.diverged);
   CHECK(!std::isfinite(r0.loss));
+  CHECK(r0.update_first == 0.0);
+  CHECK(r0.update_last == 0.0);
   CHECK(std::vector<float>(bad.params(), bad.params() + bad.layout().total) == huge);
   const train::StepResult r1 = bad.step();
   CHECK(r1.step == 1);
@@ -233,6 +235,36 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   CHECK(std::isnan(r1.loss));
   CHECK(bad.generate("x", 4, 1.0, 1).size() == 4);
   CHECK(bad.generate("x", 4, 0.0, 1).size() == 4);
+}
+
+TEST_CASE("trainer: each step's relative update of the first and last layer", "[train]") {
+  for (const char* placement : {"pre", "post"}) {
+    INFO(placement);
+    const train::TrainConfig c = small_config(placement);
+    train::Trainer t(c, training_text());
+    const train::LayerParamOffsets& first = t.layout().layers.front();
+    const train::LayerParamOffsets& last = t.layout().layers.back();
+    // ||after - before|| / ||before|| over a layer's range, in double.
+    auto relative = [](const std::vector<float>& before, const float* after,
+                       const train::LayerParamOffsets& l) {
+      double change = 0.0, size = 0.0;
+      for (std::size_t i = l.begin; i < l.end; ++i) {
+        change += (static_cast<double>(after[i]) - before[i]) * (after[i] - before[i]);
+        size += static_cast<double>(before[i]) * before[i];
+      }
+      return std::sqrt(change / size);
+    };
+    for (int s = 0; s < 3; ++s) {
+      const std::vector<float> before(t.params(), t.params() + t.layout().total);
+      const train::StepResult r = t.step();
+      CHECK(r.update_first == Approx(relative(before, t.params(), first)).epsilon(1e-6));
+      CHECK(r.update_last == Approx(relative(before, t.params(), last)).epsilon(1e-6));
+      // Adam's first steps move every weight by about lr: relative to
+      // weights of size init_std, about lr / init_std.
+      CHECK(r.update_first > 0.1 * r.lr / c.init_std);
+      CHECK(r.update_first < 3.0 * r.lr / c.init_std);
+    }
+  }
 }
 
 TEST_CASE("trainer: generation", "[train]") {
@@ -255,6 +287,22 @@ TEST_CASE("trainer: generation", "[train]") {
   CHECK(t.generate("RMSNorm", 0, 1.0, 5).empty());
   CHECK(t.generate("RMSNorm", -3, 1.0, 5).empty());
   CHECK(t.generate("RMSNorm", 24, 1e-40, 5) == greedy);  // below FLT_MIN: greedy
+
+  // The next-byte distribution: sums to 1, its most likely byte is greedy
+  // sampling's, only the window counts, and "" reads as "\n".
+  std::vector<float> p(256), q(256);
+  t.next_byte_probabilities(p.data(), "RMSNorm");
+  double total = 0.0;
+  for (float v : p) total += v;
+  CHECK(total == Approx(1.0).epsilon(1e-5));
+  const auto top = std::max_element(p.begin(), p.end()) - p.begin();
+  CHECK(static_cast<uint8_t>(greedy[0]) == top);
+  t.next_byte_probabilities(p.data(), long_prompt);
+  t.next_byte_probabilities(q.data(), tail);
+  CHECK(p == q);
+  t.next_byte_probabilities(p.data(), "");
+  t.next_byte_probabilities(q.data(), "\n");
+  CHECK(p == q);
 }
 
 TEST_CASE("trainer: sampling a byte at a time gives generate()'s bytes", "[train]") {

@@ -226,16 +226,56 @@ double mean_row_l2(const Vec& x, int D) {
   return total / static_cast<double>(R);
 }
 
+// Sequence 0's attention rows t >= 1: entropy / log(t + 1), averaged over
+// heads and rows. p: (N, H, T, T)
+double mean_attention_entropy(const Vec& p, int H, int T) {
+  double total = 0.0;
+  for (int h = 0; h < H; ++h) {
+    for (int t = 1; t < T; ++t) {
+      double e = 0.0;
+      for (int j = 0; j <= t; ++j) {
+        const double w = p[(static_cast<std::size_t>(h) * T + t) * T + j];
+        if (w > 0.0) e -= w * std::log(w);
+      }
+      total += e / std::log(t + 1.0);
+    }
+  }
+  return total / (static_cast<double>(H) * (T - 1));
+}
+
+// Sequence 0's rows of x (T, D): the mean cosine similarity over pairs.
+double mean_row_cosine(const Vec& x, int T, int D) {
+  double total = 0.0;
+  for (int i = 0; i < T; ++i) {
+    for (int j = i + 1; j < T; ++j) {
+      double dot = 0.0, ii = 0.0, jj = 0.0;
+      for (int k = 0; k < D; ++k) {
+        const double a = x[static_cast<std::size_t>(i) * D + k];
+        const double b = x[static_cast<std::size_t>(j) * D + k];
+        dot += a * b;
+        ii += a * a;
+        jj += b * b;
+      }
+      total += dot / std::sqrt(ii * jj);
+    }
+  }
+  return total / (0.5 * T * (T - 1.0));
+}
+
 // Each norm's input and output, by placement (train::LayerNormProbe):
 //   pre   N1: x -> norm1, N2: mid -> norm2
 //   post  N1: norm1 -> mid, N2: norm2 -> y
 void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache, bool pre,
-                    bool has_norm, int D) {
+                    bool has_norm, int T, int D, int H) {
   out->residual.clear();
   out->norm_in.clear();
   out->norm_out.clear();
+  out->attention_entropy.clear();
+  out->token_similarity.clear();
   for (const LayerCache& a : cache) {
     out->residual.push_back(mean_row_l2(a.x, D));
+    out->token_similarity.push_back(mean_row_cosine(a.x, T, D));
+    out->attention_entropy.push_back(mean_attention_entropy(a.att, H, T));
     if (!has_norm) continue;
     out->norm_in.push_back(mean_row_l2(pre ? a.x : a.norm1, D));
     out->norm_out.push_back(mean_row_l2(pre ? a.norm1 : a.mid, D));
@@ -243,6 +283,7 @@ void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache,
     out->norm_out.push_back(mean_row_l2(pre ? a.norm2 : a.y, D));
   }
   out->residual.push_back(mean_row_l2(cache.back().y, D));
+  out->token_similarity.push_back(mean_row_cosine(cache.back().y, T, D));
 }
 
 }  // namespace
@@ -312,7 +353,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     }
     x = a.y;
   }
-  if (lengths) record_lengths(lengths, cache, pre, has_norm, D);
+  if (lengths) record_lengths(lengths, cache, pre, has_norm, T, D, H);
   // Head: final norm (pre-norm), tied logits, log-softmax.
   Vec xf = x, final_mean, final_rstd;
   if (c.has_final_norm()) {

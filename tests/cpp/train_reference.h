@@ -21,6 +21,9 @@ struct ReferenceLengths {
   std::vector<double> residual;  // (L + 1)
   std::vector<double> norm_in;   // (L, 2) or empty (norm 'none')
   std::vector<double> norm_out;  // (L, 2)
+  // As train::LayerNormProbe defines them, for N = 1.
+  std::vector<double> attention_entropy;  // (L)
+  std::vector<double> token_similarity;   // (L + 1)
 };
 
 // Mean cross-entropy of N sequences (inputs, targets: (N, T)) under params

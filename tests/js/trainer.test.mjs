@@ -4,7 +4,7 @@
 // evaluate()), divergence reported and never thrown, generation, delete(),
 // where the memory lives, and the results against the module's description
 // of them (src/train/results.h).
-// The chapter's thesis in the wasm build is tests/js/trainer-thesis.test.mjs.
+// The lab's claims over seeds, in the wasm build, are tests/tables/lab-tables.test.mjs.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
@@ -30,6 +30,7 @@ const bits = (a) => [...new Uint32Array(Float32Array.from(a).buffer)];
 describe('bad options reject with the exact message, before any instance is made', () => {
   const HIDDEN = 'hidden must be a power of two in 8..256';
   const LR = 'lr must be a finite number > 0';
+  const INIT_STD = 'initStd must be a number > 0 and <= 1';
   const TEXT = (min, seq, n) =>
     `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
@@ -54,6 +55,11 @@ describe('bad options reject with the exact message, before any instance is made
     [{ lr: Infinity }, RangeError, LR],
     [{ lr: NaN }, RangeError, LR],
     [{ lr: '3e-3' }, TypeError, LR],
+    [{ initStd: 0 }, RangeError, INIT_STD],
+    [{ initStd: -0.02 }, RangeError, INIT_STD],
+    [{ initStd: 1.5 }, RangeError, INIT_STD],
+    [{ initStd: NaN }, RangeError, INIT_STD],
+    [{ initStd: '0.02' }, TypeError, INIT_STD],
     [{ warmup: -1 }, RangeError, WARMUP],
     [{ warmup: 100001 }, RangeError, WARMUP],
     [{ warmup: 0.5 }, RangeError, WARMUP],
@@ -116,6 +122,8 @@ describe('config', () => {
         norm: 'rmsnorm',
         placement: 'post',
         eps: Math.fround(1e-6),
+        // GPT-2's 0.02 at its width 768, scaled to width 32 as 1 / sqrt(width).
+        initStd: Math.fround(0.02 * Math.sqrt(768 / 32)),
         lr: 3e-3,
         warmup: 0,
         steps: 400,
@@ -140,6 +148,7 @@ describe('config', () => {
       norm: 'layernorm',
       placement: 'pre',
       eps: 0.25,
+      initStd: 0.125,
       lr: 0.01,
       warmup: 7,
       steps: 9,
@@ -156,6 +165,7 @@ describe('config', () => {
     }
     const layernorm = await nl.createTrainer({ ...SMALL, norm: 'layernorm' });
     assert.equal(layernorm.config.eps, Math.fround(1e-5), "LayerNorm's default eps");
+    assert.equal(layernorm.config.initStd, Math.fround(0.02 * Math.sqrt(768 / 16)), 'the default initStd at width 16');
     layernorm.delete();
   });
 });
@@ -176,11 +186,16 @@ describe('determinism', () => {
     try {
       const ra = a.step(4);
       const rb = b.step(4);
-      for (const key of ['loss', 'gradFirst', 'gradLast', 'lr']) assert.deepEqual(bits(ra[key]), bits(rb[key]), key);
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast', 'lr'])
+        assert.deepEqual(bits(ra[key]), bits(rb[key]), key);
       assert.equal(a.evaluate(), b.evaluate());
       assert.notDeepEqual(bits(c.step(4).loss), bits(ra.loss));
-      // A fresh model predicts bytes about uniformly: ln 256 = 5.545.
-      assert.ok(Math.abs(ra.loss[0] - Math.log(256)) < 0.05, `${ra.loss[0]}`);
+      // A fresh model's logits are the normalized stream (length sqrt(D))
+      // times byte rows of std s: each about N(0, D s^2), so its loss is
+      // about ln 256 + D s^2 / 2 (5.545 + 0.155 at D 16).
+      const { hidden, initStd } = a.config;
+      const expected = Math.log(256) + (hidden * initStd ** 2) / 2;
+      assert.ok(Math.abs(ra.loss[0] - expected) < 0.05, `${ra.loss[0]} against ${expected}`);
       assert.ok(ra.loss.every(Number.isFinite) && ra.gradFirst.every((g) => g > 0) && ra.gradLast.every((g) => g > 0));
     } finally {
       for (const t of [a, b, c]) t.delete();
@@ -355,7 +370,11 @@ describe('generate', () => {
       greedy,
       'the seed does not matter at temperature 0',
     );
-    assert.equal(new TextEncoder().encode(greedy).length, 40, 'ASCII bytes: 40 characters');
+    let part;
+    do part = trainer.generateFor('abc', 40, { temperature: 0 }, 60000);
+    while (!part.done);
+    assert.equal(part.utf8.length, 40, '40 bytes');
+    assert.equal(new TextDecoder().decode(part.utf8), greedy);
     const a = trainer.generate('abc', 40, { temperature: 1, seed: 3 });
     assert.equal(trainer.generate('abc', 40, { temperature: 1, seed: 3 }), a);
     assert.notEqual(trainer.generate('abc', 40, { temperature: 1, seed: 4 }), a);
@@ -418,12 +437,19 @@ describe('generate', () => {
     do r = trainer.generateFor('abc', 10, { seed: 2 }, 0);
     while (!r.done);
     assert.equal(r.text, trainer.generate('abc', 10, { seed: 2 }));
-    assert.deepEqual(trainer.generateFor('abc', 0, {}, 5), { done: true, text: '', bytesDone: 0, bytes: 0 });
+    assert.deepEqual(trainer.generateFor('abc', 0, {}, 5), {
+      done: true,
+      text: '',
+      bytesDone: 0,
+      bytes: 0,
+      utf8: new Uint8Array(0),
+    });
     assert.deepEqual(trainer.generateFor('abc', 10, { seed: 2 }, 60000), {
       done: true,
       text: r.text,
       bytesDone: 10,
       bytes: 10,
+      utf8: r.utf8,
     });
     assertThrowsExactly(
       () => trainer.generateFor('abc', 10, {}, -1),
@@ -538,6 +564,7 @@ describe('the results hold what the description declares', () => {
       norm: 'rmsnorm',
       placement: 'post',
       eps: NaN,
+      initStd: NaN,
       lr: 1e-3,
       warmup: 0,
       steps: 5,
@@ -586,6 +613,46 @@ describe('the results hold what the description declares', () => {
   });
 });
 
+describe('nextBytes(): the next byte, forward only', () => {
+  test('256 probabilities; the most likely is greedy sampling; training unchanged', async () => {
+    const a = await nl.createTrainer(SMALL);
+    const b = await nl.createTrainer(SMALL);
+    try {
+      a.step(4);
+      const p = a.nextBytes('RMSNorm');
+      assert.ok(p instanceof Float32Array && p.length === 256);
+      assert.ok(Math.abs(p.reduce((s, v) => s + v, 0) - 1) < 1e-5);
+      let greedy;
+      do greedy = a.generateFor('RMSNorm', 1, { temperature: 0 }, 0);
+      while (!greedy.done);
+      assert.equal(greedy.utf8[0], p.indexOf(Math.max(...p)));
+      assert.deepEqual(bits(a.nextBytes('')), bits(a.nextBytes('\n')));
+      assertThrowsExactly(() => a.nextBytes(3), TypeError, 'prompt must be a string');
+      b.step(4);
+      a.nextBytes('abc');
+      assert.deepEqual(bits(a.step(2).loss), bits(b.step(2).loss));
+    } finally {
+      a.delete();
+      b.delete();
+    }
+  });
+
+  test("generateFor's finished part carries the sampled bytes", async () => {
+    const trainer = await nl.createTrainer(SMALL);
+    try {
+      trainer.step(3);
+      let part;
+      do part = trainer.generateFor('归一', 12, { temperature: 1, seed: 3 }, 0);
+      while (!part.done);
+      assert.ok(part.utf8 instanceof Uint8Array && part.utf8.length === 12);
+      assert.equal(part.text, new TextDecoder().decode(part.utf8));
+      assert.equal(part.text, trainer.generate('归一', 12, { temperature: 1, seed: 3 }));
+    } finally {
+      trainer.delete();
+    }
+  });
+});
+
 describe('layerNorms(): the stream and the norms, layer by layer', () => {
   const PROMPT = (n) => `prompt must be 1..16 bytes of UTF-8, not ${n}`;
 
@@ -606,7 +673,20 @@ describe('layerNorms(): the stream and the norms, layer by layer', () => {
       const trainer = await nl.createTrainer({ layers: 3, placement });
       try {
         const probe = trainer.layerNorms();
-        assert.deepEqual(Object.keys(probe), ['layers', 'tokens', 'step', 'residual', 'norms']);
+        assert.deepEqual(Object.keys(probe), [
+          'layers',
+          'tokens',
+          'step',
+          'residual',
+          'norms',
+          'attentionEntropy',
+          'tokenSimilarity',
+        ]);
+        assert.equal(probe.attentionEntropy.length, 3);
+        assert.equal(probe.tokenSimilarity.length, 4);
+        // At init the scores are small: attention is close to uniform.
+        for (const e of probe.attentionEntropy) assert.ok(e > 0.95 && e <= 1 + 1e-6, `${placement}: entropy ${e}`);
+        for (const c of probe.tokenSimilarity) assert.ok(c > -1 && c < 1, `${placement}: similarity ${c}`);
         assert.equal(probe.layers, 3);
         assert.equal(probe.tokens, 64);
         assert.equal(probe.step, 0);

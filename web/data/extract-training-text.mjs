@@ -1,17 +1,19 @@
-// Extracts the trainer's default text from the page's own Chinese prose: every
-// string value of web/src/i18n/zh-CN.js, in the dictionary's order, one per
-// line, with the inline markup reduced to the text a reader sees.
+// Extracts the training lab's text for a language from the page's own prose
+// in that language: every string value of web/src/i18n/<lang>.js, in the
+// dictionary's order, one per line, with the inline markup reduced to the
+// text a reader sees. Chinese readers train on the Chinese snapshot (also
+// the trainer's default text), English readers on the English one.
 //
-//   node web/data/extract-training-text.mjs            writes the snapshot and its hash
-//   node web/data/extract-training-text.mjs --check    compares with the committed snapshot
+//   node web/data/extract-training-text.mjs --lang en       writes that snapshot and its hash
+//   node web/data/extract-training-text.mjs --check         compares both with the committed snapshots
 //
-// Output: web/data/training-text.zh.txt (UTF-8, LF line ends) and
-// web/data/training-text.zh.sha256 (its SHA-256 in `sha256sum` format, so
-// `cd web/data && sha256sum -c training-text.zh.sha256` verifies it). The
-// snapshot is committed: the trainer's results, the sweep table and the
-// tests refer to this exact text, so later edits to the page's prose do not
-// move them. Rerun this script only to take a new snapshot on purpose, then
-// regenerate the sweep (./build.sh sweep).
+// Output per language: web/data/training-text.<zh|en>.txt (UTF-8, LF line
+// ends) and .sha256 (its SHA-256 in `sha256sum` format, so `cd web/data &&
+// sha256sum -c training-text.en.sha256` verifies it). The snapshots are
+// committed: the trainer's results, the sweep and robustness tables and the
+// tests refer to these exact texts, so later edits to the page's prose do
+// not move them. Rerun this script only to take a new snapshot on purpose,
+// then regenerate the tables (./build.sh sweep).
 //
 // Markup (web/src/rich-text.js) becomes plain text:
 //   [[key|text]] -> text    **text**, *text*, `text` -> text
@@ -23,9 +25,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DICTIONARY = join(here, '..', 'src', 'i18n', 'zh-CN.js');
-const TEXT_FILE = join(here, 'training-text.zh.txt');
-const HASH_FILE = join(here, 'training-text.zh.sha256');
+// Page language -> the snapshot's file suffix.
+const LANGUAGES = { 'zh-CN': 'zh', en: 'en' };
 
 // The TeX the dictionary uses, in plain characters; anything else keeps its
 // letters and loses its braces and backslashes.
@@ -63,18 +64,34 @@ function* strings(node) {
   }
 }
 
-const { default: dictionary } = await import(pathToFileURL(DICTIONARY).href);
-const lines = [...strings(dictionary)].map(plainText).filter((line) => line.length > 0);
-const text = lines.join('\n') + '\n';
-const bytes = Buffer.from(text, 'utf8');
-const sha256 = createHash('sha256').update(bytes).digest('hex');
-
-if (process.argv.includes('--check')) {
-  const committed = readFileSync(TEXT_FILE);
-  const same = committed.equals(bytes);
-  console.log(same ? 'the committed snapshot matches zh-CN.js' : 'zh-CN.js has changed since the committed snapshot');
-  process.exit(same ? 0 : 1);
+async function snapshot(lang) {
+  const dictionary = join(here, '..', 'src', 'i18n', `${lang}.js`);
+  const { default: strings_ } = await import(pathToFileURL(dictionary).href);
+  const lines = [...strings(strings_)].map(plainText).filter((line) => line.length > 0);
+  return { bytes: Buffer.from(lines.join('\n') + '\n', 'utf8'), lines: lines.length };
 }
-writeFileSync(TEXT_FILE, bytes);
-writeFileSync(HASH_FILE, `${sha256}  training-text.zh.txt\n`);
-console.log(`wrote ${TEXT_FILE}: ${bytes.length} bytes, ${lines.length} lines, sha256 ${sha256}`);
+
+const args = process.argv.slice(2);
+const asked = args.flatMap((a, i) => (args[i - 1] === '--lang' ? [a] : []));
+for (const lang of asked) {
+  if (!(lang in LANGUAGES)) throw new Error(`--lang must be one of ${Object.keys(LANGUAGES).join(', ')}, not ${lang}`);
+}
+const check = args.includes('--check');
+if (!check && !asked.length) throw new Error('say which snapshot to take (--lang zh-CN or --lang en), or --check');
+
+let same = true;
+for (const lang of asked.length ? asked : Object.keys(LANGUAGES)) {
+  const name = `training-text.${LANGUAGES[lang]}.txt`;
+  const { bytes, lines } = await snapshot(lang);
+  if (check) {
+    const ok = readFileSync(join(here, name)).equals(bytes);
+    console.log(ok ? `${name}: matches ${lang}.js` : `${name}: ${lang}.js has changed since the snapshot`);
+    same &&= ok;
+  } else {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(here, name), bytes);
+    writeFileSync(join(here, `training-text.${LANGUAGES[lang]}.sha256`), `${sha256}  ${name}\n`);
+    console.log(`wrote web/data/${name}: ${bytes.length} bytes, ${lines} lines, sha256 ${sha256}`);
+  }
+}
+if (check) process.exit(same ? 0 : 1);

@@ -4,16 +4,25 @@
 // compares. Returns sentences as { key, params } (keys of lab/en.js); the
 // numbers in params are raw, the widget formats them.
 
-// The issue's criteria, as the trainer's thesis test and the committed sweep
-// apply them: a run learned when its final training loss (the mean of its
-// last FINAL_WINDOW steps' losses) ends at least LEARNED_BELOW under the
-// unigram entropy of the training text,
-// stalled when within STALLED_WITHIN of it; otherwise it is between the two
-// ('between') or still above the plateau ('above', a short run).
+// How a run ended, as the lab's reading, the sweep and the tests judge it.
+// A run learned when its final training loss (the mean of its last
+// FINAL_WINDOW steps' losses) ends at least LEARNED_BELOW under the unigram
+// entropy of the training text (the loss of a model that knows only byte
+// frequencies); it is leaving the plateau ('between') when at least
+// STALLED_WITHIN under it. Otherwise it stalled, in one of two ways:
+//   collapsed  the gradient reaching the first layer collapsed: over the
+//              final window, the median of the first layer's gradient norm
+//              over the last layer's is below RATIO_COLLAPSED. The loss
+//              barely tells the first layers anything any more.
+//   plateau    the gradients stay alive through the stack, but the loss
+//              sits at the entropy (within STALLED_WITHIN): a slow start.
+// A run still above the plateau with live gradients is 'above' (a run cut
+// short, or a loss spike). Whether the first layers still move is a third
+// figure, the relative update size (updateRatio): Adam divides each
+// parameter's step by its gradient's running size, so even a collapsed
+// gradient may move a layer, in directions the loss hardly informs.
 export const LEARNED_BELOW = 0.3;
 export const STALLED_WITHIN = 0.2;
-// A first/last-layer gradient ratio below this at the last step reads as
-// collapsed (stalled runs end far below it, healthy ones near 1).
 export const RATIO_COLLAPSED = 1e-2;
 export const FINAL_WINDOW = 20;
 
@@ -27,14 +36,44 @@ export function finalLoss(run) {
   return last.reduce((sum, v) => sum + v, 0) / last.length;
 }
 
+// The median over the last FINAL_WINDOW steps of first[i] / last[i]
+// (NaN when none is finite).
+export function ratioMedian(first, last) {
+  const n = first.length;
+  const ratios = [];
+  for (let i = Math.max(0, n - FINAL_WINDOW); i < n; i++) {
+    const r = first[i] / last[i];
+    if (Number.isFinite(r)) ratios.push(r);
+  }
+  if (!ratios.length) return NaN;
+  ratios.sort((a, b) => a - b);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+}
+
+export const gradientRatio = (run) => ratioMedian(run.gradFirst, run.gradLast);
+export const updateRatio = (run) => ratioMedian(run.updateFirst, run.updateLast);
+
+// 'learned' | 'between' | 'collapsed' | 'plateau' | 'above' | 'diverged',
+// from a finished run's numbers (what the committed tables keep of a run).
+export function outcomeOf({ diverged, final, entropy, gradRatio }) {
+  if (diverged) return 'diverged';
+  const gap = entropy - final;
+  if (gap >= LEARNED_BELOW) return 'learned';
+  if (gap >= STALLED_WITHIN) return 'between';
+  if (gradRatio < RATIO_COLLAPSED) return 'collapsed';
+  return gap >= -STALLED_WITHIN ? 'plateau' : 'above';
+}
+
+// The same for a run as the runner records it, or 'none' while it is not
+// done.
 export function runOutcome(run) {
   if (run.status === 'diverged') return 'diverged';
   if (run.status !== 'done') return 'none';
-  const gap = run.entropy - finalLoss(run);
-  if (gap >= LEARNED_BELOW) return 'learned';
-  if (Math.abs(gap) <= STALLED_WITHIN) return 'stalled';
-  return gap > 0 ? 'between' : 'above';
+  return outcomeOf({ diverged: false, final: finalLoss(run), entropy: run.entropy, gradRatio: gradientRatio(run) });
 }
+
+export const isStall = (outcome) => outcome === 'collapsed' || outcome === 'plateau';
 
 export const gradientRatios = (run) => run.gradFirst.map((g, i) => g / run.gradLast[i]);
 

@@ -1,10 +1,11 @@
 // What the training lab trains: its settings, their defaults (the trainer's
-// demonstration config, issue 13), and the trainer options of each run.
+// demonstration config: web/data/lab-setup.md says how it was chosen), and
+// the trainer options of each run.
 import { LAB_RUNS } from '../predictions.js';
 
 export { LAB_RUNS };
 export const LAB_DEPTHS = [6, 12, 24, 48];
-export const LAB_LRS = [1e-3, 3e-3, 5e-3, 1e-2];
+export const LAB_LRS = [3e-4, 1e-3, 2e-3, 3e-3, 1e-2, 3e-2];
 // The model's shape, the same in every run (nl.createTrainer's defaults).
 export const LAB_SHAPE = { hidden: 32, heads: 4, seq: 64, batch: 8 };
 // Steps per run: the trainer's default, the count its thesis test uses.
@@ -14,22 +15,24 @@ export const LAB_SEED_MAX = 4294967295;
 // The trainer holds back the text's last tenth and needs ten sequences.
 export const LAB_MIN_TEXT_BYTES = 10 * (LAB_SHAPE.seq + 1);
 
-// What every trained model writes: the same prompt (on the committed text
-// "归一化", normalization, a word it uses often; on the reader's own text,
-// its first three characters), length, temperature and sampling seed.
+// What every trained model writes: the same prompt (on a language's
+// committed text, a word that text uses often: "归一化", normalization, or
+// "norm"; on the reader's own text, its first three characters), length,
+// temperature and sampling seed.
 export const LAB_SAMPLE = Object.freeze({ bytes: 48, temperature: 0.8, seed: 1, promptChars: 3 });
-export const DEFAULT_SAMPLE_PROMPT = '归一化';
-export function samplePrompt(settings) {
+export const DEFAULT_SAMPLE_PROMPTS = Object.freeze({ 'zh-CN': '归一化', en: 'norm' });
+export function samplePrompt(settings, lang) {
   return settings.text === null
-    ? DEFAULT_SAMPLE_PROMPT
+    ? DEFAULT_SAMPLE_PROMPTS[lang]
     : [...settings.text.trim()].slice(0, LAB_SAMPLE.promptChars).join('');
 }
 
-// text: null for the committed default text, else the reader's own.
+// text: null for the committed text of the page's language, else the
+// reader's own.
 export const LAB_DEFAULTS = Object.freeze({
   layers: 24,
   lr: 3e-3,
-  warmup: 100,
+  warmup: 200,
   norm: 'rmsnorm',
   runs: Object.freeze([...LAB_RUNS]),
   seed: 1,
@@ -44,8 +47,10 @@ export function labSteps(win) {
   return Number.isInteger(steps) && steps >= 1 && steps <= LAB_STEPS ? steps : LAB_STEPS;
 }
 
-// The trainer options of run `id` ('pre', 'post' or 'warmup').
-export function runOptions(id, settings, steps) {
+// The trainer options of run `id` ('pre', 'post' or 'warmup'); languageText:
+// the committed text of the page's language (web/src/lab/texts.js), trained
+// on when settings.text is null.
+export function runOptions(id, settings, steps, languageText) {
   const options = {
     ...LAB_SHAPE,
     layers: settings.layers,
@@ -56,7 +61,7 @@ export function runOptions(id, settings, steps) {
     steps,
     seed: settings.seed,
   };
-  if (settings.text !== null) options.text = settings.text;
+  options.text = settings.text ?? languageText;
   return options;
 }
 
