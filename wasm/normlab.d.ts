@@ -694,10 +694,11 @@ export interface Trainer {
   generateFor(prompt: string, nBytes: number, options: GenerateOptions | undefined, budgetMs: number): SamplingPart;
   /**
    * The model's probability for each of the 256 byte values to come next
-   * after the prompt's UTF-8 bytes (its last config.seq; '' reads as a line
-   * break). Forward only: training stays bit-identical.
+   * after the prompt: a string (its UTF-8 bytes) or bytes, which need not
+   * end on a whole character. Its last config.seq bytes count; an empty one
+   * reads as a line break. Forward only: training stays bit-identical.
    */
-  nextBytes(prompt: string): Float32Array;
+  nextBytes(prompt: string | Uint8Array): Float32Array;
   /**
    * The residual stream's and the norms' mean L2 per token, layer by layer,
    * from one forward pass of the prompt's UTF-8 bytes (1..config.seq; a

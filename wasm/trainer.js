@@ -291,13 +291,15 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         return part;
       },
 
-      // The model's next-byte distribution after the prompt's UTF-8 bytes
-      // (its last config.seq; '' reads as "\n"): 256 probabilities, forward
-      // only, so training stays bit-identical.
+      // The model's next-byte distribution after the prompt: a string (its
+      // UTF-8 bytes) or the bytes themselves, which need not be whole
+      // characters; its last config.seq bytes count, and none reads as "\n".
+      // 256 probabilities, forward only, so training stays bit-identical.
       nextBytes(prompt) {
         const h = live();
-        if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
-        return h.nextBytes(utf8.encode(prompt)).slice();
+        if (typeof prompt === 'string') return h.nextBytes(utf8.encode(prompt)).slice();
+        if (prompt instanceof Uint8Array) return h.nextBytes(prompt).slice();
+        throw new TypeError('prompt must be a string or a Uint8Array');
       },
 
       // One forward pass measured layer by layer: the mean L2 per token of

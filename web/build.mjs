@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
-import { depthsAtRate, sweepTable } from './src/lab/sweep.js';
+import { pageClaims, claimProblems } from './src/lab/claims.js';
+import { robustnessTable, sweepTable } from './src/lab/sweep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
@@ -55,7 +56,7 @@ const packageVersion = (name) => JSON.parse(readFileSync(join(packageDir(name), 
 
 // A classic script of the page (main.js, lab.js): one minified file with
 // everything it imports.
-const classicScript = (name, define) =>
+const classicScript = (name, define, loader = {}) =>
   esbuild.build({
     entryPoints: [join(here, name)],
     outfile: join(distDir, name),
@@ -70,20 +71,23 @@ const classicScript = (name, define) =>
     legalComments: 'none',
     logLevel: 'warning',
     define,
+    loader,
   });
 
-// The committed sweep, without its curves: the lab's trainability map, and
-// what quiz question 2's explanation says of post-norm at the demonstration
-// learning rate (the depths where it learned and where it stalled).
-const sweepJson = JSON.parse(readFileSync(join(here, 'data', 'train-sweep.json'), 'utf8'));
-const sweep = sweepTable(sweepJson);
-const quizLr = sweepJson.demonstration.config.lr;
-const quizSweep = { lr: quizLr, ...depthsAtRate(sweep, 'post', quizLr) };
-if (!quizSweep.learnedAt.length || !quizSweep.failedAt.length) {
-  console.error(
-    `quiz question 2 says post-norm learns when shallow and stalls when deep at lr ${quizLr}, ` +
-      `but the sweep has it learn at [${quizSweep.learnedAt}] and not at [${quizSweep.failedAt}]`,
-  );
+// The lab's committed tables (./build.sh sweep), per page language: the
+// sweep's cells for the lab's map and learning-rate window, the default
+// contrast's counts over seeds, and what the page's own prose quotes of
+// them (claims.js), checked here: the build fails when the tables stop
+// saying what the page says.
+const LANGS = ['en', 'zh-CN'];
+const readData = (name) => JSON.parse(readFileSync(join(here, 'data', name), 'utf8'));
+const sweepJson = readData('train-sweep.json');
+const robustJson = readData('lab-robustness.json');
+const byLang = (fn) => Object.fromEntries(LANGS.map((lang) => [lang, fn(lang)]));
+const claims = byLang((lang) => pageClaims(sweepJson, robustJson, lang));
+const problems = LANGS.flatMap((lang) => claimProblems(claims[lang]).map((p) => `${lang}: ${p}`));
+if (problems.length) {
+  console.error(`the page's claims about training no longer hold on web/data:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 
@@ -94,15 +98,20 @@ const script = await classicScript('main.js', {
     selection: packageVersion('d3-selection'),
     shape: packageVersion('d3-shape'),
   }),
-  NORMLAB_QUIZ_SWEEP: JSON.stringify(quizSweep),
+  NORMLAB_PAGE_CLAIMS: JSON.stringify(claims),
 });
 
 // The training lab: the same classic-script form as main.js. Its copies of
 // the chart code and d3 cost it bytes, not the page's first download.
-const lab = await classicScript('lab.js', {
-  NORMLAB_TRAINING_TEXT_BYTES: String(statSync(join(here, 'data', 'training-text.zh.txt')).size),
-  NORMLAB_TRAIN_SWEEP: JSON.stringify(sweep),
-});
+const lab = await classicScript(
+  'lab.js',
+  {
+    NORMLAB_TRAIN_SWEEP: JSON.stringify(byLang((lang) => sweepTable(sweepJson, lang))),
+    NORMLAB_LAB_ROBUSTNESS: JSON.stringify(byLang((lang) => robustnessTable(robustJson, lang))),
+  },
+  // Each language's training text (src/lab/texts.js), as a string.
+  { '.txt': 'text' },
+);
 await esbuild.build({
   entryPoints: [join(here, 'lab.css')],
   outfile: join(distDir, 'lab.css'),
@@ -128,6 +137,7 @@ await esbuild.build({
   entryPoints: [join(here, 'embed.js')],
   outfile: join(distDir, 'normlab-embed.js'),
   bundle: true,
+  define: { NORMLAB_PAGE_CLAIMS: JSON.stringify(claims) },
   format: 'iife',
   target: 'es2022',
   platform: 'browser',
@@ -143,6 +153,7 @@ await esbuild.build({
   entryPoints: [join(here, 'embed.esm.js')],
   outfile: join(distDir, 'normlab-embed.mjs'),
   bundle: true,
+  define: { NORMLAB_PAGE_CLAIMS: JSON.stringify(claims) },
   format: 'esm',
   target: 'es2022',
   platform: 'browser',

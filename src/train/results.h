@@ -37,10 +37,10 @@ struct TrainRun {
   int32_t steps_done = 0;  // the trainer's steps completed after the call
   int32_t units_done = 0;  // units of the next step already run
   int32_t units_per_step = 0;
-  int32_t diverged = 0;           // 1 once a loss or gradient was not finite
-  std::vector<float> loss;        // (N) mean cross-entropy of each step's batch
-  std::vector<float> grad_first;  // (N) L2 of layer 0's parameter gradients
-  std::vector<float> grad_last;   // (N) L2 of layer L - 1's
+  int32_t diverged = 0;             // 1 once a loss or gradient was not finite
+  std::vector<float> loss;          // (N) mean cross-entropy of each step's batch
+  std::vector<float> grad_first;    // (N) L2 of layer 0's parameter gradients
+  std::vector<float> grad_last;     // (N) L2 of layer L - 1's
   std::vector<float> update_first;  // (N) layer 0's relative update size (StepResult)
   std::vector<float> update_last;   // (N) layer L - 1's
   std::vector<float> lr;            // (N) the learning rate of each step's update

@@ -105,13 +105,15 @@ double mean_attention_entropy(const float* att, int H, int T) {
 double mean_row_cosine(const float* x, int T, int D) {
   if (T < 2) return NAN;
   std::vector<double> length(T);
-  for (int t = 0; t < T; ++t) length[t] = std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
+  for (int t = 0; t < T; ++t)
+    length[t] = std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
   double sum = 0.0;
   for (int i = 0; i < T; ++i) {
     for (int j = i + 1; j < T; ++j) {
       const double lengths = length[i] * length[j];
       if (lengths > 0.0) {
-        sum += model::dot(x + static_cast<std::size_t>(i) * D, x + static_cast<std::size_t>(j) * D, D) /
+        sum += model::dot(x + static_cast<std::size_t>(i) * D, x + static_cast<std::size_t>(j) * D,
+                          D) /
                lengths;
       }
     }

@@ -60,7 +60,7 @@ struct StepResult {
   double update_first;
   double update_last;  // the same for layer L - 1
   double lr;           // the learning rate of this step's update
-  bool diverged;      // the loss or a gradient is not finite (now or before)
+  bool diverged;       // the loss or a gradient is not finite (now or before)
 };
 
 // The lengths one forward pass of T tokens gives the residual stream and the
@@ -220,15 +220,15 @@ class Trainer {
   double unigram_entropy_;
   ParamLayout layout_;
 
-  UnsetFloats params_;            // (P)
-  UnsetFloats transposed_;        // (transposed_floats)
-  std::vector<float> grads_;      // (P)
-  std::vector<float> adam_m_;     // (P)
-  std::vector<float> adam_v_;     // (P)
-  UnsetFloats activations_;       // layers, stream, head of one micro-batch
-  std::vector<float> scratch_;    // backward buffers, inference buffers
-  std::vector<uint8_t> inputs_;   // (B, T) the current step's batch
-  std::vector<uint8_t> targets_;  // (B, T)
+  UnsetFloats params_;                // (P)
+  UnsetFloats transposed_;            // (transposed_floats)
+  std::vector<float> grads_;          // (P)
+  std::vector<float> adam_m_;         // (P)
+  std::vector<float> adam_v_;         // (P)
+  UnsetFloats activations_;           // layers, stream, head of one micro-batch
+  std::vector<float> scratch_;        // backward buffers, inference buffers
+  std::vector<uint8_t> inputs_;       // (B, T) the current step's batch
+  std::vector<uint8_t> targets_;      // (B, T)
   std::vector<float> update_before_;  // (2, layer size) layers 0 and L - 1 before an update
 
   std::vector<LayerActs> acts_;  // (L) per layer, R = micro_batch T rows

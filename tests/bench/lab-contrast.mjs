@@ -18,7 +18,9 @@ export function contrastOptions(run, seed, text) {
 
 export function contrastJobs(texts, seeds) {
   return Object.entries(texts).flatMap(([lang, text]) =>
-    seeds.flatMap((seed) => CONTRAST_RUNS.map((run) => ({ lang, seed, run, options: contrastOptions(run, seed, text) }))),
+    seeds.flatMap((seed) =>
+      CONTRAST_RUNS.map((run) => ({ lang, seed, run, options: contrastOptions(run, seed, text) })),
+    ),
   );
 }
 

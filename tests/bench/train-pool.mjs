@@ -1,7 +1,9 @@
 // Trains many runs at once, one worker thread per core (train-worker.mjs),
 // each run in a trainer of its own: the same numbers as one after another,
 // sooner. runPool(jobs, { threads, onResult }) resolves to the summaries in
-// the jobs' order; a job is { options } (createTrainer's).
+// the jobs' order; a job is { options } (createTrainer's); onResult(i,
+// summary, seconds) hears of each as it ends (seconds: its steps' wall time,
+// one run per core).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -27,7 +29,7 @@ export async function runPool(jobs, { threads = availableParallelism(), onResult
           return;
         }
         results[message.id] = message.summary;
-        onResult(message.id, message.summary);
+        onResult(message.id, message.summary, message.seconds);
         send();
       });
       worker.once('error', reject);

@@ -11,7 +11,9 @@ import { finalLoss, runOutcome, ratioMedian } from '../../web/src/lab/conclusion
 export const CURVE_EVERY = 10;
 
 export const lossDigest = (loss) =>
-  createHash('sha256').update(new Uint8Array(loss.buffer, loss.byteOffset, loss.byteLength)).digest('hex');
+  createHash('sha256')
+    .update(new Uint8Array(loss.buffer, loss.byteOffset, loss.byteLength))
+    .digest('hex');
 
 // Means over consecutive blocks of CURVE_EVERY steps.
 function blockMeans(values) {

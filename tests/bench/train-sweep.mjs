@@ -51,7 +51,10 @@ const key = (r) => `${r.lang}|${r.layers}|${r.lr}|${r.run}|${r.seed}`;
 const kept = new Map();
 if (!args.includes('--fresh') && existsSync(out)) {
   const earlier = JSON.parse(readFileSync(out, 'utf8'));
-  if (JSON.stringify(earlier.defaults) === JSON.stringify(defaults) && JSON.stringify(earlier.texts) === JSON.stringify(textInfo)) {
+  if (
+    JSON.stringify(earlier.defaults) === JSON.stringify(defaults) &&
+    JSON.stringify(earlier.texts) === JSON.stringify(textInfo)
+  ) {
     for (const row of earlier.rows) kept.set(key(row), row);
   }
 }
@@ -108,7 +111,8 @@ function write() {
     defaults,
     grid: { layers: LAB_DEPTHS, lr: LAB_LRS, runs: LAB_RUNS, seeds },
     texts: textInfo,
-    complete: rows.length === Object.keys(texts).length * LAB_DEPTHS.length * LAB_LRS.length * LAB_RUNS.length * seeds.length,
+    complete:
+      rows.length === Object.keys(texts).length * LAB_DEPTHS.length * LAB_LRS.length * LAB_RUNS.length * seeds.length,
     rows,
   };
   writeFileSync(out, JSON.stringify(table, null, 1) + '\n');

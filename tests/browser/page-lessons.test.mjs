@@ -13,7 +13,9 @@ import { describe, test } from 'node:test';
 import { EXERCISE_LAYERS, MODEL_SHAPE } from '../../web/src/constants.js';
 import { decimals, significant, vectorText } from '../../web/src/format.js';
 import { lookup, plain } from '../../web/src/i18n/index.js';
-import { depthsAtRate, sweepTable } from '../../web/src/lab/sweep.js';
+import { depthList, formatClaims } from '../../web/src/claim-params.js';
+import { pageClaims } from '../../web/src/lab/claims.js';
+import { LAB_DEFAULTS } from '../../web/src/lab/runs.js';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
@@ -21,16 +23,19 @@ const shared = shareBrowserAndServer();
 const STORE_KEY = 'normlab:learner:v1';
 
 // What quiz question 2's explanation says of post-norm without warmup at the
-// demonstration learning rate: the depths where it learned in most of the
-// committed sweep's seeds, and where it did not, read from the rows here.
+// lab's learning rate: the depths where it learned in most of the committed
+// sweep's seeds on the page language's text, and where it did not, read
+// from the rows here.
 const SWEEP = JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
-const QUIZ_LR = SWEEP.demonstration.config.lr;
-const POST_DEPTHS = (() => {
-  const learned = (layers) =>
-    SWEEP.runs.filter((r) => r.layers === layers && r.lr === QUIZ_LR && r.variant === 'post' && r.verdict === 'learned')
-      .length >= 2;
+const ROBUSTNESS = JSON.parse(readFileSync(new URL('../../web/data/lab-robustness.json', import.meta.url), 'utf8'));
+const QUIZ_LR = LAB_DEFAULTS.lr;
+const depthsAt = (lang, run) => {
+  const learned = (layers) => {
+    const rows = SWEEP.rows.filter((r) => r.lang === lang && r.layers === layers && r.lr === QUIZ_LR && r.run === run);
+    return rows.filter((r) => r.outcome === 'learned').length > rows.length / 2;
+  };
   return { learnedAt: SWEEP.grid.layers.filter(learned), failedAt: SWEEP.grid.layers.filter((l) => !learned(l)) };
-})();
+};
 const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
 // A page string, filled as the page fills it.
@@ -539,16 +544,22 @@ for (const lang of ['en', 'zh-CN']) {
         await option('q2', 'b').click();
         await painted(page);
         assert.equal(await question('q2').locator('.quiz-verdict-line').textContent(), t('quiz.rightFirst'));
-        // Its figures are the sweep's, in the page's language.
-        assert.deepEqual(depthsAtRate(sweepTable(SWEEP), 'post', QUIZ_LR), POST_DEPTHS);
-        assert.ok(POST_DEPTHS.learnedAt.length > 0 && POST_DEPTHS.failedAt.length > 0);
-        const list = (depths) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(depths.map(String));
+        // Its figures are the sweep's on the page language's own text.
+        const post = depthsAt(lang, 'post');
+        const pre = depthsAt(lang, 'pre');
+        assert.ok(post.learnedAt.length > 0 && post.failedAt.length > 0, JSON.stringify(post));
+        const claims = pageClaims(SWEEP, ROBUSTNESS, lang);
+        assert.deepEqual(claims.atRate.post, post);
+        assert.deepEqual(claims.atRate.pre, pre);
+        const params = formatClaims(claims, lang);
         assert.equal(
           await explanation('q2').locator('span').textContent(),
           t('quiz.q2.explanation', {
-            lr: decimals(QUIZ_LR, 3),
-            learned: list(POST_DEPTHS.learnedAt),
-            stalled: list(POST_DEPTHS.failedAt),
+            ...params,
+            lr: decimals(QUIZ_LR, 4),
+            learned: depthList(post.learnedAt, lang),
+            stalled: depthList(post.failedAt, lang),
+            preLearned: depthList(pre.learnedAt, lang),
           }),
         );
         assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 2, total: 3 }));

@@ -422,8 +422,8 @@ describe("the model's other views", () => {
       depth: L,
       last: L - 1,
       vocabulary: 256,
-      preRatio: significant(pre.layer[L - 1] / pre.layer[0], 2),
-      postRatio: significant(post.layer[L - 1] / post.layer[0], 2),
+      preRatio: significant(pre.layer[0] / pre.layer[L - 1], 2),
+      postRatio: significant(post.layer[0] / post.layer[L - 1], 2),
       lossPre: decimals(pre.loss, 2),
       lossPost: decimals(post.loss, 2),
       uniform: decimals(uniform, 2),
@@ -469,7 +469,7 @@ describe("the model's other views", () => {
       assert.equal(params.streamFirst, '9.60');
       assert.ok(raw.pre.stream[24] / raw.pre.stream[0] > 9, `stream growth ${raw.pre.stream[24] / raw.pre.stream[0]}`);
       assert.ok(
-        Number(params.preRatio) < 0.5 && Number(params.postRatio) > 0.5 && Number(params.postRatio) < 2,
+        Number(params.preRatio) > 2 && Number(params.postRatio) > 0.5 && Number(params.postRatio) < 2,
         JSON.stringify(params),
       );
 

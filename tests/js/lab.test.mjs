@@ -16,14 +16,36 @@ import {
   finalLoss,
   gradientRatios,
   labConclusions,
+  outcomeOf,
+  ratioMedian,
   runOutcome,
+  updateRatio,
 } from '../../web/src/lab/conclusions.js';
 import { GROWTH_FACTOR, PINNED_WITHIN, float32Text, layerNormsReading } from '../../web/src/lab/layer-norms.js';
-import { LAB_DEFAULTS, LAB_RUNS, LAB_STEPS, labSteps, runOptions } from '../../web/src/lab/runs.js';
-import { cellKey, cellSummary, sweepReading, sweepTable, sweepVerdict } from '../../web/src/lab/sweep.js';
+import {
+  DEFAULT_SAMPLE_PROMPTS,
+  LAB_DEFAULTS,
+  LAB_DEPTHS,
+  LAB_LRS,
+  LAB_RUNS,
+  LAB_STEPS,
+  labSteps,
+  runOptions,
+  samplePrompt,
+} from '../../web/src/lab/runs.js';
+import {
+  cellKey,
+  cellSummary,
+  robustnessTable,
+  seedsReading,
+  sweepReading,
+  sweepTable,
+} from '../../web/src/lab/sweep.js';
+import { utf8Parts } from '../../web/src/lab/utf8.js';
 import { LAB_DICTIONARIES, labText } from '../../web/src/lab/text.js';
 
 const sweep = JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
+const robustness = JSON.parse(readFileSync(new URL('../../web/data/lab-robustness.json', import.meta.url), 'utf8'));
 
 const placeholders = (text) => [...text.matchAll(/\{([a-zA-Z][a-zA-Z0-9]*)\}/g)].map((m) => m[1]).sort();
 
@@ -42,7 +64,7 @@ test('the lab says the same things in both languages, and every key it uses exis
       ...source.matchAll(/\bt\('([a-zA-Z]+)'/g),
       ...source.matchAll(/key: '([a-zA-Z]+)'/g),
       ...source.matchAll(
-        /(?:[{,]\s*|\? |: )'(run[A-Z][a-zA-Z]+|ratio[A-Z][a-zA-Z]+|warmup[A-Z][a-zA-Z]+|guess[A-Z][a-zA-Z]+|sweep[A-Z][a-zA-Z]+)'/g,
+        /(?:[{,]\s*|\? |: )'((?:run|ratio|warmup|guess|sweep|seeds|outcome|status|map)[A-Z][a-zA-Z0-9]+|sameBits|otherBits)'/g,
       ),
     ].map((m) => m[1]),
   );
@@ -53,17 +75,47 @@ test('the lab says the same things in both languages, and every key it uses exis
   assert.throws(() => labText('en').t('nope'), /missing lab string "nope" for en/);
 });
 
-test('each run of the contrast is the demonstration config with its placement and warmup', () => {
+test("each run of the contrast is the lab's default config with its placement, warmup and language's text", () => {
   const shape = { hidden: 32, heads: 4, seq: 64, batch: 8, layers: 24, norm: 'rmsnorm', lr: 3e-3, steps: 400, seed: 1 };
   assert.deepEqual(
-    LAB_RUNS.map((id) => runOptions(id, LAB_DEFAULTS, LAB_STEPS)),
+    LAB_RUNS.map((id) => runOptions(id, LAB_DEFAULTS, LAB_STEPS, 'the page text')),
     [
-      { ...shape, placement: 'pre', warmup: 0 },
-      { ...shape, placement: 'post', warmup: 0 },
-      { ...shape, placement: 'post', warmup: 100 },
+      { ...shape, placement: 'pre', warmup: 0, text: 'the page text' },
+      { ...shape, placement: 'post', warmup: 0, text: 'the page text' },
+      { ...shape, placement: 'post', warmup: 200, text: 'the page text' },
     ],
   );
-  assert.equal(runOptions('pre', { ...LAB_DEFAULTS, text: 'own words' }, 5).text, 'own words');
+  assert.equal(runOptions('pre', { ...LAB_DEFAULTS, text: 'own words' }, 5, 'the page text').text, 'own words');
+  // The sample's prompt: a word of each language's text, or the reader's first characters.
+  assert.equal(samplePrompt(LAB_DEFAULTS, 'zh-CN'), '归一化');
+  assert.equal(samplePrompt(LAB_DEFAULTS, 'en'), 'norm');
+  assert.equal(samplePrompt({ ...LAB_DEFAULTS, text: '  Hello world' }, 'en'), 'Hel');
+  for (const [lang, file] of [
+    ['zh-CN', 'zh'],
+    ['en', 'en'],
+  ]) {
+    const text = readFileSync(new URL(`../../web/data/training-text.${file}.txt`, import.meta.url), 'utf8');
+    assert.ok(text.split(DEFAULT_SAMPLE_PROMPTS[lang]).length > 20, `${lang}: the prompt is common in the text`);
+  }
+});
+
+test('utf8Parts: whole characters as text, every other byte on its own', () => {
+  const bytes = (...b) => Uint8Array.from(b);
+  assert.deepEqual(utf8Parts(new TextEncoder().encode('归一 ok')), [{ text: '归一 ok' }]);
+  // 归 is E5 BD 92: cut after two bytes, then a stray continuation byte.
+  assert.deepEqual(utf8Parts(bytes(0x61, 0xe5, 0xbd, 0x62, 0x92, 0xff, 0x63)), [
+    { text: 'a' },
+    { byte: 0xe5 },
+    { byte: 0xbd },
+    { text: 'b' },
+    { byte: 0x92 },
+    { byte: 0xff },
+    { text: 'c' },
+  ]);
+  // An overlong or surrogate encoding is no character either.
+  assert.deepEqual(utf8Parts(bytes(0xc0, 0x80)), [{ byte: 0xc0 }, { byte: 0x80 }]);
+  assert.deepEqual(utf8Parts(bytes(0xed, 0xa0, 0x80)), [{ byte: 0xed }, { byte: 0xa0 }, { byte: 0x80 }]);
+  assert.deepEqual(utf8Parts(bytes()), []);
 });
 
 test('NORMLAB_LAB_STEPS shortens the runs for tests; anything but an integer in 1..400 is ignored', () => {
@@ -90,10 +142,11 @@ test('the guess is kept in the learner store as a list of runs, and a bad record
 
 // A run record as the runner keeps it: every step's loss `final` except the
 // first, which the final loss (the mean of the last 20) must leave out in a
-// run of more than 20 steps; ratios: first/last per step; the held-out loss
-// 0.25 above the final one.
+// run of more than 20 steps; ratios: first/last per step (of the gradient,
+// and of the update unless `updates` gives its own); the held-out loss 0.25
+// above the final one.
 const H = 4.25;
-function run(id, final, ratios, extra = {}) {
+function run(id, final, ratios, extra = {}, updates = ratios) {
   return {
     id,
     status: 'done',
@@ -102,48 +155,83 @@ function run(id, final, ratios, extra = {}) {
     loss: ratios.map((_, i) => (i === 0 && ratios.length > 20 ? 9 : final)),
     gradFirst: ratios.map((r) => r * 0.5),
     gradLast: ratios.map(() => 0.5),
+    updateFirst: updates.map((r) => r * 0.002),
+    updateLast: updates.map(() => 0.002),
     divergedAt: null,
     ...extra,
   };
 }
 
-test("a run learned, stalled, sits between, stays above or diverged by the issue's thresholds", () => {
+test('a run learned, left the plateau, stalled in one of two ways, stayed above or diverged', () => {
   assert.equal(LEARNED_BELOW, 0.3);
   assert.equal(STALLED_WITHIN, 0.2);
+  assert.equal(RATIO_COLLAPSED, 1e-2);
   assert.equal(runOutcome(run('pre', H - 0.31, [1])), 'learned');
   assert.equal(runOutcome(run('pre', H - 0.29, [1])), 'between');
   assert.equal(runOutcome(run('pre', H - 0.21, [1])), 'between');
-  assert.equal(runOutcome(run('pre', H - 0.19, [1])), 'stalled');
-  assert.equal(runOutcome(run('pre', H + 0.19, [1])), 'stalled');
+  assert.equal(runOutcome(run('pre', H - 0.19, [1])), 'plateau');
+  assert.equal(runOutcome(run('pre', H + 0.19, [1])), 'plateau');
   assert.equal(runOutcome(run('pre', H + 0.21, [1])), 'above');
+  // The gradient reaching the first layer collapsed: whatever Adam's updates did.
+  assert.equal(runOutcome(run('post', H - 0.1, [0.009])), 'collapsed');
+  assert.equal(runOutcome(run('post', H + 0.19, [0.009], {}, [1])), 'collapsed');
+  // Above the plateau is not a stall yet, collapsed gradient or not.
+  assert.equal(runOutcome(run('post', H + 0.3, [0.009], {}, [1])), 'above');
+  assert.equal(runOutcome(run('post', H - 0.1, [0.011])), 'plateau');
+  // Learned is learned, collapsed gradient or not.
+  assert.equal(runOutcome(run('post', H - 0.5, [1e-5])), 'learned');
   assert.equal(runOutcome(run('pre', NaN, [1], { status: 'diverged' })), 'diverged');
   assert.equal(runOutcome(run('pre', NaN, [1], { status: 'training' })), 'none');
+  assert.equal(outcomeOf({ diverged: false, final: H - 0.1, entropy: H, gradRatio: 1e-3 }), 'collapsed');
+  assert.equal(outcomeOf({ diverged: true, final: NaN, entropy: H, gradRatio: NaN }), 'diverged');
   assert.deepEqual(gradientRatios(run('pre', 2, [0.5, 2])), [0.5, 2]);
   assert.equal(finalLoss({ loss: [9, ...Array(20).fill(3)] }), 3);
   assert.equal(finalLoss({ loss: [5, 3] }), 4);
+  // The ratios' median over the last 20 steps, NaN and Inf left out.
+  assert.equal(ratioMedian([...Array(30).fill(100), 1, 2, 3], [...Array(33).fill(1)]), 100);
+  assert.equal(ratioMedian([1, 3, NaN, 2], [1, 1, 1, 0]), 2);
+  assert.ok(Number.isNaN(ratioMedian([NaN], [1])));
+  assert.equal(updateRatio(run('pre', 2, [1, 1], {}, [0.25, 0.5])), 0.375);
 });
 
-test("the reading of the issue's contrast: pre-norm and warmup learn, post-norm stalls with a collapsed gradient", () => {
-  const runs = [run('pre', 3.0, [1.2, 0.9, 1.1]), run('post', 4.2, [1, 1e-4, 1e-7]), run('warmup', 2.4, [1, 0.8, 0.7])];
+test("the reading of the lab's contrast: pre-norm and warmup learn, post-norm stalls with its first layers cut off", () => {
+  const runs = [
+    run('pre', 3.0, [1.2, 0.9, 1.1]),
+    run('post', 4.2, [1, 1e-4, 1e-7], {}, [1, 1e-3, 1e-3]),
+    run('warmup', 2.4, [1, 0.8, 0.7]),
+  ];
   const sentences = labConclusions(runs, {
-    settings: { warmup: 100, lr: 3e-3 },
+    settings: { warmup: 200, lr: 3e-3 },
     steps: 400,
     guess: { g: ['pre', 'post'] },
   });
+  const params = (r, final, ratio, update) => ({
+    run: r,
+    final,
+    window: 3,
+    heldout: final + 0.25,
+    entropy: H,
+    gap: Math.abs(H - final),
+    ratio,
+    update,
+  });
   assert.deepEqual(sentences, [
-    { key: 'runLearned', params: { run: 'pre', final: 3.0, window: 3, heldout: 3.25, entropy: H, gap: H - 3.0 } },
-    {
-      key: 'runStalled',
-      params: { run: 'post', final: 4.2, window: 3, heldout: 4.45, entropy: H, gap: STALLED_WITHIN },
-    },
-    { key: 'runLearned', params: { run: 'warmup', final: 2.4, window: 3, heldout: 2.65, entropy: H, gap: H - 2.4 } },
-    { key: 'ratioKept', params: { run: 'pre', low: 0.9, high: 1.2 } },
-    { key: 'ratioCollapsed', params: { run: 'post', ratio: 1e-7, low: 1e-7, lowStep: 3 } },
-    { key: 'ratioKept', params: { run: 'warmup', low: 0.7, high: 1 } },
-    { key: 'warmupHelped', params: { warmup: 100, warm: 2.4, cold: 4.2 } },
+    { key: 'runLearned', params: params('pre', 3.0, 1.1, 1.1) },
+    { key: 'runCollapsed', params: params('post', 4.2, 1e-4, 1e-3) },
+    { key: 'runLearned', params: params('warmup', 2.4, 0.8, 0.8) },
+    { key: 'warmupHelped', params: { warmup: 200, warm: 2.4, cold: 4.2 } },
     { key: 'guessDiffer', params: { guessed: ['pre', 'post'], learned: ['pre', 'warmup'] } },
   ]);
-  assert.ok(1e-7 < RATIO_COLLAPSED);
+  // A collapsed gradient that Adam still moves: its own sentence.
+  const moving = labConclusions([run('post', 4.2, [1e-4], {}, [0.5])], { settings: {}, steps: 400, guess: null });
+  assert.equal(moving[0].key, 'runCollapsedMoving');
+  // On the plateau with live gradients: a slow start, never "kept learning".
+  const slow = labConclusions([run('pre', 4.22, [3, 4, 5])], { settings: {}, steps: 400, guess: null });
+  assert.equal(slow[0].key, 'runPlateau');
+  for (const lang of ['en', 'zh-CN']) {
+    const text = LAB_DICTIONARIES[lang];
+    assert.doesNotMatch(text.runPlateau + text.runCollapsed + text.runCollapsedMoving, /kept learning|继续学习/);
+  }
 });
 
 test('a short run: nothing learned yet, a warmup longer than the run, a diverged run, a guess that matched', () => {
@@ -151,12 +239,12 @@ test('a short run: nothing learned yet, a warmup longer than the run, a diverged
   const sentences = labConclusions(runs, { settings: { warmup: 100, lr: 1e-2 }, steps: 30, guess: { g: [] } });
   assert.deepEqual(
     sentences.map((s) => s.key),
-    ['runAbove', 'runDiverged', 'ratioKept', 'warmupLonger', 'guessMatch'],
+    ['runAbove', 'runDiverged', 'warmupLonger', 'guessMatch'],
   );
   assert.equal(sentences[0].params.gap.toFixed(6), (4.6 - H).toFixed(6));
   assert.deepEqual(sentences[1].params, { run: 'warmup', step: 7 });
-  assert.deepEqual(sentences[3].params, { warmup: 100, steps: 30, lr: 1e-2 });
-  assert.deepEqual(sentences[4].params, { guessed: [], learned: [] });
+  assert.deepEqual(sentences[2].params, { warmup: 100, steps: 30, lr: 1e-2 });
+  assert.deepEqual(sentences[3].params, { guessed: [], learned: [] });
   // Without a guess (skipped), no comparison.
   assert.equal(
     labConclusions(runs, { settings: { warmup: 100, lr: 1e-2 }, steps: 30, guess: null }).at(-1).key,
@@ -164,90 +252,115 @@ test('a short run: nothing learned yet, a warmup longer than the run, a diverged
   );
 });
 
-test("the map's table holds every cell of the committed sweep, measured or not, without the curves", () => {
-  const table = sweepTable(sweep);
-  assert.deepEqual(table.grid, { layers: [6, 12, 24, 48], lr: [1e-3, 3e-3, 5e-3, 1e-2], seeds: [1, 2, 3] });
-  assert.equal(table.steps, 400);
-  assert.equal(table.warmup, 100);
-  assert.equal(table.entropy, sweep.text.unigram_entropy);
-  assert.equal(Object.keys(table.cells).length, 4 * 4 * 3);
-  const entries = Object.values(table.cells).flat();
-  assert.equal(entries.length, 144);
-  assert.equal(entries.filter((e) => e.verdict === 'not run').length, sweep.not_run.length);
-  assert.equal(entries.filter((e) => e.verdict !== 'not run').length, sweep.runs.length);
-  for (const cell of Object.values(table.cells))
-    assert.deepEqual(
-      cell.map((e) => e.seed),
-      [1, 2, 3],
+test("the map's table: every cell of the committed sweep in the page's language, no curves", () => {
+  for (const lang of ['en', 'zh-CN']) {
+    const table = sweepTable(sweep, lang);
+    assert.deepEqual(table.grid, { layers: LAB_DEPTHS, lr: LAB_LRS, seeds: sweep.grid.seeds });
+    assert.equal(table.steps, LAB_STEPS);
+    assert.equal(table.warmup, LAB_DEFAULTS.warmup);
+    assert.equal(table.entropy, sweep.rows.find((r) => r.lang === lang).entropy);
+    assert.equal(Object.keys(table.cells).length, LAB_DEPTHS.length * LAB_LRS.length * LAB_RUNS.length);
+    for (const cell of Object.values(table.cells))
+      assert.deepEqual(
+        cell.map((e) => e.seed),
+        sweep.grid.seeds,
+      );
+    // One row as committed.
+    const row = sweep.rows.find(
+      (r) => r.lang === lang && r.layers === 24 && r.lr === 3e-3 && r.run === 'post' && r.seed === 1,
     );
-  // One row as committed.
-  const row = sweep.runs.find((r) => r.layers === 24 && r.lr === 3e-3 && r.variant === 'post' && r.seed === 1);
-  assert.deepEqual(table.cells[cellKey('post', 24, 3e-3)][0], {
-    seed: 1,
-    verdict: row.verdict,
-    final: row.final_train_loss,
-    heldout: row.heldout,
-    divergedAt: null,
-    build: row.build,
-  });
-  assert.deepEqual(table.builds.map((b) => b.commit).sort(), [...new Set(sweep.runs.map((r) => r.build))].sort());
-  assert.ok(JSON.stringify(table).length < sweep.runs.length * 200, 'no curves');
+    assert.deepEqual(table.cells[cellKey('post', 24, 3e-3)][0], {
+      seed: 1,
+      outcome: row.outcome,
+      final: row.final,
+      heldout: row.heldout,
+      divergedAt: row.divergedAt,
+    });
+    assert.ok(JSON.stringify(table).length < sweep.rows.length * 100, 'no curves, one language');
+  }
 });
 
-test("a map cell: the seeds' marks, the median held-out loss, the verdict most seeds reached", () => {
-  const e = (seed, verdict, heldout) => ({ seed, verdict, heldout });
-  assert.deepEqual(cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4.5), e(3, 'learned', 2)]), {
-    verdicts: ['learned', 'stalled', 'learned'],
+test("a map cell: the seeds' outcomes, the median final loss, the verdict most seeds reached", () => {
+  const e = (seed, outcome, final) => ({ seed, outcome, final });
+  assert.deepEqual(cellSummary([e(1, 'learned', 3), e(2, 'collapsed', 4.5), e(3, 'learned', 2)]), {
+    outcomes: ['learned', 'collapsed', 'learned'],
     median: 3,
     verdict: 'learned',
     counts: { diverged: 0, stalled: 1, learned: 2 },
   });
-  assert.equal(cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4)]).median, 3.5);
+  assert.equal(cellSummary([e(1, 'learned', 3), e(2, 'plateau', 4)]).median, 3.5);
   assert.equal(
-    cellSummary([e(1, 'learned', 3), e(2, 'stalled', 4)]).verdict,
+    cellSummary([e(1, 'learned', 3), e(2, 'between', 4)]).verdict,
     'stalled',
     'a tie goes to the worse verdict',
   );
-  assert.deepEqual(cellSummary([{ seed: 1, verdict: 'not run' }]), {
-    verdicts: ['not run'],
-    median: null,
-    verdict: 'not run',
-    counts: { diverged: 0, stalled: 0, learned: 0 },
-  });
-  assert.equal(sweepVerdict(false, 3.95, 4.25), 'learned');
-  assert.equal(sweepVerdict(false, 3.96, 4.25), 'stalled');
-  assert.equal(sweepVerdict(true, 2, 4.25), 'diverged');
+  assert.equal(cellSummary([e(1, 'diverged', NaN), e(2, 'plateau', 4)]).verdict, 'diverged');
+  assert.equal(cellSummary([e(1, 'diverged', NaN)]).median, null);
 });
 
-test('what the committed sweep says at 24 layers and lr 3e-3: post-norm stalls past 6 layers; tuned, it ends lower', () => {
-  const sentences = sweepReading(sweepTable(sweep), { layers: 24, lr: 3e-3 });
+test("what the sweep says at the lab defaults: the depths at its learning rate, each run's window", () => {
+  for (const lang of ['en', 'zh-CN']) {
+    const table = sweepTable(sweep, lang);
+    const sentences = sweepReading(table, LAB_DEFAULTS);
+    const verdict = (run, layers, lr) => cellSummary(table.cells[cellKey(run, layers, lr)]).verdict;
+    for (const [i, run] of ['pre', 'post', 'warmup'].entries()) {
+      const { learnedAt, failedAt } = sentences[i].params;
+      assert.equal(sentences[i].params.run, run);
+      assert.deepEqual(
+        learnedAt,
+        LAB_DEPTHS.filter((l) => verdict(run, l, LAB_DEFAULTS.lr) === 'learned'),
+      );
+      assert.deepEqual(
+        failedAt,
+        LAB_DEPTHS.filter((l) => verdict(run, l, LAB_DEFAULTS.lr) !== 'learned'),
+      );
+    }
+    const windows = sentences.find((s) => s.key === 'sweepWindows').params;
+    for (const [run, count] of [
+      ['pre', windows.preCount],
+      ['post', windows.postCount],
+      ['warmup', windows.warmupCount],
+    ])
+      assert.equal(count, LAB_LRS.filter((lr) => verdict(run, LAB_DEFAULTS.layers, lr) === 'learned').length, run);
+    assert.equal(windows.total, LAB_LRS.length);
+    // A depth and learning rate outside the grid: nothing to say.
+    assert.deepEqual(sweepReading(table, { layers: 7, lr: 2.5e-3 }), []);
+  }
+});
+
+test('what the tables say of a contrast: the seeds at the defaults, a cell elsewhere, the same bits', () => {
+  const lang = 'en';
+  const tables = { sweep: sweepTable(sweep, lang), robust: robustnessTable(robustness, lang) };
+  const committed = (run, layers, lr, seed) =>
+    sweep.rows.find((r) => r.lang === lang && r.run === run && r.layers === layers && r.lr === lr && r.seed === seed);
+  const finals = LAB_RUNS.map((id) => ({ id, final: committed(id, 24, 3e-3, 1).final }));
+  const at = seedsReading(tables, { ...LAB_DEFAULTS, text: null }, LAB_STEPS, finals);
   assert.deepEqual(
-    sentences.map((s) => [s.key, s.params.run, s.params.learnedAt, s.params.failedAt]),
+    at.map((s) => [s.key, s.params.run, s.params.count]),
     [
-      ['sweepDepths', 'pre', [6, 12, 24], [48]],
-      ['sweepDepths', 'post', [6, 12], [24, 48]],
-      ['sweepDepths', 'warmup', [6, 12, 24], [48]],
-      ['sweepTunedPostLower', undefined, undefined, undefined],
+      ['seedsLearned', 'pre', robustness.counts.en.pre.learned],
+      ['seedsCollapsed', 'post', robustness.counts.en.post.collapsed],
+      ['seedsLearned', 'warmup', robustness.counts.en.warmup.learned],
+      ['seedsPost6', 'post6', robustness.counts.en.post6.learned],
+      ['sameBits', 'pre', undefined],
+      ['sameBits', 'post', undefined],
+      ['sameBits', 'warmup', undefined],
     ],
   );
-  const tuned = sentences[3].params;
-  const heldout = (variant, lr) =>
-    sweep.runs
-      .filter((r) => r.layers === 24 && r.lr === lr && r.variant === variant)
-      .map((r) => r.heldout)
-      .sort((a, b) => a - b)[1];
-  assert.deepEqual(tuned, {
-    layers: 24,
-    post: heldout('post', 1e-3),
-    postLr: 1e-3,
-    pre: heldout('pre', 1e-3),
-    preLr: 1e-3,
-    preCount: 4,
-    postCount: 1,
-    total: 4,
-  });
-  // A depth and learning rate outside the grid: nothing to say.
-  assert.deepEqual(sweepReading(sweepTable(sweep), { layers: 7, lr: 2e-3 }), []);
+  // One bit off the committed final loss: said so.
+  const off = seedsReading(tables, { ...LAB_DEFAULTS, runs: ['pre'] }, LAB_STEPS, [
+    { id: 'pre', final: finals[0].final + 2 ** -40 },
+  ]);
+  assert.equal(off.at(-1).key, 'otherBits');
+  // Another cell: its seeds' tally; a shortened run or the reader's text: nothing.
+  const cell = seedsReading(tables, { ...LAB_DEFAULTS, layers: 6, runs: ['post'] }, LAB_STEPS, [
+    { id: 'post', final: null },
+  ]);
+  assert.equal(cell.length, 1);
+  assert.equal(cell[0].key, 'seedsCell');
+  assert.equal(cell[0].params.seeds, sweep.grid.seeds.length);
+  assert.deepEqual(seedsReading(tables, LAB_DEFAULTS, 30, finals), []);
+  assert.deepEqual(seedsReading(tables, { ...LAB_DEFAULTS, text: 'mine', layers: 6 }, LAB_STEPS, finals), []);
 });
 
 test('the layer-norm reading: growth from first layer to last, norm outputs against sqrt(d)', () => {

@@ -293,9 +293,10 @@ test('evaluateFor(budgetMs): the held-out loss in parts, bit-identical to evalua
     } while (!r.done);
     const windows = r.windows;
     // (held-out bytes - 1) / seq windows of the default text's last tenth
-    // (its size as the sweep's table records it).
-    const { text } = JSON.parse(await readFile(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
-    assert.equal(windows, Math.floor((text.heldout_bytes - 1) / SMALL.seq));
+    // (the split holds out its last floor(bytes / 10), text.h).
+    const bytes = (await readFile(new URL('../../web/data/training-text.zh.txt', import.meta.url))).length;
+    const heldout = Math.floor(bytes / 10);
+    assert.equal(windows, Math.floor((heldout - 1) / SMALL.seq));
     assert.equal(parts.length, windows);
     assert.deepEqual(
       parts.slice(0, -1).map((p) => p.windowsDone),
@@ -627,7 +628,11 @@ describe('nextBytes(): the next byte, forward only', () => {
       while (!greedy.done);
       assert.equal(greedy.utf8[0], p.indexOf(Math.max(...p)));
       assert.deepEqual(bits(a.nextBytes('')), bits(a.nextBytes('\n')));
-      assertThrowsExactly(() => a.nextBytes(3), TypeError, 'prompt must be a string');
+      assert.deepEqual(bits(a.nextBytes(new TextEncoder().encode('RMSNorm'))), bits(p));
+      // Bytes that end inside a character: 归 is E5 BD 92.
+      const partial = a.nextBytes(new Uint8Array([0xe5]));
+      assert.ok(Math.abs(partial.reduce((s, v) => s + v, 0) - 1) < 1e-5);
+      assertThrowsExactly(() => a.nextBytes(3), TypeError, 'prompt must be a string or a Uint8Array');
       b.step(4);
       a.nextBytes('abc');
       assert.deepEqual(bits(a.step(2).loss), bits(b.step(2).loss));

@@ -27,7 +27,6 @@ import {
   SOFTMAX_L2_UNIT,
 } from './constants.js';
 import { createDemoController } from './demo-controller.js';
-import { decimals } from './format.js';
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js';
 import { WALK_SECTION, isWalkSection } from './course-progress.js';
 import { createLearnerStore, createMemoryLearnerStore } from './learner.js';
@@ -56,6 +55,7 @@ import { createGlossary, installTermTooltips } from './widgets/glossary.js';
 import { createAttentionWidget } from './widgets/attention.js';
 import { createAutorunWidget } from './widgets/autorun.js';
 import { createGainWidget } from './widgets/gain.js';
+import { claimParams } from './claim-params.js';
 import { createGradientFlow } from './widgets/gradient-flow.js';
 import { createLayerBreakdown } from './widgets/layer-breakdown.js';
 import { createLayerChart } from './widgets/layer-chart.js';
@@ -68,10 +68,8 @@ import { createWorkedExample } from './widgets/worked-example.js';
 // Versions of the bundled libraries, injected by web/build.mjs from their
 // package.json files so the references section cannot go stale.
 const LIBRARY_VERSIONS = NORMLAB_LIBRARY_VERSIONS;
-// From the committed sweep, at build time (web/build.mjs): post-norm without
-// warmup at the demonstration learning rate, the depths where it learned
-// and where it stalled, which quiz question 2's explanation states.
-const QUIZ_SWEEP = NORMLAB_QUIZ_SWEEP;
+// The prose keys that quote the lab's committed tables (claim-params.js).
+const CLAIM_KEYS = new Set(['placement.depth', 'takeaways.two']);
 
 // Parameters of strings that appear in the static page text.
 const STATIC_PARAMS = {
@@ -446,7 +444,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
 
     if (languageChanged) {
       runtime.paintedLang = state.lang;
-      const prose = proseKeys(doc).map((key) => ctx.t(key, STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers }));
+      const prose = proseKeys(doc).map((key) => ctx.t(key, staticParams(key, state.lang)));
       readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, state.lang) });
     }
     scheduleUrlWrite();
@@ -571,12 +569,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     }
     const answers = quizSection();
     if (changed('quiz', [state.lang, answers])) {
-      const list = (depths) => new Intl.ListFormat(state.lang, { type: 'conjunction' }).format(depths.map(String));
-      const q2 = {
-        lr: decimals(QUIZ_SWEEP.lr, 3),
-        learned: list(QUIZ_SWEEP.learnedAt),
-        stalled: list(QUIZ_SWEEP.failedAt),
-      };
+      const claims = claimParams(state.lang);
+      const q2 = { ...claims, learned: claims.postLearned, stalled: claims.postStalled };
       guarded('quiz', () => quiz.update(answers, ctx, { q2 }));
     }
   }
@@ -669,11 +663,17 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   return { state, render, setStage: strip.setStage };
 }
 
+// The parameters a static string of the page is filled with.
+function staticParams(key, lang) {
+  if (CLAIM_KEYS.has(key)) return claimParams(lang);
+  return STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers };
+}
+
 function paintStaticText(doc, ctx) {
   doc.title = ctx.t('meta.title');
   for (const node of doc.querySelectorAll('[data-i18n]')) {
     const key = node.dataset.i18n;
-    ctx.rich(node, key, STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers });
+    ctx.rich(node, key, staticParams(key, ctx.lang));
   }
   for (const node of doc.querySelectorAll('[data-i18n-attr]')) {
     for (const pair of node.dataset.i18nAttr.split(';')) {

@@ -5,7 +5,7 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { pointer, select } from 'd3-selection';
-import { line } from 'd3-shape';
+import { line, symbol, symbolCircle, symbolTimes } from 'd3-shape';
 
 import { tick } from '../format.js';
 
@@ -86,21 +86,35 @@ function crosses(points, box) {
   return false;
 }
 
-function placeRuleLabel(rule, y, plot, seriesPixels) {
+// Candidate places: the four corners next to the line, then the same a line
+// of text and two lines further off, so that a curve hugging the rule (a
+// stalled loss on its plateau) leaves room; the first whose box stays in
+// the plot, clear of every series and of the labels placed before it.
+const RULE_LABEL_OFFSETS = [0, 14, 28];
+function placeRuleLabel(rule, y, plot, seriesPixels, placed) {
   const width = ruleLabelWidth(rule.label);
   const ry = y(rule.value);
-  const places = [
-    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
-    { anchor: 'start', x: plot.left + 6, baseline: ry - RULE_LABEL_GAP - 1 },
-    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry - RULE_LABEL_GAP - 1 },
-    { anchor: 'start', x: plot.left + 6, baseline: ry + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
-  ];
+  const places = RULE_LABEL_OFFSETS.flatMap((off) => [
+    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry + off + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
+    { anchor: 'start', x: plot.left + 6, baseline: ry - off - RULE_LABEL_GAP - 1 },
+    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry - off - RULE_LABEL_GAP - 1 },
+    { anchor: 'start', x: plot.left + 6, baseline: ry + off + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
+  ]);
   const boxOf = (p) => {
     const left = p.anchor === 'end' ? p.x - width : p.x;
     return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 };
   };
   const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom;
-  return places.find((p) => inside(boxOf(p)) && !seriesPixels.some((points) => crosses(points, boxOf(p)))) ?? places[1];
+  const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const place =
+    places.find((p) => {
+      const box = boxOf(p);
+      return (
+        inside(box) && !seriesPixels.some((points) => crosses(points, box)) && !placed.some((b) => overlaps(b, box))
+      );
+    }) ?? places[1];
+  placed.push(boxOf(place));
+  return place;
 }
 
 // data: {
@@ -111,6 +125,10 @@ function placeRuleLabel(rule, y, plot, seriesPixels) {
 //           one at the last (where a curve being drawn has got to); the
 //           group's data-values lists the drawn y values, for tests and
 //           tools that read the chart; a series may have no points yet)
+//   marks: [{ series, x, y, kind }]   one symbol per point (class mark
+//          mark-<kind> series-<series>): kind 'filled' a disc, 'hollow' a
+//          ring, 'cross' an ×; y null puts the mark on the plot's top edge
+//          (a value that does not exist, such as a diverged run's loss)
 //   rules: [{ id, value, label }]                     horizontal lines
 //   band: { from, to, label } | null                  shaded x range
 //   marker: { x, points: [{ id, y }] } | null         current position
@@ -138,11 +156,33 @@ export function drawXTitle(svg, label, left, right, height) {
     .text((d) => d);
 }
 
+// Room left of the plot for the y axis: its tick labels (axisLeft draws them
+// 9 px from the axis, at 12 px) and, beyond them, the rotated axis title
+// (centred at x = 14, its glyphs reaching x = 17), so that the two never
+// overlap ("0.001" on a log axis is wider than DEFAULT_MARGIN leaves). A
+// label's width is estimated from its characters: a point or comma about
+// 0.32 em, anything else (digits, signs, superscripts) at most 0.64 em.
+const Y_TICK_GAP = 9;
+const Y_TITLE_ROOM = 19;
+const tickLabelWidth = (text) => [...text].reduce((w, c) => w + (c === '.' || c === ',' ? 3.8 : 7.7), 0);
+function leftMargin(spec, y) {
+  const widest = Math.max(0, ...yTickValues(spec, y).map((v) => tickLabelWidth(tick(v))));
+  return Math.max(DEFAULT_MARGIN.left, Math.ceil(Y_TICK_GAP + widest + Y_TITLE_ROOM));
+}
+
+// The y ticks axisTicks() chooses (5 at most).
+function yTickValues(spec, scale) {
+  if (spec.integer) return integerTicks(spec.domain[0], spec.domain[1], 5);
+  if (spec.type === 'log') return logTicks(scale.domain()[0], scale.domain()[1], 5, scale);
+  return scale.ticks(5);
+}
+
 export function drawLineChart(svg, width, height, data) {
   // Without end labels (a legend names the series) the right margin shrinks.
-  const MARGIN = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN;
+  const base = data.legend ? { ...DEFAULT_MARGIN, right: 18 } : DEFAULT_MARGIN;
+  const y = makeScale(data.y, [height - base.bottom, base.top]);
+  const MARGIN = { ...base, left: leftMargin(data.y, y) };
   const x = makeScale(data.x, [MARGIN.left, width - MARGIN.right]);
-  const y = makeScale(data.y, [height - MARGIN.bottom, MARGIN.top]);
   const plotTop = MARGIN.top;
   const plotBottom = height - MARGIN.bottom;
   const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom };
@@ -159,6 +199,7 @@ export function drawLineChart(svg, width, height, data) {
     data.band ?? null,
     data.rules ?? [],
     data.series,
+    data.marks ?? [],
     Boolean(data.legend),
   ]);
   if (svg.node().__lineChartFrame !== frame) {
@@ -238,6 +279,7 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     .call(xAxis);
   const yAxis = axisLeft(y);
   axisTicks(yAxis, data.y, y, 5);
+  yAxis.tickValues(yTickValues(data.y, y));
   svg
     .selectAll('g.axis-y')
     .data([null])
@@ -256,6 +298,12 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     .text((d) => d);
 
   const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : [];
+  // A rule label avoids the marks too, as boxes taken as placed already.
+  const placedLabels = (data.marks ?? []).map((m) => {
+    const cx = x(m.x);
+    const cy = m.y === null ? plot.top : y(m.y);
+    return { left: cx - 4, right: cx + 4, top: cy - 4, bottom: cy + 4 };
+  });
   svg
     .selectAll('g.rule')
     .data(data.rules ?? [], (r) => r.id)
@@ -278,7 +326,7 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     // series labels (a series may end on the rule), and off the series.
     .call((g) =>
       g.select('text').each(function (r) {
-        const place = placeRuleLabel(r, y, plot, seriesPixels);
+        const place = placeRuleLabel(r, y, plot, seriesPixels, placedLabels);
         select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(r.label);
       }),
     );
@@ -318,6 +366,27 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
           return select(this.parentNode).datum().dots ? 2.5 : 4;
         }),
     );
+  drawMarks(svg, x, y, plot, data.marks ?? []);
+}
+
+const MARK_SHAPE = {
+  filled: symbol(symbolCircle, 40),
+  hollow: symbol(symbolCircle, 40),
+  cross: symbol(symbolTimes, 48),
+};
+
+function drawMarks(svg, x, y, plot, marks) {
+  svg
+    .selectAll('g.marks')
+    .data([null])
+    .join('g')
+    .attr('class', 'marks')
+    .selectAll('path.mark')
+    .data(marks)
+    .join('path')
+    .attr('class', (m) => `mark mark-${m.kind} series-${m.series}`)
+    .attr('transform', (m) => `translate(${x(m.x)},${m.y === null ? plot.top : y(m.y)})`)
+    .attr('d', (m) => MARK_SHAPE[m.kind]());
 }
 
 // The reader's guesses: a hollow marker with a short label, and for a

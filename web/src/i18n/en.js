@@ -92,7 +92,7 @@ export default {
     },
     identity: {
       term: 'Gradient path / identity path',
-      def: 'The channel by which the gradient travels from the loss back to every layer’s parameters. Where that channel is an identity map, the gradient crosses it neither amplified nor shrunk (it is multiplied by 1); the residual stream of a pre-norm stack is such a channel.',
+      def: 'The channel by which the gradient travels from the loss back to every layer’s parameters. Where a layer adds its result to what it received (x + F(x)), one term of its Jacobian is the identity: through that term the gradient crosses the layer neither amplified nor shrunk, and the sub-block adds its own term beside it. The residual stream of a pre-norm stack is such a channel from the top to the bottom.',
     },
   },
   softmax: {
@@ -310,7 +310,7 @@ export default {
     diagramPre:
       'Diagram of one pre-norm layer: a side branch normalizes a copy of the residual stream and feeds it to the sub-block, whose output is added back; the residual stream itself passes through no norm.',
     depth:
-      'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it. During training these rescalings compound: at 6 layers they stay tame, but past about 20 layers post-norm becomes hard to train without a learning-rate warm-up. In pre-norm the highway holds nothing but additions, so the gradient that travels along it is multiplied by exactly 1 however many layers it crosses, and stacks of 24 layers and more train stably. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
+      'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it; during training those rescalings compound. In pre-norm the highway holds nothing but additions. A layer there computes x + F(x), so its Jacobian is I + ∂F/∂x: the identity term hands the gradient down unchanged, however many layers it crosses, and the branch adds its own term to it. How much depth costs post-norm depends on the learning rate and on warm-up, and this page measures it. In its own runs ({steps} steps at learning rate {lr}, {seeds} seeds per setting, trained in the lab below), post-norm without warm-up learned at {postLearned} layers and stalled at {postStalled}; with {warmup} warm-up steps it also learned at {layers}; pre-norm learned at {preLearned} layers. The lab’s learning-rate window shows the wider picture: the range of learning rates in which post-norm trains narrows as layers are added, warm-up widens it, and pre-norm’s stays wide. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
     price:
       'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more.',
   },
@@ -581,8 +581,8 @@ export default {
     depth: 'Depth of both stacks',
     depthValue: '{depth} layers',
     updating: 'Running the backward passes…',
-    preRatio: 'pre-norm: last layer ÷ first layer',
-    postRatio: 'post-norm: last layer ÷ first layer',
+    preRatio: 'pre-norm: first layer ÷ last layer',
+    postRatio: 'post-norm: first layer ÷ last layer',
     stream: 'pre-norm: residual stream, L2 per token, layer 0 → {last}',
     factor: 'pre-norm: input norm’s factor, layer 0 → {last}',
     fromTo: '{from} → {to}',
@@ -599,7 +599,7 @@ export default {
     axisFactor: 'factor',
     readingTitle: 'What the numbers say',
     readingRatios:
-      'At {depth} layers, the last layer’s parameters get {preRatio}× the gradient of the first layer’s in pre-norm, and {postRatio}× in post-norm.',
+      'At {depth} layers, the first layer’s parameters get {preRatio}× the gradient of the last layer’s in pre-norm, and {postRatio}× in post-norm (the training lab below divides the same way).',
     readingMechanism:
       'The third chart holds the mechanism behind these numbers. On the way back, a norm multiplies the gradient that crosses it by about √d·rms(g)/‖x‖, the same factor by which its forward pass changes the length of its input x: more than 1 when x is shorter than √d·rms(g), about 32 here, and less than 1 when it is longer.',
     readingPreFalls:
@@ -607,11 +607,11 @@ export default {
     readingPreOther:
       'In pre-norm every norm reads the residual stream, which goes from {streamFirst} per token at layer 0 to {streamLast} at layer {last}; the input norm’s factor goes from {factorFirst} to {factorLast}. Between the layers the stream itself crosses no norm: its gradient reaches every layer along the identity path.',
     readingPostLevel:
-      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, so the sums they read are about as long as their outputs, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s parameter gradients come out about level across depth: the last layer gets {postRatio}× the first layer’s.',
+      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, so the sums they read are about as long as their outputs, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s parameter gradients come out about level across depth: the first layer gets {postRatio}× the last layer’s.',
     readingPostOther:
-      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s last layer gets {postRatio}× the first layer’s parameter gradient.',
+      'In post-norm the norms sit on the stream itself, so its gradient crosses every one of them on the way down. Each norm renormalizes the stream, and past layer 0 (whose first norm reads the short embedding) their factors stay between {postFactorLo} and {postFactorHi}. At initialization post-norm’s first layer gets {postRatio}× the last layer’s parameter gradient.',
     readingInit:
-      'All of this is a snapshot taken at initialization, before a single training step. It shows how the norms scale the backward signal in this untrained model, and that in both layouts every layer receives a gradient. It cannot show whether a deep stack trains, because that depends on how the gradients change as the weights do. The chapter’s claim is about training: in post-norm the rescalings on the stream compound as training moves the weights, and without a learning-rate warm-up the first layers’ gradients collapse early on, while pre-norm’s identity path keeps them flowing. Xiong et al. (2020) saw the same in their experiments: post-norm needed the warm-up to train well, pre-norm did well without it.',
+      'All of this is a snapshot taken at initialization, before a single training step. It shows how the norms scale the backward signal in this untrained model, and that in both layouts every layer receives a gradient. It cannot show whether a deep stack trains, because that depends on how the gradients change as the weights do. The chapter’s claim is about training: in post-norm the rescalings on the stream compound as training moves the weights. The training lab below measures it: at {layers} layers and learning rate {lr} without warm-up, post-norm’s first-layer gradient collapsed in {postSeeds} of {robustSeeds} seeds, while pre-norm learned in {preSeeds} and post-norm with warm-up in {warmSeeds}. Xiong et al. (2020) saw the same in their experiments: post-norm needed the warm-up to train well, pre-norm did well without it.',
     trainingRun:
       'Watching that happen takes a training run: the training lab below trains the stacks one after another and measures their gradients after every step.',
     readingLossAbove:
@@ -675,9 +675,9 @@ export default {
   takeaways: {
     title: 'Engineering takeaways',
     one: 'After RMSNorm a token’s vector has length about $\\sqrt{d}$ times the RMS of the gain, 32 for a 1024-wide model with gains near 1, whatever size it came in with.',
-    two: '[[prenorm|Pre-norm]] normalizes what enters each sub-block, not the highway, so the residual stream stays an [[identity|identity path]] for gradients; that is what keeps deep stacks trainable.',
+    two: '[[prenorm|Pre-norm]] normalizes what enters each sub-block, not the highway, so the residual stream keeps an [[identity|identity path]] for gradients. In this page’s runs at {layers} layers and learning rate {lr} without warm-up, pre-norm learned in {preSeeds} of {robustSeeds} seeds and post-norm stalled in {postSeeds}; post-norm learned there only with warm-up ({warmSeeds} of {robustSeeds}).',
     three:
-      'Leaving out the mean subtraction and the bias costs no quality and saves work: one reduction instead of two, one parameter vector instead of two.',
+      'Leaving out the mean subtraction and the bias saves work: one reduction instead of two, one parameter vector instead of two. In the experiments of the paper that introduced RMSNorm, models trained with it scored about as well as with LayerNorm.',
   },
   exercise: {
     title: 'Hands-on exercise',
@@ -755,7 +755,7 @@ export default {
       c: 'The freedom to leave out the residual additions.',
       cHint: 'Look at the pre-norm diagram: the highway is made of exactly those additions.',
       explanation:
-        'In pre-norm the residual stream is a plain running sum, so a gradient can travel along it to the first layers multiplied by exactly 1: an identity path. In post-norm that path crosses a norm after every sub-block, and each one rescales the backward signal. Once training starts, those rescalings compound through a deep stack. In this page’s sweep, post-norm without warm-up at learning rate {lr} learned at {learned} layers and stalled at {stalled}; the training lab above trains such runs in front of you. The gradient panel above is a snapshot at initialization, before any training step, where they have not started to compound.',
+        'In pre-norm the residual stream is a plain running sum: each layer’s Jacobian is I + ∂F/∂x, and through the identity term a gradient reaches the first layers unchanged, however many layers it crosses (the branches add their terms to it). In post-norm that route crosses a norm after every sub-block, and each one rescales the backward signal; during training those rescalings compound through a deep stack. How much that costs depends on the learning rate: in this page’s runs at learning rate {lr} without warm-up, post-norm learned at {learned} layers and stalled at {stalled}, while pre-norm learned at {preLearned}. The training lab above trains such runs in front of you, and its learning-rate window shows each layout’s range of rates. The gradient panel above is a snapshot at initialization, before any training step, where the rescalings have not started to compound.',
     },
     q3: {
       question:

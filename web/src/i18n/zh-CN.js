@@ -87,7 +87,7 @@ export default {
     },
     identity: {
       term: '梯度路径 / 恒等路径',
-      def: '反向传播时，梯度从损失传回每一层参数所经过的通道。通道是恒等映射的地方，梯度经过时不增不减（乘以 1）；pre-norm 的残差流就是这样的通道。',
+      def: '反向传播时，梯度从损失传回每一层参数所经过的通道。一层若把自己的结果加到收到的输入上（x + F(x)），它的雅可比矩阵里就有一项是单位矩阵：梯度经由这一项穿过该层时不增不减，子模块则在旁边加上自己的那一项。pre-norm 的残差流从顶到底都是这样的通道。',
     },
   },
   softmax: {
@@ -293,7 +293,7 @@ export default {
     diagramPre:
       '单个 pre-norm 层的示意图：旁路把残差流的副本归一化后送入子模块，其输出再加回残差流；残差流本身不经过任何归一化。',
     depth:
-      '为什么深度要紧：在 post-norm 中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次。训练中这些缩放不断累积：6 层时还算温和，超过约 20 层，不做学习率预热就很难训练。pre-norm 的高速路是一条恒等路径，梯度沿着它走，不论穿过多少层都恰好乘以 1，所以 24 层乃至更深的堆叠都能稳定训练。演示面板最后的梯度面板会讲清楚：初始化时的快照能说明其中哪些，不能说明哪些。',
+      '为什么深度要紧：在 post-norm 中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次，训练中这些缩放会层层累积。pre-norm 的高速路上只有加法：一层算的是 x + F(x)，它的雅可比矩阵是 I + ∂F/∂x。单位矩阵 I 这一项把梯度原样往下传，不管穿过多少层；分支那一项再在上面加上自己的贡献。深度给 post-norm 带来多大麻烦，取决于学习率和预热，本页自己做了测量：在本页的运行里（{steps} 步，学习率 {lr}，每组设置 {seeds} 个种子，就是下面训练实验室里的那种训练），不加预热的 post-norm 在 {postLearned} 层时学起来了，在 {postStalled} 层时停滞；加上 {warmup} 步预热，{layers} 层也学得起来；pre-norm 在 {preLearned} 层都学起来了。实验室里的学习率窗口给出更完整的图景：随着层数增加，post-norm 能训练的学习率范围越来越窄，预热能把它放宽，而 pre-norm 的范围始终很宽。演示面板末尾的梯度面板会说明：只看初始化时的快照，能看出什么、看不出什么。',
     price:
       '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。',
   },
@@ -554,8 +554,8 @@ export default {
     depth: '两个堆叠的深度',
     depthValue: '{depth} 层',
     updating: '正在做反向传播…',
-    preRatio: 'pre-norm：最后一层 ÷ 第一层',
-    postRatio: 'post-norm：最后一层 ÷ 第一层',
+    preRatio: 'pre-norm：第一层 ÷ 最后一层',
+    postRatio: 'post-norm：第一层 ÷ 最后一层',
     stream: 'pre-norm：残差流每 token 的 L2，第 0 层 → 第 {last} 层',
     factor: 'pre-norm：input norm 的系数，第 0 层 → 第 {last} 层',
     fromTo: '{from} → {to}',
@@ -571,7 +571,8 @@ export default {
     axisGrad: '梯度 L2',
     axisFactor: '系数',
     readingTitle: '这些数字说明了什么',
-    readingRatios: '{depth} 层时，pre-norm 最后一层参数的梯度是第一层的 {preRatio} 倍，post-norm 是 {postRatio} 倍。',
+    readingRatios:
+      '{depth} 层时，pre-norm 第一层参数的梯度是最后一层的 {preRatio} 倍，post-norm 是 {postRatio} 倍（下面的训练实验室也按这个方向相除）。',
     readingMechanism:
       '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：x 比 √d·rms(g)（这里约为 32）短，系数大于 1；比它长，系数小于 1。',
     readingPreFalls:
@@ -579,11 +580,11 @@ export default {
     readingPreOther:
       'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，input norm 的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
     readingPostLevel:
-      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：最后一层是第一层的 {postRatio} 倍。',
+      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：第一层是最后一层的 {postRatio} 倍。',
     readingPostOther:
-      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 最后一层参数的梯度是第一层的 {postRatio} 倍。',
+      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 第一层参数的梯度是最后一层的 {postRatio} 倍。',
     readingInit:
-      '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积；不做学习率预热，靠前几层的梯度很快就会塌缩。pre-norm 的恒等路径则让梯度一直畅通。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
+      '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积。下面的训练实验室测的正是这一点：{layers} 层、学习率 {lr}、不加预热时，post-norm 在 {robustSeeds} 个种子中有 {postSeeds} 个的第一层梯度塌缩了，而 pre-norm 有 {preSeeds} 个学起来，加预热的 post-norm 有 {warmSeeds} 个。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
     trainingRun: '要亲眼看到这一过程，得做一次训练：下面的训练实验室依次训练这几种堆叠，每一步之后都测一次梯度。',
     readingLossAbove:
       '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节 token 上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，pre-norm 排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
@@ -644,8 +645,9 @@ export default {
   takeaways: {
     title: '工程要点',
     one: '经过 RMSNorm，一个 token 向量的长度约为 $\\sqrt{d}$ 乘以增益的 RMS；对 1024 维、增益接近 1 的模型就是 32，与输入原本多大无关。',
-    two: '[[prenorm|Pre-norm]] 归一化的是进入每个子模块的输入，而不是高速路，所以残差流对梯度而言始终是一条[[identity|恒等路径]]；深层堆叠因此可训练。',
-    three: '去掉减均值和偏置对质量没有影响，还省了计算：一次归约代替两次，一个参数向量代替两个。',
+    two: '[[prenorm|Pre-norm]] 归一化的是进入每个子模块的输入，而不是高速路，所以残差流为梯度保留了一条[[identity|恒等路径]]。在本页 {layers} 层、学习率 {lr}、不加预热的运行里，pre-norm 在 {robustSeeds} 个种子中有 {preSeeds} 个学起来了，post-norm 有 {postSeeds} 个停滞；post-norm 只有加上预热才在这里学得起来（{robustSeeds} 个中 {warmSeeds} 个）。',
+    three:
+      '去掉减均值和偏置可以省下计算：一次归约代替两次，一个参数向量代替两个。在提出 RMSNorm 的那篇论文的实验里，用它训练的模型与用 LayerNorm 的成绩大致相当。',
   },
   exercise: {
     title: '动手练习',
@@ -722,7 +724,7 @@ export default {
       c: '可以不要残差相加。',
       cHint: '看看 pre-norm 的示意图：那条高速路正是由这些相加连起来的。',
       explanation:
-        '在 pre-norm 里，残差流只是一路累加，梯度沿着它回到第一层时乘的正好是 1，这就是恒等路径。在 post-norm 里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次。训练开始后，这些缩放在深层网络里层层累积。本页的扫描里，不加预热的 post-norm 在学习率 {lr} 下，{learned} 层时学起来了，{stalled} 层时停滞不前；上面的训练实验会当着你的面把这样的运行训一遍。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
+        '在 pre-norm 里，残差流只是一路累加：每一层的雅可比矩阵是 I + ∂F/∂x，梯度经由单位矩阵那一项，不管穿过多少层都原样回到第一层（各分支再加上自己的贡献）。在 post-norm 里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次；训练中这些缩放在深层网络里层层累积。代价有多大要看学习率：在本页学习率 {lr}、不加预热的运行里，post-norm 在 {learned} 层时学起来了，在 {stalled} 层时停滞，而 pre-norm 在 {preLearned} 层都学起来了。上面的训练实验室会当着你的面把这样的运行训一遍，它的学习率窗口还画出了每种结构能用的学习率范围。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
     },
     q3: {
       question: '一个 1024 维的隐藏向量经过 RMSNorm，增益是训练好的。结果的 L2 范数大约是多少？',

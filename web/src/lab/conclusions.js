@@ -16,8 +16,8 @@
 //              barely tells the first layers anything any more.
 //   plateau    the gradients stay alive through the stack, but the loss
 //              sits at the entropy (within STALLED_WITHIN): a slow start.
-// A run still above the plateau with live gradients is 'above' (a run cut
-// short, or a loss spike). Whether the first layers still move is a third
+// A run still above the plateau is 'above' (a run cut short, or a loss
+// spike), whatever its gradients. Whether the first layers still move is a third
 // figure, the relative update size (updateRatio): Adam divides each
 // parameter's step by its gradient's running size, so even a collapsed
 // gradient may move a layer, in directions the loss hardly informs.
@@ -61,8 +61,8 @@ export function outcomeOf({ diverged, final, entropy, gradRatio }) {
   const gap = entropy - final;
   if (gap >= LEARNED_BELOW) return 'learned';
   if (gap >= STALLED_WITHIN) return 'between';
-  if (gradRatio < RATIO_COLLAPSED) return 'collapsed';
-  return gap >= -STALLED_WITHIN ? 'plateau' : 'above';
+  if (gap < -STALLED_WITHIN) return 'above';
+  return gradRatio < RATIO_COLLAPSED ? 'collapsed' : 'plateau';
 }
 
 // The same for a run as the runner records it, or 'none' while it is not
@@ -76,9 +76,19 @@ export function runOutcome(run) {
 export const isStall = (outcome) => outcome === 'collapsed' || outcome === 'plateau';
 
 export const gradientRatios = (run) => run.gradFirst.map((g, i) => g / run.gradLast[i]);
+export const updateRatios = (run) => run.updateFirst.map((u, i) => u / run.updateLast[i]);
 
-// runs: the runner's records; settings: { warmup, lr }; steps per run;
-// guess: the reader's prediction record ({ g: [ids] }), or null.
+const OUTCOME_KEY = {
+  learned: 'runLearned',
+  between: 'runBetween',
+  collapsed: 'runCollapsed',
+  plateau: 'runPlateau',
+  above: 'runAbove',
+};
+
+// runs: the runner's records; settings: { warmup, lr } of the contrast;
+// steps per run; guess: the reader's prediction record ({ g: [ids] }), or
+// null.
 export function labConclusions(runs, { settings, steps, guess }) {
   const sentences = [];
   const byId = Object.fromEntries(runs.map((run) => [run.id, run]));
@@ -90,34 +100,23 @@ export function labConclusions(runs, { settings, steps, guess }) {
       continue;
     }
     const final = finalLoss(run);
-    const gap = run.entropy - final;
-    const key = { learned: 'runLearned', stalled: 'runStalled', between: 'runBetween', above: 'runAbove' }[outcome];
-    // gap: how far below the plateau (above it, for 'above'); a stalled run
-    // is said to be within STALLED_WITHIN of it.
-    const said = outcome === 'stalled' ? STALLED_WITHIN : Math.abs(gap);
+    const update = updateRatio(run);
+    // A collapsed gradient may still move a layer under Adam (see above).
+    const moving = outcome === 'collapsed' && update >= RATIO_COLLAPSED;
     sentences.push({
-      key,
+      key: moving ? 'runCollapsedMoving' : OUTCOME_KEY[outcome],
       params: {
         run: run.id,
         final,
         window: Math.min(FINAL_WINDOW, run.loss.length),
         heldout: run.heldout,
         entropy: run.entropy,
-        gap: said,
+        // How far below the plateau (above it, for 'above').
+        gap: Math.abs(run.entropy - final),
+        ratio: gradientRatio(run),
+        update,
       },
     });
-  }
-  for (const run of runs) {
-    const ratios = gradientRatios(run).filter(Number.isFinite);
-    if (run.status !== 'done' || !ratios.length) continue;
-    const low = Math.min(...ratios);
-    const last = ratios.at(-1);
-    if (last < RATIO_COLLAPSED) {
-      sentences.push({
-        key: 'ratioCollapsed',
-        params: { run: run.id, ratio: last, low, lowStep: ratios.indexOf(low) + 1 },
-      });
-    } else sentences.push({ key: 'ratioKept', params: { run: run.id, low, high: Math.max(...ratios) } });
   }
   const cold = byId.post;
   const warm = byId.warmup;

@@ -3,7 +3,7 @@
 // download; the section's title is in the page's own dictionaries.
 export default {
   intro:
-    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own Chinese prose. The lab trains it once per run, one run after another, every run from the same initial weights: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
+    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own prose in English. The lab trains it once per run, one run after another, each from the same seed: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
   settings: 'Settings',
   depth: 'Layers',
   lr: 'Learning rate',
@@ -14,7 +14,7 @@ export default {
   runs: 'Runs',
   seed: 'Seed (initial weights and batches)',
   text: 'Training text',
-  textDefault: 'This chapter’s Chinese prose ({bytes} bytes)',
+  textDefault: 'This chapter’s English prose ({bytes} bytes)',
   textOwn: 'Your own text',
   textOwnLabel: 'Your text, at least {min} bytes (the last tenth is kept back to measure the model)',
   textTooShort: 'Your text has {bytes} bytes; a run needs at least {min}.',
@@ -50,6 +50,9 @@ export default {
   statusTraining: 'Training the {run} run.',
   statusEvaluating: 'Measuring the {run} run on the held-out text…',
   statusSampling: 'Letting the {run} model write its sample…',
+  statusReading: 'Asking the {run} model what comes next…',
+  statusCell:
+    '{doing} This is the map’s cell {run}, {layers} layers, learning rate {lr}, seed 1; your settings above are unchanged.',
   statusPaused: 'Paused.',
   statusHidden: 'Paused while this tab is hidden.',
   statusDone: 'Every run has finished.',
@@ -67,56 +70,107 @@ export default {
   ratioTitle: 'First layer’s gradient over the last layer’s, at every step (log scale)',
   axisRatio: 'first / last layer',
   ratioLine:
-    'At each step: the L2 of the first layer’s parameter gradients divided by the last layer’s. Near 1, every layer is still being trained; far below 1, the first layers hardly move any more.',
+    'At each step: the L2 of the first layer’s parameter gradients divided by the last layer’s. Far below 1 (under 0.01 for the last 20 steps), the gradient reaching the first layers has collapsed: the loss tells them almost nothing any more.',
+  updatesTitle: 'How far the first layer moves per step, over how far the last layer moves (log scale)',
+  axisUpdate: 'first / last layer',
+  updatesLine:
+    'At each step: ‖Δθ‖ / ‖θ‖ of the first layer’s parameters (how far the update moved them, relative to their size) divided by the same for the last layer. The trainer uses Adam, which divides each parameter’s step by a running average of its own gradient’s size: as long as a gradient stays near that average, its parameter moves about the learning rate whatever the gradient’s size, so healthy layers move alike and this ratio sits near 1. Far below 1, the first layers’ gradient has fallen far under what Adam remembers of it and they have all but stopped moving; far above 1, the first layers move more than the last.',
+  tableUpdates: 'Relative update of the first layer over the last, per step (the two sizes in brackets)',
+  updateCell: '{ratio} ({first} / {last})',
   tableLoss: 'Training loss per step, nats per byte (unigram entropy {entropy}, ln 256 = {uniform})',
   tableRatio: 'First-layer over last-layer gradient L2, per step',
   tableShow: 'Show the numbers as a table',
   colStep: 'Step',
   samplesTitle: 'What each trained model writes',
   samplesIntro:
-    'Each model continues the same prompt, “{prompt}”, for {bytes} bytes, sampled with the same seed at temperature {temperature}. Bytes that do not form a valid character show as �, control bytes as ·.',
+    'Each model continues the same prompt, “{prompt}”, for {bytes} bytes, sampled with the same seed at temperature {temperature}. The model writes bytes, not characters: a byte that does not complete a character shows as its value in a box (hex), a character the training text never uses as its code point (U+…), a control byte as ·.',
+  nextTitle: 'What each model expects next',
+  nextIntro:
+    'The characters each model finds most likely right after “{prompt}”, with its probability for each, before its first step and after its last. A box holds a byte that would not complete a character, or the code point of a character the text never uses.',
+  nextPending: 'Each run is asked before its first step and again after its last.',
+  nextBefore: 'untrained',
+  nextAfter: 'trained',
+  byteTitle: 'byte {hex}: not a whole character',
+  charTitle: '{code}: a character the training text never uses',
+  charSpace: 'space',
+  charNewline: 'line break',
+  charTab: 'tab',
   samplesPending: 'A sample appears here as each run ends.',
-  mapTitle: 'Where each placement trains: the committed sweep',
+  mapTitle: 'Where each placement trains: the sweep',
   mapIntro:
-    'The same model trained for {steps} steps at every depth and learning rate below, three seeds per cell, outside this page (./build.sh sweep). Each cell gives the median held-out loss of its measured seeds and one mark per seed for its verdict, judged, as the sweep judges it, on the final training loss: learned when at least 0.3 under the unigram entropy ({entropy}). Press a cell to train its seed-1 run here and compare.',
-  mapLegend: 'Marks, one per seed in seed order: ✓ learned, – stalled, ✕ diverged, · not run.',
+    'The same model, trained ahead of time in this page’s own WebAssembly build on the same English text, for {steps} steps at every depth and learning rate below, {seeds} seeds per cell (the warmup run with {warmup} warmup steps). Each cell gives the median final training loss of its seeds and one mark per seed, judged as the lab judges its runs: learned when at least 0.3 under the unigram entropy ({entropy}). Press a cell to train its seed-1 run here: the numbers come out the same, to the last bit.',
+  mapLegend:
+    'Marks, one per seed in seed order: ✓ learned, ↘ leaving the plateau, – stalled with live gradients, ○ stalled with the first layers’ gradient collapsed, ✕ diverged.',
   mapCorner: 'Layers ↓, learning rate →',
   mapCell: '{run}, {layers} layers, learning rate {lr}: {seeds}. Train seed 1 here.',
-  mapSeed: 'seed {seed} {verdict}',
-  mapSeedLoss: 'seed {seed} {verdict} (held-out {heldout})',
-  verdictLearned: 'learned',
-  verdictStalled: 'stalled',
-  verdictDiverged: 'diverged',
-  verdictNotRun: 'not run',
-  mapCompare:
-    'Trained here (wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {verdict}. In the sweep (seed 1, {sweepSteps} steps): {sweepFinal}, held-out {sweepHeldout}, {sweepVerdict}.',
+  mapSeed: 'seed {seed} {outcome}',
+  mapSeedLoss: 'seed {seed} {outcome} (final loss {final})',
+  outcomeLearned: 'learned',
+  outcomeBetween: 'leaving the plateau',
+  outcomePlateau: 'stalled, gradients alive',
+  outcomeAbove: 'still above the plateau',
+  outcomeCollapsed: 'stalled, first layers’ gradient collapsed',
+  outcomeDiverged: 'diverged',
+  mapCompareSame:
+    'Trained here ({run}, {layers} layers, learning rate {lr}; wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {outcome}. The sweep’s run of this cell ended at {sweepFinal}: the same number to the last bit, since this tab runs the build the sweep ran.',
+  mapCompareOther:
+    'Trained here ({run}, {layers} layers, learning rate {lr}; wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {outcome}. The sweep’s run of this cell ended at {sweepFinal} ({sweepOutcome}): not the same bits, which this build should give.',
   mapCompareNew:
-    'Trained here (wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {verdict}. The sweep did not run this one.',
-  mapBuilds:
-    'The sweep ran natively ({builds}); this tab runs the WebAssembly build, which rounds differently, so a run here takes its own path from the same start: compare the verdicts, not the digits.',
-  sweepDepths: 'In the sweep, {run} at learning rate {lr} learned at {learnedAt} layers and did not at {failedAt}.',
-  sweepTunedPostLower:
-    'At {layers} layers the sweep’s best post-norm run without warmup (learning rate {postLr}) ended at {post} on the held-out text, below pre-norm’s best, {pre} (learning rate {preLr}): a well-tuned post-norm can end lower. Pre-norm learned at {preCount} of the {total} learning rates, post-norm at {postCount}: pre-norm’s gift is the range of learning rates that train without warmup.',
-  sweepTunedPreLower:
-    'At {layers} layers the sweep’s best pre-norm run (learning rate {preLr}) ended at {pre} on the held-out text, and post-norm’s best without warmup at {post} (learning rate {postLr}). Pre-norm learned at {preCount} of the {total} learning rates, post-norm at {postCount}.',
-  sweepDepthsAll: 'In the sweep, {run} at learning rate {lr} learned at every depth it ran: {learnedAt} layers.',
+    'Trained here ({run}, {layers} layers, learning rate {lr}; wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {outcome}. The sweep holds no run of this length to compare with.',
+  madeSummary: 'For teachers: how the sweep was made',
+  madeText:
+    'Trained by node tests/bench/train-sweep.mjs (./build.sh sweep) in normlab’s WebAssembly SIMD build under Node {node}, commit {commit}, {date}; {seeds} seeds per cell. WebAssembly’s SIMD arithmetic has no fused or relaxed operations, so a run gives the same bits in every browser; the project’s tests train some of these runs again in Chromium and compare.',
+  sweepDepths:
+    'In the sweep ({seeds} seeds a cell), {run} at learning rate {lr} learned in most seeds at {learnedAt} layers and not at {failedAt}.',
+  sweepDepthsAll:
+    'In the sweep ({seeds} seeds a cell), {run} at learning rate {lr} learned in most seeds at every depth: {learnedAt} layers.',
   sweepDepthsNone:
-    'In the sweep, {run} at learning rate {lr} learned at none of the depths it ran ({failedAt} layers).',
+    'In the sweep ({seeds} seeds a cell), {run} at learning rate {lr} learned in most seeds at none of the depths ({failedAt} layers).',
+  sweepWindows:
+    'At {layers} layers, of the sweep’s {total} learning rates, pre-norm learned at {preCount}, post-norm without warmup at {postCount}, post-norm with warmup at {warmupCount}.',
+  sweepTunedPostLower:
+    'Where post-norm does train at {layers} layers, it can end lower: its best cell (learning rate {postLr}) ended at a median final training loss of {post}, pre-norm’s best (learning rate {preLr}) at {pre}.',
+  sweepTunedPreLower:
+    'At {layers} layers, pre-norm’s best cell (learning rate {preLr}) ended at a median final training loss of {pre}, post-norm’s best without warmup (learning rate {postLr}) at {post}.',
+  windowTitle: 'The learning-rate window',
+  windowIntro:
+    'The sweep again, one chart per depth: each run’s final training loss against the learning rate, a mark for every seed (a disc where it learned, a ring where it stalled, × where it diverged, drawn at the top) and a line through the medians. A run trains where it ends well under the unigram entropy line; the learning rates where that happens are its window. {steps} steps, {seeds} seeds, English text.',
+  windowChart: '{layers} layers: final training loss against learning rate',
+  axisLr: 'learning rate',
+  axisFinal: 'final loss',
+  windowRun: '{run} learned in most seeds at {list} of the {total} learning rates.',
+  windowAt: '{count} at {layers} layers',
+  windowTable: 'Final training loss of every run of the sweep ({steps} steps), per seed',
+  windowCell: '{final} ({outcome})',
+  colRun: 'Run',
+  colLayers: 'Layers',
+  colLr: 'Learning rate',
+  colSeed: 'Seed {seed}',
   conclusionsTitle: 'What these runs show',
   conclusionsPending: 'The reading appears here when every run has finished.',
   runLearned:
     '{run}: training loss {final} at the end (the mean of its last {window} steps), {gap} below the unigram entropy ({entropy}); {heldout} on the held-out text. It learned more than byte frequencies.',
-  runStalled:
-    '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau: it knows how often each byte occurs, and little more.',
+  runCollapsed:
+    '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its first layers cut off: over the last 20 steps their gradient was {ratio} of the last layer’s, and each step moved them only {update} times as far as the last layer.',
+  runCollapsedMoving:
+    '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its first layers cut off: over the last 20 steps their gradient was {ratio} of the last layer’s. Adam still moved them {update} times as far as the last layer per step, in directions the loss hardly informed.',
+  runPlateau:
+    '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its gradients alive (first layer over last: {ratio}; updates {update}): a slow start rather than a dead stack, which more steps or another seed may end.',
   runBetween:
     '{run}: training loss {final} at the end (the mean of its last {window} steps), {gap} below the unigram entropy ({entropy}); {heldout} on the held-out text. It is off the plateau, but not by much yet.',
   runAbove:
     '{run}: training loss {final} at the end (the mean of its last {window} steps), still {gap} above the unigram entropy ({entropy}); {heldout} on the held-out text. It has not yet learned even how often each byte occurs.',
   runDiverged: '{run}: the loss stopped being a number at step {step}. The run diverged.',
-  ratioCollapsed:
-    '{run}: at the last step the first layer’s gradient was {ratio} of the last layer’s (its lowest, {low}, at step {lowStep}). The first layers had all but stopped learning.',
-  ratioKept:
-    '{run}: the first layer’s gradient stayed between {low} and {high} times the last layer’s, so every layer kept learning.',
+  seedsLearned: 'Over seeds 1 to {seeds} with these settings, in this build: {run} learned in {count}.',
+  seedsCollapsed:
+    'Over seeds 1 to {seeds} with these settings, in this build: {run} stalled with its first layers’ gradient collapsed in {count}.',
+  seedsPost6:
+    'And post-norm at {layers} layers, with the same learning rate and no warmup, learned in {count} of those {seeds} seeds.',
+  seedsCell:
+    'In the sweep’s {seeds} seeds at these settings, {run} learned in {learnedCount}, stalled in {stalledCount} ({collapsedCount} with the first layers’ gradient collapsed) and diverged in {divergedCount}.',
+  sameBits: '{run}, seed {seed}: its final training loss, {final}, is the committed table’s to the last bit.',
+  otherBits:
+    '{run}, seed {seed}: its final training loss, {final}, differs from the committed table’s ({committed}); this build should reproduce it exactly.',
   warmupHelped:
     'Warmup: the same post-norm stack ended at a training loss of {warm} with {warmup} warmup steps, against {cold} without them.',
   warmupSame:
@@ -132,7 +186,10 @@ export default {
   normsRun: 'Run shown',
   normsPending:
     'Each run is measured once before its first step and once after its last; the chart appears when the first run starts.',
-  normsChart: '{run}: stream and norm outputs per layer, before and after training (log scale)',
+  normsChart: '{run}: stream and norm outputs per layer, before training (grey) and after (in colour), log scale',
+  normsStream: 'stream',
+  normsFirst: 'attention-side norm',
+  normsSecond: 'MLP-side norm',
   normsRule: '√{d} ≈ {sqrtD}',
   axisLayer: 'layer',
   axisL2: 'L2 per token',

@@ -1,10 +1,15 @@
-// The training lab (issue 14): a real model trained in the tab, pre-norm
-// against post-norm with and without warmup. The reader guesses which runs
-// will learn, starts the contrast, and watches each run's loss and its
-// first/last-layer gradient ratio step by step, against two reference lines
-// computed from the text; then a chosen run's own "L2/tok across layers"
-// (the demo panel's chart for the model trained here) before and after
-// training; when the runs end, a reading worded from their numbers. The lab keeps its settings to itself (they are not part of the
+// The training lab: a real model trained in the tab, pre-norm against
+// post-norm with and without warmup, on the page's own prose in the
+// reader's language. The reader guesses which runs will learn, starts the
+// contrast, and watches each run's loss, its first/last-layer gradient
+// ratio and its first/last-layer update ratio step by step, against two
+// reference lines computed from the text; then a chosen run's own "L2/tok
+// across layers" (the demo panel's chart for the model trained here)
+// before and after training; what each model writes and expects next; when
+// the runs end, a reading worded from their numbers and from the committed
+// tables' other seeds. Below, the committed sweep as a map of cells (a
+// pressed cell trains its seed-1 run here) and as each run's learning-rate
+// window. The lab keeps its settings to itself (they are not part of the
 // page's shareable view) and its guess in the learner store.
 //
 // mountLab(root, { win, doc, store }) -> { update({ lang, nl }) }: the page
@@ -16,10 +21,10 @@ import { decimals, fixed, integer, significant } from '../format.js';
 import { readPredictions, recordState, writePrediction } from '../predictions.js';
 import { createDataTable } from '../widgets/data-table.js';
 import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js';
-import { finalLoss, gradientRatios, labConclusions } from './conclusions.js';
+import { finalLoss, gradientRatios, labConclusions, runOutcome, updateRatios } from './conclusions.js';
 import { float32Text, layerNormsReading } from './layer-norms.js';
 import { createLabRunner } from './runner.js';
-import { cellKey, cellSummary, sweepReading, sweepVerdict } from './sweep.js';
+import { cellKey, cellSummary, seedsReading, sweepReading, windowAt, windowSeries } from './sweep.js';
 import {
   LAB_DEFAULTS,
   LAB_DEPTHS,
@@ -37,23 +42,52 @@ import {
   utf8Bytes,
 } from './runs.js';
 import { labText } from './text.js';
+import { LAB_TEXTS } from './texts.js';
+import { utf8Parts } from './utf8.js';
 
-// The committed training text's size, from web/build.mjs.
-const DEFAULT_TEXT_BYTES = NORMLAB_TRAINING_TEXT_BYTES;
-// The committed sweep as sweep.js's sweepTable() gives it, from web/build.mjs.
-const SWEEP = NORMLAB_TRAIN_SWEEP;
-const MARK = { learned: '✓', stalled: '–', diverged: '✕', 'not run': '·' };
-const VERDICT_KEY = {
-  learned: 'verdictLearned',
-  stalled: 'verdictStalled',
-  diverged: 'verdictDiverged',
-  'not run': 'verdictNotRun',
+// The committed tables per page language, as sweep.js's sweepTable() and
+// robustnessTable() give them, from web/build.mjs.
+const SWEEPS = NORMLAB_TRAIN_SWEEP;
+const ROBUSTNESS = NORMLAB_LAB_ROBUSTNESS;
+// One mark per seed on the map, by outcome (conclusions.js).
+const MARK = { learned: '✓', between: '↘', plateau: '–', above: '–', collapsed: '○', diverged: '✕' };
+const OUTCOME_KEY = {
+  learned: 'outcomeLearned',
+  between: 'outcomeBetween',
+  plateau: 'outcomePlateau',
+  above: 'outcomeAbove',
+  collapsed: 'outcomeCollapsed',
+  diverged: 'outcomeDiverged',
 };
+// The learning-rate window's marks: a disc where a seed learned, a ring
+// where it stalled, an × where it diverged.
+const WINDOW_MARK = { learned: 'filled', diverged: 'cross' };
+// The reading's whole-number parameters.
+const INTEGER_PARAMS = new Set([
+  'layers',
+  'total',
+  'preCount',
+  'postCount',
+  'warmupCount',
+  'step',
+  'steps',
+  'warmup',
+  'window',
+  'seeds',
+  'seed',
+  'count',
+  'learnedCount',
+  'collapsedCount',
+  'stalledCount',
+  'divergedCount',
+]);
 // ln 256: the loss of an even guess over the 256 byte values.
 const UNIFORM = Math.log(256);
 // While a run trains, the charts repaint at most this often.
 const REPAINT_MS = 250;
 const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup' };
+// The layer-norm chart's legend: one item per quantity.
+const NORMS_LEGEND = { residual: 'normsStream', norm1: 'normsFirst', norm2: 'normsSecond' };
 // The layer-norm chart's series names, before and after training.
 const NORMS_SERIES = {
   before: { stream: 'normsStreamBefore', first: 'normsFirstBefore', second: 'normsSecondBefore' },
@@ -160,33 +194,35 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     values[name].value.dataset.readout = name;
     readouts.append(values[name].wrap);
   }
-  start.addEventListener('click', () => {
-    mapCell = null;
-    startRuns();
-  });
-  function startRuns() {
-    if (!view.nl || !canStart()) return;
+  start.addEventListener('click', () => startRuns({ ...settings, runs: [...settings.runs] }, null));
+  // contrast: the settings its runs are made from (the reader's, or a map
+  // cell's); cell: that map cell, or null.
+  function startRuns(contrast, cell) {
+    if (!view.nl || !canStart(contrast)) return;
     const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE;
+    const lang = text.lang;
     runner.start(
       view.nl,
-      settings.runs.map((id) => ({ id, options: runOptions(id, settings, steps) })),
+      contrast.runs.map((id) => ({ id, options: runOptions(id, contrast, steps, LAB_TEXTS[lang]) })),
       steps,
       {
-        prompt: samplePrompt(settings),
+        prompt: samplePrompt(contrast, lang),
         bytes,
         temperature,
         seed: sampleSeed,
-        defaultText: settings.text === null,
+        // The language of the text the models learn from, for the samples.
+        lang: contrast.text === null ? lang : null,
       },
+      contrast,
+      cell,
     );
   }
 
-  // A map cell's seed-1 run, with the sweep's settings, trained here.
+  // A map cell's seed-1 run, with the sweep's settings, trained here; the
+  // reader's own settings stay as they are, and the charts come into view.
   function runCell(id, layers, lr) {
-    if (!view.nl || !canStart()) return;
-    Object.assign(settings, { layers, lr, runs: [id], warmup: SWEEP.warmup, norm: 'rmsnorm', seed: 1, text: null });
-    mapCell = { id, layers, lr };
-    startRuns();
+    startRuns({ ...LAB_DEFAULTS, layers, lr, runs: [id], seed: 1, text: null }, { id, layers, lr });
+    loss.figure.scrollIntoView({ block: 'start' });
   }
   pause.addEventListener('click', () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()));
   reset.addEventListener('click', () => runner.reset());
@@ -199,6 +235,9 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   const ratio = chartFigure('ratio', 240);
   const ratioLine = el('p', { className: 'lab-line-note' });
   ratio.figure.append(ratioLine, ratio.tableBox);
+  const updates = chartFigure('updates', 240);
+  const updatesLine = el('p', { className: 'lab-line-note' });
+  updates.figure.append(updatesLine, updates.tableBox);
 
   // A chosen run's stream and norm outputs, layer by layer, before and after.
   const normsBox = el('section', { className: 'lab-norms' });
@@ -224,18 +263,27 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   const samplesTitle = el('h4');
   const samplesIntro = el('p');
   const samplesList = el('dl');
-  samples.append(samplesTitle, samplesIntro, samplesList);
+  const nextTitle = el('h4');
+  const nextIntro = el('p');
+  const nextList = el('dl', { className: 'lab-next' });
+  samples.append(samplesTitle, samplesIntro, samplesList, nextTitle, nextIntro, nextList);
 
   // The trainability map: one table per run kind, depth by learning rate.
+  // Both languages' sweeps share one grid; a cell's contents are its
+  // language's, filled in by paintMapText().
+  const GRID = SWEEPS.en.grid;
   const map = el('section', { className: 'lab-map' });
   const mapTitle = el('h4');
   const mapIntro = el('p');
   const mapLegend = el('p', { className: 'lab-line-note' });
   const mapTables = el('div', { className: 'lab-map-tables' });
   const mapResult = el('p', { className: 'lab-map-result', role: 'status' });
-  const mapBuilds = el('p', { className: 'lab-line-note' });
   const mapReading = el('div', { className: 'lab-map-reading' });
-  map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapBuilds, mapReading);
+  const mapMade = el('details', { className: 'lab-made' });
+  const mapMadeSummary = el('summary');
+  const mapMadeText = el('p');
+  mapMade.append(mapMadeSummary, mapMadeText);
+  map.append(mapTitle, mapIntro, mapLegend, mapTables, mapResult, mapReading, mapMade);
   const mapButtons = [];
   for (const id of LAB_RUNS) {
     // On a narrow screen a table scrolls in its own region, which the
@@ -248,30 +296,20 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     const head = table.createTHead().insertRow();
     head.append(
       el('th', { scope: 'col', className: 'lab-map-corner' }),
-      ...SWEEP.grid.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })),
+      ...GRID.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })),
     );
     const body = table.createTBody();
-    for (const layers of SWEEP.grid.layers) {
+    for (const layers of GRID.layers) {
       const tr = body.insertRow();
       tr.append(el('th', { scope: 'row', textContent: String(layers) }));
-      for (const lr of SWEEP.grid.lr) {
-        const entries =
-          SWEEP.cells[cellKey(id, layers, lr)] ?? SWEEP.grid.seeds.map((seed) => ({ seed, verdict: 'not run' }));
-        const summary = cellSummary(entries);
-        const button = el('button', {
-          type: 'button',
-          className: `lab-map-cell is-${summary.verdict.replace(' ', '-')}`,
-        });
+      for (const lr of GRID.lr) {
+        const button = el('button', { type: 'button', className: 'lab-map-cell' });
         button.dataset.cell = cellKey(id, layers, lr);
-        button.append(
-          el('span', {
-            className: 'lab-map-loss',
-            textContent: summary.median === null ? '' : fixed(summary.median, 2),
-          }),
-          el('span', { className: 'lab-map-marks', textContent: summary.verdicts.map((v) => MARK[v]).join('') }),
-        );
+        const median = el('span', { className: 'lab-map-loss' });
+        const marks = el('span', { className: 'lab-map-marks' });
+        button.append(median, marks);
         button.addEventListener('click', () => runCell(id, layers, lr));
-        mapButtons.push({ button, id, layers, lr, entries });
+        mapButtons.push({ button, id, layers, lr, median, marks });
         const td = tr.insertCell();
         td.append(button);
       }
@@ -279,8 +317,28 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     scroller.append(table);
     mapTables.append(scroller);
   }
-  // The cell whose seed-1 run the lab trains or trained last, if any.
-  let mapCell = null;
+
+  // The learning-rate window: final training loss against learning rate,
+  // one small chart per depth of the sweep.
+  const windowBox = el('section', { className: 'lab-window' });
+  const windowTitle = el('h4');
+  const windowIntro = el('p');
+  const windowLegendBox = el('div');
+  const windowLegend = createLegend(windowLegendBox);
+  const windowCharts = el('div', { className: 'lab-window-charts' });
+  const windowReading = el('div', { className: 'lab-window-reading' });
+  const windowTableBox = el('div');
+  const windowTable = createDataTable(windowTableBox);
+  windowBox.append(windowTitle, windowIntro, windowLegendBox, windowCharts, windowReading, windowTableBox);
+  const windowFrames = GRID.layers.map((layers) => {
+    const figure = el('figure', { className: 'chart-figure lab-window-chart' });
+    figure.dataset.chart = `lab-window-${layers}`;
+    const caption = el('figcaption', { className: 'chart-caption' });
+    const box = el('div', { className: 'chart-box' });
+    figure.append(caption, box);
+    windowCharts.append(figure);
+    return { layers, caption, chart: createChartFrame(box, { height: 220 }) };
+  });
 
   const reading = el('div', { className: 'reading lab-reading' });
   const readingTitle = el('h4');
@@ -298,10 +356,12 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     readouts,
     loss.figure,
     ratio.figure,
+    updates.figure,
     normsBox,
     samples,
     reading,
     map,
+    windowBox,
     note,
   );
   root.classList.add('lab');
@@ -344,18 +404,22 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
 
   const guessRecord = () => readPredictions(store).l ?? null;
 
-  // Whether the settings make a contrast the trainer takes.
-  function problem() {
-    if (!settings.runs.length) return { key: 'noRuns' };
-    if (settings.text !== null && utf8Bytes(settings.text) < LAB_MIN_TEXT_BYTES) {
+  // Whether settings make a contrast the trainer takes.
+  function problem(contrast = settings) {
+    if (!contrast.runs.length) return { key: 'noRuns' };
+    if (contrast.text !== null && utf8Bytes(contrast.text) < LAB_MIN_TEXT_BYTES) {
       return {
         key: 'textTooShort',
-        params: { bytes: integer(utf8Bytes(settings.text)), min: integer(LAB_MIN_TEXT_BYTES) },
+        params: { bytes: integer(utf8Bytes(contrast.text)), min: integer(LAB_MIN_TEXT_BYTES) },
       };
     }
     return null;
   }
-  const canStart = () => editable() && recordState(guessRecord()) !== 'none' && !problem();
+  const canStart = (contrast = settings) => editable() && recordState(guessRecord()) !== 'none' && !problem(contrast);
+
+  // The committed text's size in the page's language.
+  const textBytes = {};
+  const languageTextBytes = (lang) => (textBytes[lang] ??= utf8Bytes(LAB_TEXTS[lang]));
 
   // Repaints: one per frame at most; while training, one per REPAINT_MS.
   let frame = null;
@@ -418,7 +482,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       setText(runChecks[id].labels[0], t(RUN_LABEL[id]));
     }
     setText(textLegend, t('text'));
-    setText(textChoices.default.labels[0], t('textDefault', { bytes: integer(DEFAULT_TEXT_BYTES) }));
+    setText(textChoices.default.labels[0], t('textDefault', { bytes: integer(languageTextBytes(text.lang)) }));
     setText(textChoices.own.labels[0], t('textOwn'));
     textChoices.default.checked = settings.text === null;
     textChoices.own.checked = settings.text !== null;
@@ -471,6 +535,7 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     paintSamples();
     paintReading(record);
     paintMap();
+    paintWindow();
     setText(note, steps === LAB_STEPS ? '' : t('testSpeed', { steps: integer(steps), full: integer(LAB_STEPS) }));
     setHidden(note, steps === LAB_STEPS);
   }
@@ -488,8 +553,15 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     if (state.hidden) return t('statusHidden');
     const run = state.runs[state.current];
     const name = t(RUN_LABEL[run.id]);
-    const key = { training: 'statusTraining', evaluating: 'statusEvaluating', sampling: 'statusSampling' };
-    return t(key[run.status] ?? 'statusLoading', { run: name });
+    const key = {
+      training: 'statusTraining',
+      evaluating: 'statusEvaluating',
+      sampling: 'statusSampling',
+      reading: 'statusReading',
+    };
+    const doing = t(key[run.status] ?? 'statusLoading', { run: name });
+    const cell = state.cell;
+    return cell ? t('statusCell', { doing, run: name, layers: integer(cell.layers), lr: decimals(cell.lr, 4) }) : doing;
   }
 
   function paintProgress() {
@@ -526,7 +598,15 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
   function shownRuns() {
     const state = runner.state;
     if (state.runs.length) return state.runs;
-    return settings.runs.map((id) => ({ id, loss: [], gradFirst: [], gradLast: [], entropy: NaN }));
+    return settings.runs.map((id) => ({
+      id,
+      loss: [],
+      gradFirst: [],
+      gradLast: [],
+      updateFirst: [],
+      updateLast: [],
+      entropy: NaN,
+    }));
   }
 
   function paintCharts() {
@@ -598,6 +678,34 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     );
     setText(ratioLine, t('ratioLine'));
 
+    const updateSeries = runs.map((run) => ({
+      id: `lab-${run.id}`,
+      label: t(RUN_LABEL[run.id]),
+      endDot: true,
+      points: updateRatios(run)
+        .map((v, i) => [i + 1, v])
+        .filter(([, v]) => Number.isFinite(v) && v > 0),
+    }));
+    const updateValues = updateSeries.flatMap((s) => s.points.map((p) => p[1]));
+    setText(updates.caption, t('updatesTitle'));
+    updates.legend.update(keys);
+    updates.chart.render(
+      (svg, width, height) =>
+        drawLineChart(svg, width, height, {
+          x,
+          y: {
+            type: 'log',
+            domain: [Math.min(0.1, ...updateValues) / 1.5, Math.max(10, ...updateValues) * 1.5],
+            label: t('axisUpdate'),
+          },
+          rules: [{ id: 'one', value: 1, label: '' }],
+          series: updateSeries,
+          legend: true,
+        }),
+      t('updatesTitle'),
+    );
+    setText(updatesLine, t('updatesLine'));
+
     paintTable(loss, runs, () => ({
       captionText: t('tableLoss', {
         entropy: entropy === null ? t('dash') : decimals(entropy, 4),
@@ -610,6 +718,16 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       captionText: t('tableRatio'),
       cell: (run, i) => significant(run.gradFirst[i] / run.gradLast[i], 3),
       length: (run) => run.gradFirst.length,
+    }));
+    paintTable(updates, runs, () => ({
+      captionText: t('tableUpdates'),
+      cell: (run, i) =>
+        t('updateCell', {
+          ratio: significant(run.updateFirst[i] / run.updateLast[i], 3),
+          first: significant(run.updateFirst[i], 3),
+          last: significant(run.updateLast[i], 3),
+        }),
+      length: (run) => run.updateFirst.length,
     }));
   }
 
@@ -664,7 +782,17 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     ]);
     const drawn = [sqrtD, ...series.flatMap((s) => s.points.map((p) => p[1]))];
     setText(norms.caption, t('normsChart', { run: t(RUN_LABEL[run.id]) }));
-    norms.legend.update(series.map(({ id, label, dots }) => ({ id, label, dots })));
+    // One legend item per quantity, its before and after keys side by side.
+    norms.legend.update(
+      ['residual', 'norm1', 'norm2']
+        .map((part) => ({
+          id: `lab-norms-${part}`,
+          ids: series.filter((s) => s.id.endsWith(`-${part}`)).map((s) => s.id),
+          label: t(NORMS_LEGEND[part]),
+          dots: part === 'norm2',
+        }))
+        .filter((item) => item.ids.length),
+    );
     norms.chart.render(
       (svg, width, height) =>
         drawLineChart(svg, width, height, {
@@ -753,91 +881,209 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     const state = runner.state;
     const sampled = state.runs.filter((run) => run.sample !== null);
     setText(samplesTitle, t('samplesTitle'));
-    const { prompt, bytes, temperature } = state.sample ?? { ...LAB_SAMPLE, prompt: samplePrompt(settings) };
+    const { prompt, bytes, temperature } = state.sample ?? {
+      ...LAB_SAMPLE,
+      prompt: samplePrompt(settings, text.lang),
+    };
     setText(
       samplesIntro,
       sampled.length
         ? t('samplesIntro', { prompt, bytes: integer(bytes), temperature: decimals(temperature, 2) })
         : t('samplesPending'),
     );
-    const signature = `${text.lang}|${sampled.map((run) => run.id).join(',')}`;
+    const read = state.runs.filter((run) => run.nextChars.before);
+    setText(nextTitle, t('nextTitle'));
+    setText(nextIntro, read.length ? t('nextIntro', { prompt }) : t('nextPending'));
+    const signature = `${text.lang}|${sampled.map((run) => run.id).join(',')}|${read
+      .map((run) => `${run.id}${run.nextChars.after ? '+' : ''}`)
+      .join(',')}`;
     if (samplesList.dataset.signature === signature) return;
     samplesList.dataset.signature = signature;
+    // The language the models learned, for the browser's choice of glyphs.
+    const lang = state.sample?.lang ?? null;
     samplesList.replaceChildren(
       ...sampled.flatMap((run) => {
         // The prompt in bold, then what the model wrote.
         const dd = el('dd', { className: 'lab-sample' });
-        dd.append(el('strong', { textContent: prompt }), visibleSample(run.sample));
-        // The committed text is Chinese; the reader's own may be any language.
-        if (state.sample.defaultText) dd.lang = 'zh-CN';
+        dd.append(el('strong', { textContent: prompt }), ...sampleNodes(run.sampleBytes));
+        if (lang) dd.lang = lang;
         dd.dataset.run = run.id;
         return [el('dt', { textContent: t(RUN_LABEL[run.id]) }), dd];
       }),
     );
+    nextList.replaceChildren(
+      ...read.flatMap((run) => {
+        const rows = [['before', run.nextChars.before]];
+        if (run.nextChars.after) rows.push(['after', run.nextChars.after]);
+        return [
+          el('dt', { textContent: t(RUN_LABEL[run.id]) }),
+          ...rows.map(([when, chars]) => {
+            const dd = el('dd', { className: 'lab-next-chars' });
+            dd.dataset.run = run.id;
+            dd.dataset.when = when;
+            dd.append(
+              el('span', {
+                className: 'lab-next-when',
+                textContent: t(when === 'before' ? 'nextBefore' : 'nextAfter'),
+              }),
+              ...chars.map((c) => {
+                const item = el('span', { className: 'lab-next-char' });
+                const known = c.broken || learnedChars().has(c.text) || /^[\u0000-\u007f]$/.test(c.text);
+                const glyph = c.broken
+                  ? byteBoxes(c.bytes)
+                  : known
+                    ? [el('span', { className: 'lab-next-glyph', textContent: visibleChar(c.text) })]
+                    : [codePointBox(c.text)];
+                if (lang && !c.broken) glyph[0].lang = lang;
+                item.append(...glyph, el('span', { className: 'lab-next-p', textContent: percent(c.p) }));
+                return item;
+              }),
+            );
+            return dd;
+          }),
+        ];
+      }),
+    );
+  }
+
+  // A sample's bytes: whole characters as text (control bytes as ·), each
+  // byte that is no whole character as its value in a box.
+  function sampleNodes(bytes) {
+    const known = learnedChars();
+    return utf8Parts(Uint8Array.from(bytes)).flatMap((part) => {
+      if (part.text === undefined) return byteBoxes([part.byte]);
+      // Runs of characters the text uses as text, any other on its own.
+      const nodes = [];
+      let run = '';
+      for (const c of part.text) {
+        if (known.has(c) || /[\u0000-\u007f]/.test(c)) run += c;
+        else {
+          if (run) nodes.push(doc.createTextNode(visibleSample(run)));
+          run = '';
+          nodes.push(codePointBox(c));
+        }
+      }
+      if (run) nodes.push(doc.createTextNode(visibleSample(run)));
+      return nodes;
+    });
+  }
+
+  // The characters of the text the runs learned from. A sampled character
+  // outside it (an untrained model picks rare ones at random) shows as its
+  // code point, boxed: the page's fonts need not have a glyph for it.
+  let charSet = { source: null, chars: new Set() };
+  function learnedChars() {
+    const { settings: contrast, sample } = runner.state;
+    const source = contrast?.text ?? LAB_TEXTS[sample?.lang ?? text.lang];
+    if (charSet.source !== source) charSet = { source, chars: new Set(source) };
+    return charSet.chars;
+  }
+
+  function codePointBox(c) {
+    const code = `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return el('span', { className: 'lab-byte', textContent: code, title: text.t('charTitle', { code }) });
+  }
+
+  function byteBoxes(bytes) {
+    return bytes.map((b) =>
+      el('span', {
+        className: 'lab-byte',
+        textContent: b.toString(16).toUpperCase().padStart(2, '0'),
+        title: text.t('byteTitle', { hex: b.toString(16).toUpperCase().padStart(2, '0') }),
+      }),
+    );
+  }
+
+  // A next character as the reader can see it: a space, a line break or a
+  // tab by name.
+  function visibleChar(c) {
+    const { t } = text;
+    if (c === ' ') return t('charSpace');
+    if (c === '\n') return t('charNewline');
+    if (c === '\t') return t('charTab');
+    return visibleSample(c);
+  }
+
+  function percent(p) {
+    return p >= 0.1 ? `${decimals(p * 100, 0)}%` : p >= 0.001 ? `${significant(p * 100, 2)}%` : '<0.1%';
   }
 
   function paintMap() {
     const { t } = text;
-    const open = Boolean(view.nl) && canStart();
+    const state = runner.state;
+    const cell = state.cell;
+    const open = Boolean(view.nl) && editable() && recordState(guessRecord()) !== 'none';
     for (const { button, id, layers, lr } of mapButtons) {
       setDisabled(button, !open);
-      button.classList.toggle(
-        'is-chosen',
-        mapCell !== null && mapCell.id === id && mapCell.layers === layers && mapCell.lr === lr,
-      );
+      button.classList.toggle('is-chosen', cell !== null && cell.id === id && cell.layers === layers && cell.lr === lr);
     }
     paintMapText();
-    const state = runner.state;
     const run = state.runs[0];
-    const done =
-      mapCell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged');
+    const done = cell !== null && state.phase === 'done' && run && (run.status === 'done' || run.status === 'diverged');
     setHidden(mapResult, !done);
     if (!done) return setText(mapResult, '');
+    const sweep = SWEEPS[text.lang];
     const final = finalLoss(run);
     const live = {
+      run: t(RUN_LABEL[cell.id]),
+      layers: integer(cell.layers),
+      lr: decimals(cell.lr, 4),
       backend: view.nl.backend,
       steps: integer(state.steps),
-      final: decimals(final, 2),
-      heldout: decimals(run.heldout, 2),
-      verdict: t(VERDICT_KEY[sweepVerdict(run.status === 'diverged', final, run.entropy)]),
+      final: decimals(final, 4),
+      heldout: decimals(run.heldout, 4),
+      outcome: t(OUTCOME_KEY[runOutcome(run)]),
     };
-    const committed = (SWEEP.cells[cellKey(mapCell.id, mapCell.layers, mapCell.lr)] ?? []).find(
-      (e) => e.seed === 1 && e.verdict !== 'not run',
-    );
+    const committed = (sweep.cells[cellKey(cell.id, cell.layers, cell.lr)] ?? []).find((e) => e.seed === 1);
+    const same = committed && state.steps === sweep.steps && Object.is(committed.final, final);
     setText(
       mapResult,
-      committed
-        ? t('mapCompare', {
+      !committed || state.steps !== sweep.steps
+        ? t('mapCompareNew', live)
+        : t(same ? 'mapCompareSame' : 'mapCompareOther', {
             ...live,
-            sweepSteps: integer(SWEEP.steps),
-            sweepFinal: decimals(committed.final, 2),
-            sweepHeldout: decimals(committed.heldout, 2),
-            sweepVerdict: t(VERDICT_KEY[committed.verdict]),
-          })
-        : t('mapCompareNew', live),
+            sweepFinal: decimals(committed.final, 4),
+            sweepOutcome: t(OUTCOME_KEY[committed.outcome]),
+          }),
     );
+    mapResult.dataset.same = String(Boolean(same));
   }
 
-  // The map's text: its titles (48 cells' descriptions) and the sweep's
-  // reading, rewritten only when the language or the settings they quote
-  // changed, not on every repaint while a run trains.
+  // The map's text: its titles (the cells' descriptions), its contents in
+  // the page's language and the sweep's reading, rewritten only when the
+  // language or the settings they quote changed, not on every repaint
+  // while a run trains.
   function paintMapText() {
     const { t } = text;
+    const sweep = SWEEPS[text.lang];
     const signature = `${text.lang}|${settings.layers}|${settings.lr}`;
     if (map.dataset.signature === signature) return;
     map.dataset.signature = signature;
     setText(mapTitle, t('mapTitle'));
-    setText(mapIntro, t('mapIntro', { steps: integer(SWEEP.steps), entropy: decimals(SWEEP.entropy, 2) }));
+    setText(
+      mapIntro,
+      t('mapIntro', {
+        steps: integer(sweep.steps),
+        seeds: integer(sweep.grid.seeds.length),
+        entropy: decimals(sweep.entropy, 2),
+        warmup: integer(sweep.warmup),
+      }),
+    );
     setText(mapLegend, t('mapLegend'));
     for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]));
     for (const scroller of mapTables.querySelectorAll('.lab-map-scroll'))
       setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]));
     for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'));
-    for (const { button, id, layers, lr, entries } of mapButtons) {
+    for (const { button, id, layers, lr, median, marks } of mapButtons) {
+      const entries = sweep.cells[cellKey(id, layers, lr)] ?? [];
+      const summary = cellSummary(entries);
+      button.className = `lab-map-cell is-${summary.verdict}`;
+      setText(median, summary.median === null ? '' : fixed(summary.median, 2));
+      setText(marks, summary.outcomes.map((o) => MARK[o]).join(''));
       const seeds = entries.map((e) =>
-        e.verdict === 'not run' || !Number.isFinite(e.heldout)
-          ? t('mapSeed', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]) })
-          : t('mapSeedLoss', { seed: e.seed, verdict: t(VERDICT_KEY[e.verdict]), heldout: decimals(e.heldout, 2) }),
+        Number.isFinite(e.final)
+          ? t('mapSeedLoss', { seed: e.seed, outcome: t(OUTCOME_KEY[e.outcome]), final: decimals(e.final, 2) })
+          : t('mapSeed', { seed: e.seed, outcome: t(OUTCOME_KEY[e.outcome]) }),
       );
       // The visible text (the loss and the marks) names the button, with
       // the table's caption and headers around it; the title spells it out.
@@ -849,14 +1095,100 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     }
     // What the sweep says at the chosen depth and learning rate.
     mapReading.replaceChildren(
-      ...sweepReading(SWEEP, settings).map(({ key, params }) => {
+      ...sweepReading(sweep, settings).map(({ key, params }) => {
         const p = el('p', { textContent: t(key, formatParams(params)) });
         p.dataset.reading = key;
         return p;
       }),
     );
-    const builds = SWEEP.builds.map((b) => `${b.compiler}, ${b.arch}, ${b.commit}`).join('; ');
-    setText(mapBuilds, t('mapBuilds', { builds }));
+    setText(mapMadeSummary, t('madeSummary'));
+    setText(mapMadeText, t('madeText', { ...sweep.made, seeds: integer(sweep.grid.seeds.length) }));
+  }
+
+  // The learning-rate window: for each depth of the sweep, each run's final
+  // training loss at every learning rate (a mark per seed, a line through
+  // the medians), with the unigram entropy the runs start their plateau
+  // at; the table beside holds every seed's number. Painted when the
+  // language changes.
+  function paintWindow() {
+    const { t } = text;
+    const sweep = SWEEPS[text.lang];
+    if (windowBox.dataset.lang === text.lang) return;
+    windowBox.dataset.lang = text.lang;
+    setText(windowTitle, t('windowTitle'));
+    setText(windowIntro, t('windowIntro', { steps: integer(sweep.steps), seeds: integer(sweep.grid.seeds.length) }));
+    windowLegend.update([...LAB_RUNS.map((id) => ({ id: `lab-${id}`, label: t(RUN_LABEL[id]) }))]);
+    const finals = Object.values(sweep.cells)
+      .flat()
+      .map((e) => e.final)
+      .filter(Number.isFinite);
+    const lo = Math.max(0, Math.min(...finals) - 0.2);
+    const hi = Math.max(sweep.entropy, ...finals) + 0.2;
+    const x = { type: 'log', domain: [sweep.grid.lr[0] / 1.5, sweep.grid.lr.at(-1) * 1.5], label: t('axisLr') };
+    for (const frame of windowFrames) {
+      const series = windowSeries(sweep, frame.layers);
+      const title = t('windowChart', { layers: frame.layers });
+      setText(frame.caption, title);
+      frame.chart.render(
+        (svg, width, height) =>
+          drawLineChart(svg, width, height, {
+            x,
+            y: { type: 'linear', domain: [lo, hi], label: t('axisFinal') },
+            series: series.map((s) => ({
+              id: `lab-${s.id}`,
+              label: t(RUN_LABEL[s.id]),
+              points: s.medians.filter(([, v]) => v !== null),
+            })),
+            marks: series.flatMap((s) =>
+              s.seeds.map((p) => ({
+                series: `lab-${s.id}`,
+                x: p.lr,
+                y: Number.isFinite(p.final) ? p.final : null,
+                kind: WINDOW_MARK[p.outcome] ?? 'hollow',
+              })),
+            ),
+            rules: [
+              { id: 'entropy', value: sweep.entropy, label: t('ruleEntropy', { value: decimals(sweep.entropy, 2) }) },
+            ],
+            legend: true,
+          }),
+        title,
+      );
+    }
+    windowReading.replaceChildren(
+      ...LAB_RUNS.map((id) => {
+        const at = GRID.layers.map((layers) => ({ layers, ...windowAt(sweep, id, layers) }));
+        const p = el('p', {
+          textContent: t('windowRun', {
+            run: t(RUN_LABEL[id]),
+            total: integer(GRID.lr.length),
+            list: text.list(at.map((w) => t('windowAt', { layers: integer(w.layers), count: integer(w.count) }))),
+          }),
+        });
+        p.dataset.reading = `window-${id}`;
+        return p;
+      }),
+    );
+    windowTable.update({
+      summaryText: t('tableShow'),
+      captionText: t('windowTable', { steps: integer(sweep.steps) }),
+      columns: [t('colRun'), t('colLayers'), t('colLr'), ...sweep.grid.seeds.map((seed) => t('colSeed', { seed }))],
+      rows: LAB_RUNS.flatMap((id) =>
+        GRID.layers.flatMap((layers) =>
+          GRID.lr.map((lr) => [
+            t(RUN_LABEL[id]),
+            String(layers),
+            decimals(lr, 4),
+            ...(sweep.cells[cellKey(id, layers, lr)] ?? []).map((e) =>
+              t('windowCell', {
+                final: Number.isFinite(e.final) ? fixed(e.final, 3) : t('dash'),
+                outcome: t(OUTCOME_KEY[e.outcome]),
+              }),
+            ),
+          ]),
+        ),
+      ),
+    });
   }
 
   function paintReading(record) {
@@ -871,13 +1203,22 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       }
       return;
     }
+    const contrast = state.settings;
     const sentences = labConclusions(state.runs, {
-      settings,
+      settings: contrast,
       steps: state.steps,
-      guess: recordState(record) === 'made' ? record : null,
+      guess: recordState(record) === 'made' && !state.cell ? record : null,
     });
+    const seeds = seedsReading(
+      { sweep: SWEEPS[text.lang], robust: ROBUSTNESS[text.lang] },
+      contrast,
+      state.steps,
+      state.runs
+        .filter((run) => run.status === 'done' || run.status === 'diverged')
+        .map((run) => ({ id: run.id, final: run.status === 'done' ? finalLoss(run) : null })),
+    );
     readingText.replaceChildren(
-      ...sentences.map(({ key, params }) => {
+      ...[...sentences, ...seeds].map(({ key, params }) => {
         const p = el('p', { textContent: t(key, formatParams(params)) });
         p.dataset.reading = key;
         return p;
@@ -886,20 +1227,19 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     readingText.dataset.state = 'done';
   }
 
+  // A sentence's raw numbers as the reading shows them.
   function formatParams(params) {
     const { t } = text;
     const out = {};
     for (const [name, value] of Object.entries(params)) {
       if (name === 'run') out.run = t(RUN_LABEL[value]);
       else if (name === 'guessed' || name === 'learned') out[name] = runList(value);
-      else if (name === 'learnedAt' || name === 'failedAt') out[name] = text.list(value.map(String));
-      else if (name === 'preCount' || name === 'postCount' || name === 'total' || name === 'layers')
-        out[name] = integer(value);
-      else if (name === 'postLr' || name === 'preLr') out[name] = decimals(value, 4);
-      else if (name === 'ratio' || name === 'low' || name === 'high') out[name] = significant(value, 2);
-      else if (name === 'step' || name === 'lowStep' || name === 'steps' || name === 'warmup' || name === 'window')
-        out[name] = integer(value);
-      else if (name === 'lr') out.lr = decimals(value, 4);
+      else if (name === 'learnedAt' || name === 'failedAt')
+        out[name] = value.length ? text.list(value.map(String)) : t('none');
+      else if (INTEGER_PARAMS.has(name)) out[name] = integer(value);
+      else if (name === 'postLr' || name === 'preLr' || name === 'lr') out[name] = decimals(value, 4);
+      else if (name === 'ratio' || name === 'update') out[name] = significant(value, 2);
+      else if (name === 'final' || name === 'committed') out[name] = decimals(value, 4);
       else out[name] = decimals(value, 2);
     }
     return out;

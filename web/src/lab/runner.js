@@ -4,15 +4,20 @@
 // zero-delay timeout) calls trainer.advance() with a budget of a few
 // milliseconds, so no task holds the page up and the other widgets repaint
 // between slices. A run's held-out loss is measured the same way
-// (evaluateFor), then a short sample generated (generateFor), then its
-// trainer is deleted, giving its wasm instance back.
+// (evaluateFor), then a short sample generated (generateFor) and the most
+// likely next characters read, then its trainer is deleted, giving its wasm
+// instance back.
 // Training pauses while the tab is hidden and resumes when it shows again.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
-// values, exact as doubles): loss, gradFirst and gradLast per step, and the
-// lengths of the stream and the norms layer by layer on the held-out text's
-// first window (trainer.layerNorms()) before the first step and when the
-// run ends (diverged: on the last weights it updated).
+// values, exact as doubles): loss, gradFirst, gradLast, updateFirst and
+// updateLast per step; the lengths of the stream and the norms layer by
+// layer on the held-out text's first window (trainer.layerNorms()) and the
+// most likely next characters after the sample's prompt (next-chars.js),
+// before the first step and when the run ends (diverged: on the last
+// weights it updated); the sample, as text and as its bytes.
+
+import { createNextChars } from './next-chars.js';
 
 // A slice never asks for more than this, nor less than SLICE_MIN_MS.
 const SLICE_MAX_MS = 8;
@@ -35,10 +40,20 @@ function plainLayerNorms(probe) {
 }
 
 export function createLabRunner({ win, doc, onChange }) {
-  const state = { phase: 'idle', hidden: doc.visibilityState === 'hidden', runs: [], current: 0, steps: 0, rate: null };
+  const state = {
+    phase: 'idle',
+    hidden: doc.visibilityState === 'hidden',
+    runs: [],
+    current: 0,
+    steps: 0,
+    rate: null,
+    settings: null,
+    cell: null,
+  };
   let generation = 0;
   let scheduled = false;
   let trainer = null;
+  let nextChars = null;
   let samples = [];
 
   doc.addEventListener('visibilitychange', () => {
@@ -82,6 +97,7 @@ export function createLabRunner({ win, doc, onChange }) {
     if (what === 'training') train(run, budget);
     else if (what === 'evaluating') evaluate(run, budget);
     else if (what === 'sampling') sample(run, budget);
+    else if (what === 'reading') read(run, budget);
     if (timing)
       win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: { budget, what } });
     onChange();
@@ -112,7 +128,8 @@ export function createLabRunner({ win, doc, onChange }) {
           trainer = made;
           run.entropy = made.unigramEntropy;
           run.layerNorms.before = plainLayerNorms(made.layerNorms());
-          run.status = 'training';
+          nextChars = createNextChars(made, state.sample.prompt);
+          run.status = 'reading';
           samples = [];
           onChange();
           schedule();
@@ -133,6 +150,8 @@ export function createLabRunner({ win, doc, onChange }) {
       run.loss.push(result.loss[i]);
       run.gradFirst.push(result.gradFirst[i]);
       run.gradLast.push(result.gradLast[i]);
+      run.updateFirst.push(result.updateFirst[i]);
+      run.updateLast.push(result.updateLast[i]);
     }
     measureRate(result.loss.length);
     if (result.diverged) {
@@ -141,6 +160,22 @@ export function createLabRunner({ win, doc, onChange }) {
       release();
       next();
     } else if (run.loss.length >= state.steps) run.status = 'evaluating';
+  }
+
+  // The most likely next characters, a forward pass or more per slice:
+  // before the first step, then after the sample.
+  function read(run, budget) {
+    const start = win.performance.now();
+    while (!nextChars.step()) if (win.performance.now() - start >= budget) return;
+    if (!run.nextChars.before) {
+      run.nextChars.before = nextChars.result;
+      run.status = 'training';
+      return;
+    }
+    run.nextChars.after = nextChars.result;
+    run.status = 'done';
+    release();
+    next();
   }
 
   function evaluate(run, budget) {
@@ -157,9 +192,9 @@ export function createLabRunner({ win, doc, onChange }) {
     const result = trainer.generateFor(prompt, bytes, { temperature, seed }, budget);
     if (!result.done) return;
     run.sample = result.text;
-    run.status = 'done';
-    release();
-    next();
+    run.sampleBytes = Array.from(result.utf8);
+    nextChars = createNextChars(trainer, prompt);
+    run.status = 'reading';
   }
 
   function next() {
@@ -183,6 +218,7 @@ export function createLabRunner({ win, doc, onChange }) {
     if (trainer && run) run.layerNorms.after = plainLayerNorms(trainer.layerNorms());
     trainer?.delete();
     trainer = null;
+    nextChars = null;
   }
 
   function measureRate(steps) {
@@ -198,13 +234,17 @@ export function createLabRunner({ win, doc, onChange }) {
     state,
 
     // runs: [{ id, options }] in training order; steps: steps per run;
-    // sample: { prompt, bytes, temperature, seed } for trainer.generate().
-    start(nl, runs, steps, sample) {
+    // sample: { prompt, bytes, temperature, seed } for trainer.generate();
+    // settings: the lab's settings these runs were made from, kept with
+    // them for the reading (cell: the map's cell they train, or null).
+    start(nl, runs, steps, sample, settings, cell = null) {
       this.reset();
       Object.assign(state, {
         nl,
         steps,
         sample,
+        settings,
+        cell,
         phase: 'running',
         current: 0,
         rate: null,
@@ -215,11 +255,15 @@ export function createLabRunner({ win, doc, onChange }) {
           loss: [],
           gradFirst: [],
           gradLast: [],
+          updateFirst: [],
+          updateLast: [],
           entropy: NaN,
           heldout: NaN,
           divergedAt: null,
           error: null,
           sample: null,
+          sampleBytes: null,
+          nextChars: { before: null, after: null },
           layerNorms: { before: null, after: null },
         })),
       });
@@ -247,7 +291,7 @@ export function createLabRunner({ win, doc, onChange }) {
       scheduled = false;
       release();
       samples = [];
-      Object.assign(state, { phase: 'idle', runs: [], current: 0, rate: null });
+      Object.assign(state, { phase: 'idle', runs: [], current: 0, rate: null, settings: null, cell: null });
       onChange();
     },
 
@@ -258,7 +302,10 @@ export function createLabRunner({ win, doc, onChange }) {
         .reduce(
           (sum, run) =>
             sum +
-            (run.status === 'training' || run.status === 'waiting' || run.status === 'loading'
+            (run.status === 'training' ||
+            run.status === 'waiting' ||
+            run.status === 'loading' ||
+            (run.status === 'reading' && !run.nextChars.before)
               ? state.steps - run.loss.length
               : 0),
           0,

@@ -8,7 +8,7 @@ export const LAB_DEPTHS = [6, 12, 24, 48];
 export const LAB_LRS = [3e-4, 1e-3, 2e-3, 3e-3, 1e-2, 3e-2];
 // The model's shape, the same in every run (nl.createTrainer's defaults).
 export const LAB_SHAPE = { hidden: 32, heads: 4, seq: 64, batch: 8 };
-// Steps per run: the trainer's default, the count its thesis test uses.
+// Steps per run: the trainer's default, the length the lab's tables measure.
 export const LAB_STEPS = 400;
 export const LAB_WARMUP_MAX = 400;
 export const LAB_SEED_MAX = 4294967295;

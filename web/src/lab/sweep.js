@@ -1,128 +1,206 @@
-// The committed sweep (web/data/train-sweep.json, `./build.sh sweep`) as the
-// lab's trainability map draws it: web/build.mjs calls sweepTable() on the
-// JSON and bundles only its result into dist/lab.js (the loss and ratio
-// curves stay out).
+// The committed tables of the training lab (./build.sh sweep, trained in the
+// same WebAssembly build the page runs), as the lab draws and reads them.
+// web/build.mjs calls these on the JSON and bundles only their results into
+// dist/lab.js, one table per page language (each language's runs train on
+// its own committed text):
 //
-// table = { grid: { layers, lr, seeds }, steps, warmup, entropy,
-//           builds: [{ commit, compiler, arch }],
-//           cells: { 'variant|layers|lr': [{ seed, verdict, final, heldout,
-//                    divergedAt, build } | { seed, verdict: 'not run' }] } }
-// variant: the lab's run ids ('pre', 'post', 'warmup').
-const VARIANT_IDS = { pre: 'pre', post: 'post', 'post+warmup': 'warmup' };
+//   sweepTable(web/data/train-sweep.json, lang)
+//     = { grid: { layers, lr, seeds }, steps, warmup, entropy,
+//         made: { date, commit, node },
+//         cells: { 'run|layers|lr': [{ seed, outcome, final, heldout, divergedAt }] } }
+//   robustnessTable(web/data/lab-robustness.json, lang)
+//     = { seeds, claims, counts: { run: { outcome: seeds } }, defaults, made }
+// Both describe runs at the lab's full length only.
+//
+// run: the lab's run ids ('pre', 'post', 'warmup'); outcome: conclusions.js's.
+export const cellKey = (run, layers, lr) => `${run}|${layers}|${lr}`;
 
-export const cellKey = (variant, layers, lr) => `${variant}|${layers}|${lr}`;
+const made = ({ date, commit, node }) => ({ date, commit, node });
 
-export function sweepTable(sweep) {
+export function sweepTable(sweep, lang) {
   const cells = {};
-  const add = (row, entry) => {
-    const key = cellKey(VARIANT_IDS[row.variant], row.layers, row.lr);
-    (cells[key] ??= []).push({ seed: row.seed, ...entry });
-  };
-  for (const row of sweep.runs) {
-    add(row, {
-      verdict: row.verdict,
-      final: row.final_train_loss,
+  let entropy = null;
+  for (const row of sweep.rows) {
+    if (row.lang !== lang) continue;
+    entropy = row.entropy;
+    (cells[cellKey(row.run, row.layers, row.lr)] ??= []).push({
+      seed: row.seed,
+      outcome: row.outcome,
+      final: row.final,
       heldout: row.heldout,
-      divergedAt: row.diverged_at,
-      build: row.build,
+      divergedAt: row.divergedAt,
     });
   }
-  for (const row of sweep.not_run) add(row, { verdict: 'not run' });
   for (const list of Object.values(cells)) list.sort((a, b) => a.seed - b.seed);
-  const commits = new Set(sweep.runs.map((row) => row.build));
   return {
-    grid: { layers: sweep.grid.layers, lr: sweep.grid.lr, seeds: sweep.grid.seed },
-    steps: sweep.model.steps,
-    warmup: sweep.model.warmup_steps,
-    entropy: sweep.text.unigram_entropy,
-    builds: sweep.builds
-      .filter((b) => commits.has(b.commit))
-      .filter((b, i, all) => all.findIndex((o) => o.commit === b.commit) === i)
-      .map(({ commit, compiler, arch }) => ({ commit, compiler, arch })),
+    grid: { layers: sweep.grid.layers, lr: sweep.grid.lr, seeds: sweep.grid.seeds },
+    steps: sweep.defaults.steps,
+    warmup: sweep.defaults.warmup,
+    entropy,
+    made: made(sweep.made),
     cells,
   };
 }
 
-// What a cell shows: the seeds' verdicts in seed order, the median held-out
-// loss of the measured seeds (null when none was), and the verdict most of
-// them reached (a tie goes to the worse one: diverged, then stalled).
-export function cellSummary(entries) {
-  const measured = entries.filter((e) => e.verdict !== 'not run');
-  const losses = measured
-    .map((e) => e.heldout)
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
-  const median = losses.length
-    ? losses.length % 2
-      ? losses[losses.length >> 1]
-      : (losses[losses.length / 2 - 1] + losses[losses.length / 2]) / 2
-    : null;
-  const counts = { diverged: 0, stalled: 0, learned: 0 };
-  for (const e of measured) counts[e.verdict] += 1;
-  const most = measured.length
-    ? ['diverged', 'stalled', 'learned'].reduce((best, v) => (counts[v] > counts[best] ? v : best))
-    : 'not run';
-  return { verdicts: entries.map((e) => e.verdict), median, verdict: most, counts };
-}
-
-// The sweep's own rule for a run trained here (its verdict_rule): diverged,
-// learned when the final training loss is at least 0.3 under the entropy,
-// else stalled.
-export function sweepVerdict(diverged, final, entropy) {
-  if (diverged) return 'diverged';
-  return final <= entropy - 0.3 ? 'learned' : 'stalled';
-}
-
-// The depths at which a run ('pre', 'post', 'warmup') learned at learning
-// rate lr, by each cell's verdict (the seeds' majority), and those it ran
-// where it did not.
-export function depthsAtRate(table, id, lr) {
-  const verdict = (layers) => cellSummary(table.cells[cellKey(id, layers, lr)] ?? []).verdict;
-  const measured = table.grid.layers.filter((l) => verdict(l) !== 'not run');
+export function robustnessTable(robustness, lang) {
   return {
-    learnedAt: measured.filter((l) => verdict(l) === 'learned'),
-    failedAt: measured.filter((l) => verdict(l) !== 'learned'),
+    seeds: robustness.seeds,
+    claims: robustness.claims,
+    counts: robustness.counts[lang],
+    defaults: robustness.defaults,
+    made: made(robustness.made),
   };
 }
 
+// A cell's class on the map: what most seeds did, counting both kinds of
+// stall (and a run just leaving the plateau) as stalled; a tie goes to the
+// worse: diverged, then stalled.
+export const verdictOf = (outcome) =>
+  outcome === 'learned' ? 'learned' : outcome === 'diverged' ? 'diverged' : 'stalled';
+
+// What a cell shows: the seeds' outcomes in seed order, the median final
+// training loss, and the verdict most seeds reached, with the counts.
+export function cellSummary(entries) {
+  const finals = entries
+    .map((e) => e.final)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const median = finals.length ? medianOf(finals) : null;
+  const counts = { diverged: 0, stalled: 0, learned: 0 };
+  for (const e of entries) counts[verdictOf(e.outcome)] += 1;
+  const verdict = ['diverged', 'stalled', 'learned'].reduce((best, v) => (counts[v] > counts[best] ? v : best));
+  return { outcomes: entries.map((e) => e.outcome), median, verdict, counts };
+}
+
+function medianOf(sorted) {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// The depths at which a run ('pre', 'post', 'warmup') learned at learning
+// rate lr in most seeds, and those where it did not.
+export function depthsAtRate(table, id, lr) {
+  const verdict = (layers) => cellSummary(table.cells[cellKey(id, layers, lr)] ?? []).verdict;
+  return {
+    learnedAt: table.grid.layers.filter((l) => verdict(l) === 'learned'),
+    failedAt: table.grid.layers.filter((l) => verdict(l) !== 'learned'),
+  };
+}
+
+// The learning rates at which a run learned in most seeds at a depth: its
+// trainable window on the sweep's grid (lo, hi: the window's ends, null
+// when it learned at none).
+export function windowAt(table, id, layers) {
+  const learned = table.grid.lr.filter(
+    (lr) => cellSummary(table.cells[cellKey(id, layers, lr)] ?? []).verdict === 'learned',
+  );
+  return { learned, count: learned.length, lo: learned[0] ?? null, hi: learned.at(-1) ?? null };
+}
+
+// The learning-rate window chart's data at a depth: per run, the median
+// final loss at each learning rate (null where no seed has one) and every
+// seed's point with its outcome.
+export function windowSeries(table, layers) {
+  return ['pre', 'post', 'warmup'].map((id) => ({
+    id,
+    medians: table.grid.lr.map((lr) => [lr, cellSummary(table.cells[cellKey(id, layers, lr)] ?? []).median]),
+    seeds: table.grid.lr.flatMap((lr) =>
+      (table.cells[cellKey(id, layers, lr)] ?? []).map((e) => ({
+        lr,
+        seed: e.seed,
+        final: e.final,
+        outcome: e.outcome,
+      })),
+    ),
+  }));
+}
+
 // What the sweep says at the lab's depth and learning rate, as sentences
-// { key, params } (keys of lab/en.js; raw numbers): at learning rate lr, the
-// depths where each kind of run learned (most seeds) and where it did not;
-// at depth `layers`, the best learned cell of post-norm without warmup
-// against pre-norm's, and at how many of the learning rates each learned.
+// { key, params } (keys of lab/en.js; raw numbers): at learning rate lr,
+// the depths where each kind of run learned (most seeds) and where it did
+// not; at depth `layers`, each run's window of learning rates; and, where
+// post-norm trains there, the best post-norm cell against pre-norm's best.
 export function sweepReading(table, { layers, lr }) {
   const sentences = [];
-  const summary = (id, l, r) => cellSummary(table.cells[cellKey(id, l, r)] ?? []);
   if (table.grid.lr.includes(lr)) {
     for (const id of ['pre', 'post', 'warmup']) {
       const { learnedAt, failedAt } = depthsAtRate(table, id, lr);
-      if (!learnedAt.length && !failedAt.length) continue;
       const key = !failedAt.length ? 'sweepDepthsAll' : !learnedAt.length ? 'sweepDepthsNone' : 'sweepDepths';
-      sentences.push({ key, params: { run: id, lr, learnedAt, failedAt } });
+      sentences.push({ key, params: { run: id, lr, learnedAt, failedAt, seeds: table.grid.seeds.length } });
     }
   }
   if (table.grid.layers.includes(layers)) {
-    const best = (id) => {
-      const learned = table.grid.lr
-        .map((r) => ({ lr: r, ...summary(id, layers, r) }))
-        .filter((c) => c.verdict === 'learned' && c.median !== null);
-      return { count: learned.length, top: learned.sort((a, b) => a.median - b.median)[0] ?? null };
-    };
+    const windows = Object.fromEntries(['pre', 'post', 'warmup'].map((id) => [id, windowAt(table, id, layers)]));
+    sentences.push({
+      key: 'sweepWindows',
+      params: {
+        layers,
+        total: table.grid.lr.length,
+        preCount: windows.pre.count,
+        postCount: windows.post.count,
+        warmupCount: windows.warmup.count,
+      },
+    });
+    const best = (id) =>
+      table.grid.lr
+        .map((r) => ({ lr: r, ...cellSummary(table.cells[cellKey(id, layers, r)] ?? []) }))
+        .filter((c) => c.verdict === 'learned')
+        .sort((a, b) => a.median - b.median)[0] ?? null;
     const pre = best('pre');
     const post = best('post');
-    if (pre.top && post.top) {
+    if (pre && post) {
       sentences.push({
-        key: post.top.median < pre.top.median ? 'sweepTunedPostLower' : 'sweepTunedPreLower',
-        params: {
-          layers,
-          post: post.top.median,
-          postLr: post.top.lr,
-          pre: pre.top.median,
-          preLr: pre.top.lr,
-          preCount: pre.count,
-          postCount: post.count,
-          total: table.grid.lr.length,
-        },
+        key: post.median < pre.median ? 'sweepTunedPostLower' : 'sweepTunedPreLower',
+        params: { layers, post: post.median, postLr: post.lr, pre: pre.median, preLr: pre.lr },
+      });
+    }
+  }
+  return sentences;
+}
+
+// What the committed tables say of a contrast's runs, as sentences
+// { key, params }: for settings that are the lab's defaults (any seed), the
+// robustness table's counts over its seeds, the 6-layer post-norm run's
+// included; else, where the sweep has the run's cell (its depth and
+// learning rate, the lab's warmup, RMSNorm, the language's own text, the
+// full length), the cell's outcomes over its seeds. Then, for each run
+// whose seed the table holds, whether this run gave the committed final
+// loss to the last bit. runs: [{ id, final }] (final: the run's, or null).
+export function seedsReading({ sweep, robust }, settings, steps, runs) {
+  const sentences = [];
+  const full = steps === sweep.steps && settings.text === null && settings.norm === 'rmsnorm';
+  const defaults = robust.defaults;
+  const isDefault =
+    full && settings.layers === defaults.layers && settings.lr === defaults.lr && settings.warmup === defaults.warmup;
+  const tally = (outcomes) => ({
+    seeds: outcomes.length,
+    learnedCount: outcomes.filter((o) => o === 'learned').length,
+    collapsedCount: outcomes.filter((o) => o === 'collapsed').length,
+    stalledCount: outcomes.filter((o) => verdictOf(o) === 'stalled').length,
+    divergedCount: outcomes.filter((o) => o === 'diverged').length,
+  });
+  if (isDefault) {
+    for (const [run, { outcome }] of Object.entries(robust.claims)) {
+      if (run !== 'post6' && !runs.some((r) => r.id === run)) continue;
+      sentences.push({
+        key: run === 'post6' ? 'seedsPost6' : outcome === 'learned' ? 'seedsLearned' : 'seedsCollapsed',
+        params: { run, count: robust.counts[run]?.[outcome] ?? 0, seeds: robust.seeds.length, layers: 6 },
+      });
+    }
+  }
+  if (!full) return sentences;
+  for (const { id, final } of runs) {
+    if (id === 'warmup' && settings.warmup !== sweep.warmup) continue;
+    const entries = sweep.cells[cellKey(id, settings.layers, settings.lr)];
+    if (!entries) continue;
+    if (!isDefault) {
+      sentences.push({ key: 'seedsCell', params: { run: id, ...tally(entries.map((e) => e.outcome)) } });
+    }
+    const row = entries.find((e) => e.seed === settings.seed);
+    if (row && final !== null) {
+      sentences.push({
+        key: Object.is(row.final, final) ? 'sameBits' : 'otherBits',
+        params: { run: id, final, committed: row.final, seed: settings.seed },
       });
     }
   }

@@ -2,7 +2,7 @@
 // 不在页面的首次下载之中；本节标题在页面自己的词典里。
 export default {
   intro:
-    '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都从同一套初始权重开始：前置归一化、后置归一化，以及学习率在开头若干步里按直线升上去的后置归一化（预热）。每一步读入 {batch} 段、每段 {seq} 个字节。',
+    '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都用同一个种子：前置归一化、后置归一化，以及学习率在开头若干步里按直线升上去的后置归一化（预热）。每一步读入 {batch} 段、每段 {seq} 个字节。',
   settings: '设置',
   depth: '层数',
   lr: '学习率',
@@ -48,6 +48,8 @@ export default {
   statusTraining: '正在训练“{run}”这一组。',
   statusEvaluating: '正在用留出的文本检验“{run}”这一组……',
   statusSampling: '正在让“{run}”这一组的模型写一段样例……',
+  statusReading: '正在问“{run}”这一组的模型接下来会写什么……',
+  statusCell: '{doing}这是图中的一格：{run}，{layers} 层，学习率 {lr}，种子 1；上面你自己的设置没有改动。',
   statusPaused: '已暂停。',
   statusHidden: '标签页不可见，训练暂停。',
   statusDone: '所有运行都已结束。',
@@ -64,67 +66,119 @@ export default {
   ratioTitle: '第一层梯度与最后一层梯度之比，逐步（对数坐标）',
   axisRatio: '第一层 / 最后一层',
   ratioLine:
-    '每一步都用第一层参数梯度的 L2 除以最后一层的。接近 1 时，每一层都还在被训练；远小于 1 时，靠前的层几乎不再变化。',
+    '每一步都用第一层参数梯度的 L2 除以最后一层的。如果最后 20 步里一直远小于 1（低于 0.01），说明传到前几层的梯度已经塌缩：损失几乎不再告诉它们任何东西。',
+  updatesTitle: '每一步第一层挪动的幅度与最后一层之比（对数坐标）',
+  axisUpdate: '第一层 / 最后一层',
+  updatesLine:
+    '每一步先算第一层参数的 ‖Δθ‖ / ‖θ‖（这一步的更新相对于参数本身有多大），再除以最后一层的同一个量。训练器用的是 Adam：它把每个参数的步长除以该参数梯度大小的滑动平均，所以只要梯度没有远离这个平均，参数每步大约挪动一个学习率，与梯度本身大小无关；健康的各层挪得差不多，这个比值就在 1 附近。远小于 1，说明前几层的梯度已经跌到 Adam 记忆中的水平之下很多，它们几乎不动了；远大于 1，则是前几层比最后一层挪得更多。',
+  tableUpdates: '第一层与最后一层的相对更新之比，逐步（括号里是两者各自的大小）',
+  updateCell: '{ratio}（{first} / {last}）',
   tableLoss: '每一步的训练损失，单位为每字节奈特（一元熵 {entropy}，ln 256 = {uniform}）',
   tableRatio: '第一层与最后一层的梯度 L2 之比，逐步',
   tableShow: '以表格显示这些数字',
   colStep: '步',
   samplesTitle: '训练出的模型各写了什么',
   samplesIntro:
-    '每个模型都接着同一个开头“{prompt}”往下写 {bytes} 个字节，采样用同一个种子，温度为 {temperature}。拼不成有效字符的字节显示为 �，控制字节显示为 ·。',
+    '每个模型都接着同一个开头“{prompt}”往下写 {bytes} 个字节，采样用同一个种子，温度为 {temperature}。模型写出的是字节而不是字：凑不成一个完整字符的字节，以方框里的十六进制值显示；训练文本里从未出现过的字符，以方框里的码位（U+…）显示；控制字节显示为 ·。',
+  nextTitle: '每个模型觉得接下来是什么',
+  nextIntro:
+    '紧跟在“{prompt}”后面，每个模型认为最可能出现的几个字符及其概率：训练第一步之前问一次，最后一步之后再问一次。方框里是一个还凑不成字符的字节，或者训练文本里从未出现过的字符的码位。',
+  nextPending: '每组运行在第一步之前问一次，最后一步之后再问一次。',
+  nextBefore: '训练前',
+  nextAfter: '训练后',
+  byteTitle: '字节 {hex}：不是一个完整的字符',
+  charTitle: '{code}：训练文本里从未出现过的字符',
+  charSpace: '空格',
+  charNewline: '换行',
+  charTab: '制表符',
   samplesPending: '每组运行结束后，它的样本会出现在这里。',
-  mapTitle: '每种放置方式在哪里训练得动：已提交的扫描结果',
+  mapTitle: '每种放置方式在哪里训练得动：预先跑好的扫描',
   mapIntro:
-    '同一个模型在下面每个层数与学习率上各训练 {steps} 步，每格三个种子，在本页之外完成（./build.sh sweep）。每格给出已测种子在留出文本上损失的中位数，并为每个种子标出结论；结论与扫描本身的判法一致，看最终训练损失：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里训练它的种子 1 并加以对照。',
-  mapLegend: '标记按种子顺序，每个种子一个：✓ 学起来了，– 停滞，✕ 发散，· 未运行。',
+    '同一个模型，事先用本页同一个 WebAssembly 版本、同一份中文文本，在下面每个层数与学习率上各训练 {steps} 步，每格 {seeds} 个种子（带预热的那一组预热 {warmup} 步）。每格给出各种子最终训练损失的中位数，并为每个种子画一个标记，判法与实验室判自己的运行相同：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里重新训练它的种子 1：得到的数字与表中一模一样，连最后一位都相同。',
+  mapLegend:
+    '标记按种子顺序，每个种子一个：✓ 学起来了，↘ 正在走出平台期，– 停滞但梯度仍在，○ 停滞且前几层的梯度已塌缩，✕ 发散。',
   mapCorner: '层数 ↓，学习率 →',
   mapCell: '{run}，{layers} 层，学习率 {lr}：{seeds}。在这里训练种子 1。',
-  mapSeed: '种子 {seed} {verdict}',
-  mapSeedLoss: '种子 {seed} {verdict}（留出损失 {heldout}）',
-  verdictLearned: '学起来了',
-  verdictStalled: '停滞',
-  verdictDiverged: '发散',
-  verdictNotRun: '未运行',
-  mapCompare:
-    '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描中（种子 1，{sweepSteps} 步）：{sweepFinal}，留出损失 {sweepHeldout}，{sweepVerdict}。',
+  mapSeed: '种子 {seed} {outcome}',
+  mapSeedLoss: '种子 {seed} {outcome}（最终损失 {final}）',
+  outcomeLearned: '学起来了',
+  outcomeBetween: '正在走出平台期',
+  outcomePlateau: '停滞，梯度仍在',
+  outcomeAbove: '仍在平台之上',
+  outcomeCollapsed: '停滞，前几层的梯度已塌缩',
+  outcomeDiverged: '发散',
+  mapCompareSame:
+    '在这里训练（{run}，{layers} 层，学习率 {lr}；wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{outcome}。扫描里这一格的同一次运行最终为 {sweepFinal}：连最后一位都相同，因为这个标签页运行的正是扫描所用的版本。',
+  mapCompareOther:
+    '在这里训练（{run}，{layers} 层，学习率 {lr}；wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{outcome}。扫描里这一格的同一次运行最终为 {sweepFinal}（{sweepOutcome}）：两者的二进制位不一致，而这个版本本应完全复现它。',
   mapCompareNew:
-    '在这里训练（wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{verdict}。扫描没有跑过这一组。',
-  mapBuilds:
-    '扫描是用本机原生代码跑的（{builds}）；这个标签页运行的是 WebAssembly 版本，舍入方式不同，所以同一个起点在这里会走出自己的路径：可以对照结论，不必对照每一位数字。',
-  sweepDepths: '扫描中，{run}在学习率 {lr} 下，{learnedAt} 层时学起来了，{failedAt} 层时没有。',
+    '在这里训练（{run}，{layers} 层，学习率 {lr}；wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{outcome}。扫描里没有同样步数的运行可以对照。',
+  madeSummary: '给教师：这份扫描是怎样跑出来的',
+  madeText:
+    '由 node tests/bench/train-sweep.mjs（./build.sh sweep）在 Node {node} 下用 normlab 的 WebAssembly SIMD 版本训练，提交 {commit}，{date}；每格 {seeds} 个种子。WebAssembly 的 SIMD 运算没有融合乘加之类的可变操作，所以同一次运行在任何浏览器里都得到相同的二进制位；项目的测试会在 Chromium 里重跑其中几次并逐位比对。',
+  sweepDepths:
+    '扫描中（每格 {seeds} 个种子），{run}在学习率 {lr} 下，多数种子在 {learnedAt} 层时学起来了，在 {failedAt} 层时没有。',
+  sweepDepthsAll: '扫描中（每格 {seeds} 个种子），{run}在学习率 {lr} 下，每个层数都有多数种子学起来：{learnedAt} 层。',
+  sweepDepthsNone:
+    '扫描中（每格 {seeds} 个种子），{run}在学习率 {lr} 下，没有一个层数能让多数种子学起来（{failedAt} 层）。',
+  sweepWindows:
+    '在 {layers} 层时，扫描的 {total} 个学习率里，前置归一化在 {preCount} 个上学起来了，不加预热的后置归一化在 {postCount} 个上，加预热的后置归一化在 {warmupCount} 个上。',
   sweepTunedPostLower:
-    '在 {layers} 层时，扫描里不加预热的后置归一化最好的一格（学习率 {postLr}）在留出文本上最终为 {post}，低于前置归一化最好的 {pre}（学习率 {preLr}）：调好了的后置归一化可以收得更低。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化只有 {postCount} 个：前置归一化的长处，是不用预热也能训练的学习率范围宽得多。',
+    '后置归一化一旦在 {layers} 层训练得动，反而可能收得更低：它最好的一格（学习率 {postLr}）最终训练损失的中位数为 {post}，前置归一化最好的一格（学习率 {preLr}）为 {pre}。',
   sweepTunedPreLower:
-    '在 {layers} 层时，扫描里前置归一化最好的一格（学习率 {preLr}）在留出文本上最终为 {pre}，不加预热的后置归一化最好的一格为 {post}（学习率 {postLr}）。前置归一化在 {total} 个学习率中有 {preCount} 个学起来了，后置归一化有 {postCount} 个。',
-  sweepDepthsAll: '扫描中，{run}在学习率 {lr} 下，跑过的每个层数都学起来了：{learnedAt} 层。',
-  sweepDepthsNone: '扫描中，{run}在学习率 {lr} 下，跑过的层数（{failedAt} 层）一个也没学起来。',
+    '在 {layers} 层时，前置归一化最好的一格（学习率 {preLr}）最终训练损失的中位数为 {pre}，不加预热的后置归一化最好的一格（学习率 {postLr}）为 {post}。',
+  windowTitle: '学习率窗口',
+  windowIntro:
+    '还是这份扫描，每个层数一张图：横轴是学习率，纵轴是各组的最终训练损失；每个种子一个标记（实心圆表示学起来了，空心圆表示停滞，发散的画成 × 放在顶端），折线连起各学习率上的中位数。最终损失远低于一元熵那条线，才算训练得动；能做到这一点的那段学习率，就是这组运行的窗口。{steps} 步，{seeds} 个种子，中文文本。',
+  windowChart: '{layers} 层：最终训练损失与学习率',
+  axisLr: '学习率',
+  axisFinal: '最终损失',
+  windowRun: '{run}：在 {total} 个学习率里，多数种子学起来的个数分别是 {list}。',
+  windowAt: '{layers} 层 {count} 个',
+  windowTable: '扫描中每次运行的最终训练损失（{steps} 步），按种子列出',
+  windowCell: '{final}（{outcome}）',
+  colRun: '运行',
+  colLayers: '层数',
+  colLr: '学习率',
+  colSeed: '种子 {seed}',
   conclusionsTitle: '这几组运行说明了什么',
   conclusionsPending: '所有运行结束后，解读会出现在这里。',
   runLearned:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它学到的不止字节频率。',
-  runStalled:
-    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）相差不到 {gap}；在留出文本上为 {heldout}。它停在了平台上：知道每个字节多常见，此外所知甚少。',
+  runCollapsed:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}，每一步挪动的幅度也只有最后一层的 {update}。',
+  runCollapsedMoving:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}。Adam 仍让它们每步挪动最后一层的 {update} 倍，但挪动的方向几乎不受损失指引。',
+  runPlateau:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，但梯度依然在流动（第一层比最后一层：{ratio}；更新之比 {update}）：这是起步慢，而不是整个堆叠失灵，多跑些步或换个种子都可能让它走出来。',
   runBetween:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它已经离开平台，但离得还不远。',
   runAbove:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），仍比一元熵（{entropy}）高 {gap}；在留出文本上为 {heldout}。它连每个字节多常见都还没有学会。',
   runDiverged: '{run}：损失在第 {step} 步变得不再是一个数。这组运行发散了。',
-  ratioCollapsed:
-    '{run}：最后一步时，第一层的梯度只有最后一层的 {ratio}（最低到过 {low}，在第 {lowStep} 步）。靠前的层几乎已经停止学习。',
-  ratioKept: '{run}：第一层的梯度始终是最后一层的 {low} 到 {high} 倍，所以每一层都在继续学习。',
+  seedsLearned: '在这个版本、这组设置下，换用种子 1 到 {seeds}：{run}有 {count} 次学起来了。',
+  seedsCollapsed: '在这个版本、这组设置下，换用种子 1 到 {seeds}：{run}有 {count} 次停滞，且前几层的梯度塌缩。',
+  seedsPost6: '同样的学习率、不加预热，{layers} 层的后置归一化在这 {seeds} 个种子里有 {count} 次学起来了。',
+  seedsCell:
+    '扫描在这组设置下跑了 {seeds} 个种子：{run}学起来 {learnedCount} 次，停滞 {stalledCount} 次（其中 {collapsedCount} 次前几层的梯度塌缩），发散 {divergedCount} 次。',
+  sameBits: '{run}，种子 {seed}：最终训练损失 {final}，与预先跑好的表格逐位相同。',
+  otherBits: '{run}，种子 {seed}：最终训练损失 {final}，与预先跑好的表格（{committed}）不同；这个版本本应完全复现它。',
   warmupHelped: '预热：同样的后置归一化堆叠，加上 {warmup} 步预热后训练损失最终为 {warm}，不预热则为 {cold}。',
   warmupSame:
     '预热：加上 {warmup} 步预热，后置归一化的训练损失最终为 {warm}，不预热则为 {cold}；在这组设置下，预热没有带来明显差别。',
   warmupLonger: '预热（{warmup} 步）比整次运行（{steps} 步）还长：学习率始终没有升到 {lr}。',
   guessMatch: '你预计{guessed}能学起来，结果正是{learned}。',
-  guessDiffer: '你预计{guessed}能学起来；实际学起来的是{learned}。',
+  guessDiffer: '你预计{guessed}能学起来，结果学起来的是{learned}。',
   testSpeed: '测试设置：每组运行 {steps} 步，而不是 {full} 步。',
   normsTitle: '训练出的模型自己的逐层 L2/tok',
   normsIntro:
     '这是演示面板里那张图，只是换成在这里训练的模型来量：残差流进入每一层时、以及每层两个归一化交出去的向量有多长（L2 范数，对留出文本第一个窗口的各个词元取平均）。这个模型宽 {d}，所以增益为 1 的归一化给出的长度是 √{d} ≈ {sqrtD}，而不是演示面板里那个 1024 维模型的 32。',
   normsRun: '显示的运行',
   normsPending: '每次运行在第一步之前量一次，最后一步之后再量一次；第一次运行开始后这里就会出现图表。',
-  normsChart: '{run}：训练前后每一层的残差流与归一化输出（对数坐标）',
+  normsChart: '{run}：每一层的残差流与归一化输出，灰色为训练前，彩色为训练后（对数坐标）',
+  normsStream: '残差流',
+  normsFirst: '注意力一侧的归一化',
+  normsSecond: 'MLP 一侧的归一化',
   normsRule: '√{d} ≈ {sqrtD}',
   axisLayer: '层',
   axisL2: '每个词元的 L2',

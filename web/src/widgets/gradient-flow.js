@@ -7,6 +7,7 @@
 // by its backward pass). Below them, a reading of what these numbers show
 // and what a snapshot at initialization cannot show, its sentences chosen and
 // filled by the numbers themselves.
+import { claimParams } from '../claim-params.js';
 import { drawLineChart } from '../charts/line-chart.js';
 import { createChartFrame } from '../charts/chart-frame.js';
 import { createLegend } from '../charts/legend.js';
@@ -87,11 +88,11 @@ export function createGradientFlow(root, on) {
       if (!good) return;
       if (painted && painted.result === good && painted.lang === lang) return;
       painted = { result: good, lang };
-      paint(good, t);
+      paint(good, t, lang);
     },
   };
 
-  function paint(result, t) {
+  function paint(result, t, lang) {
     const { pre, post } = result;
     const numbers = readingNumbers(result);
     const L = numbers.depth;
@@ -180,8 +181,9 @@ export function createGradientFlow(root, on) {
     }
 
     setText(readingTitle, t('gradient.readingTitle'));
+    const claims = claimParams(lang);
     const say = (key) => {
-      const p = el('p', { textContent: t(`gradient.${key}`, numbers) });
+      const p = el('p', { textContent: t(`gradient.${key}`, key === 'readingInit' ? claims : numbers) });
       p.dataset.reading = key;
       return p;
     };
@@ -234,7 +236,8 @@ export function createGradientFlow(root, on) {
 // choices the reading makes from them.
 export function readingNumbers({ norm, pre, post }) {
   const L = pre.layers;
-  const ratio = (g) => g.layer[L - 1] / g.layer[0];
+  // First layer over last, the direction the training lab's ratios take.
+  const ratio = (g) => g.layer[0] / g.layer[L - 1];
   const uniform = Math.log(VOCABULARY);
   const numbers = {
     depth: L,
@@ -252,7 +255,7 @@ export function readingNumbers({ norm, pre, post }) {
     lossAbove: pre.loss > uniform && post.loss > uniform,
     topPre: decimals(pre.scaling.top, 2),
     topShare: significant(pre.scaling.top * VOCABULARY, 2),
-    preShape: ratio(pre) < 1 / LEVEL_WITHIN ? 'falls' : 'other',
+    preShape: ratio(pre) > LEVEL_WITHIN ? 'falls' : 'other',
     postLevel: ratio(post) >= 1 / LEVEL_WITHIN && ratio(post) <= LEVEL_WITHIN,
   };
   if (norm === 'none') return numbers;

@@ -1,0 +1,40 @@
+// What the page's prose says about training, in numbers: computed at build
+// time from the lab's committed tables (web/src/lab/claims.js, which also
+// fails the build when the tables stop saying it), one set per page
+// language, and formatted here for the sentences that quote them (the
+// placement section, the takeaways, quiz question 2, the gradient panel).
+import { decimals } from './format.js';
+
+// Depths as a sentence lists them: "6 and 12", "6, 12, and 24"; in Chinese
+// "6、12 和 24" (a space between a number and the word beside it).
+export function depthList(depths, lang) {
+  const items = depths.map(String);
+  if (lang === 'zh-CN')
+    return items.length < 2 ? items.join('') : `${items.slice(0, -1).join('、')} 和 ${items.at(-1)}`;
+  return new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
+}
+
+// The claims of a page language (src/lab/claims.js pageClaims()), as the
+// sentences' parameters.
+export function formatClaims(c, lang) {
+  const list = (depths) => depthList(depths, lang);
+  return {
+    lr: decimals(c.lr, 4),
+    steps: c.steps,
+    seeds: c.seeds,
+    warmup: c.warmup,
+    layers: c.layers,
+    postLearned: list(c.atRate.post.learnedAt),
+    postStalled: list(c.atRate.post.failedAt),
+    warmLearned: list(c.atRate.warmup.learnedAt),
+    preLearned: list(c.atRate.pre.learnedAt),
+    robustSeeds: c.robust.seeds,
+    preSeeds: c.robust.pre,
+    postSeeds: c.robust.post,
+    warmSeeds: c.robust.warmup,
+    post6Seeds: c.robust.post6,
+  };
+}
+
+// The page's own: web/build.mjs bundles every language's claims.
+export const claimParams = (lang) => formatClaims(NORMLAB_PAGE_CLAIMS[lang], lang);
