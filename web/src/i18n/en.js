@@ -195,6 +195,14 @@ export default {
       'x² passes float32’s largest value (about {max}): the kernel sees its float sum overflow and redoes this row in double precision, so x² and mean(x²) below are double-precision values.',
     overflowLn:
       'The variance passes float32’s largest value (about {max}): the kernel redoes this row in double precision, so x − mean and the variance below are double-precision values.',
+    rmsZero:
+      'Every entry is 0, so mean(x²) = 0 and the RMS is √(0 + {eps}) = {rms}, eps alone: without it, y would be 0 / 0. Here y = 0 / {rms} = 0, a vector of length 0, not √d: that needs mean(x²) well above eps.',
+    rmsSmall:
+      'Here eps = {eps} is {share}% of mean(x²) + eps, enough to show: the RMS is partly eps, so the length of y, {l2}, falls short of √{d} = {sqrtD}.',
+    lnFlat:
+      'Every entry equals the mean, so x − mean is all zeros and the variance is 0: std = √(0 + {eps}) = {std}, eps alone, and y = 0 / {std} = 0.',
+    lnSmall:
+      'Here eps = {eps} is {share}% of variance + eps, enough to show: the std is partly eps, so the spread of y comes out below 1.',
   },
   challenges: {
     title: 'Five checks on your own vector',

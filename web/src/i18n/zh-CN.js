@@ -184,6 +184,14 @@ export default {
       'x² 超出了 float32 能表示的最大值（约 {max}）。内核发现浮点求和溢出，就用双精度把这一行重算一遍，所以下面的 x² 和 mean(x²) 都是双精度的值。',
     overflowLn:
       '方差超出了 float32 能表示的最大值（约 {max}）。内核会用双精度重算这一行，所以下面的 x − 均值和方差都是双精度的值。',
+    rmsZero:
+      '每个元素都是 0，所以 mean(x²) = 0，RMS 只剩 √(0 + {eps}) = {rms}，全靠 eps 撑着：没有它，y 就成了 0 / 0。这里 y = 0 / {rms} = 0，长度为 0，而不是 √d：要得到 √d，mean(x²) 得远大于 eps 才行。',
+    rmsSmall:
+      '这里 eps = {eps} 占 mean(x²) + eps 的 {share}%，已经不能忽略：RMS 里有一部分是 eps，所以 y 的长度 {l2} 比 √{d} = {sqrtD} 短。',
+    lnFlat:
+      '每个元素都等于均值，x − 均值全是 0，方差也是 0：std = √(0 + {eps}) = {std}，全靠 eps 撑着，y = 0 / {std} = 0。',
+    lnSmall:
+      '这里 eps = {eps} 占（方差 + eps）的 {share}%，已经不能忽略：std 里有一部分是 eps，所以 y 的离散程度到不了 1。',
   },
   challenges: {
     title: '用你自己的向量做五个检验',
