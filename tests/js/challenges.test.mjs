@@ -3,7 +3,8 @@
 // the buttons put in the calculator, the sequence a student's reading broke
 // (3, 3, 3, 3, then "Add 10", then "Subtract the mean") with every sentence
 // it leaves in both languages, the notes on vectors that do not count, the
-// examples after a reload and the stored progress.
+// examples after a reload and the stored progress. The property test
+// (challenges.property.test.mjs) covers arbitrary sequences.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 

@@ -2,7 +2,7 @@
 // quiz's answer records (first pick, score, when the explanation opens), the
 // calculator's double-precision steps where float32 overflows, and the
 // figures the lessons quote from a forward view. The calculator's challenges
-// have their own file (challenges.test.mjs).
+// have their own files (challenges.test.mjs, challenges.property.test.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
