@@ -8,7 +8,7 @@
 #   ./build.sh bench   build, then benchmark against peers (installs them) and the model
 #   ./build.sh format  rewrite the C++ (clang-format) and the JavaScript (prettier) in the house style
 #   ./build.sh fuzz    run each libFuzzer target for FUZZ_SECONDS (default 60), then
-#                      the calculator parser's property tests with a random seed
+#                      the property tests of the calculator's parser and checks with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip, and the
 #                      SCORM 1.2 and 2004 packages build/normlab-<version>-scorm12.zip, -scorm2004.zip
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
@@ -400,13 +400,21 @@ cmd_fuzz() {
   # The calculator's parser is JavaScript (web/src/vector-parse.js): its
   # property tests, with a seed of their own and 50 times the runs of a
   # test run. A failure prints its seed and counterexample; NORMLAB_FC_SEED
-  # replays it.
+  # replays it. The calculator's checks (web/src/challenge-machine.js) get
+  # 20 times theirs, on the same seed.
   local seed=${NORMLAB_FC_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
   say "property tests of web/src/vector-parse.js, seed $seed, 100000 runs each"
   if ! NORMLAB_FC_SEED=$seed NORMLAB_FC_RUNS=100000 node --test "$ROOT/tests/js/vector-parse.property.test.mjs" \
     >"$LOGS/fuzz-vector-parse.log" 2>&1; then
     grep -E -A12 '^not ok' "$LOGS/fuzz-vector-parse.log" >&2
     say "  the property tests found a failure (log: build/logs/fuzz-vector-parse.log)"
+    failed=1
+  fi
+  say "property tests of web/src/challenge-machine.js, seed $seed, 20000 runs each"
+  if ! NORMLAB_FC_SEED=$seed NORMLAB_FC_RUNS=20000 node --test "$ROOT/tests/js/challenges.property.test.mjs" \
+    >"$LOGS/fuzz-challenges.log" 2>&1; then
+    grep -E -A12 '^not ok' "$LOGS/fuzz-challenges.log" >&2
+    say "  the property tests found a failure (log: build/logs/fuzz-challenges.log)"
     failed=1
   fi
   [ $failed -eq 0 ] || die "fuzzing found failures (inputs in build/fuzz/artifacts, seeds in build/logs)"

@@ -1,6 +1,8 @@
 // The student's own work on the page, in both languages: the calculator's
 // challenges (each settled by the kernels on the student's vector, the demo
-// panel's figures quoted from its forward view), the calculator's float32
+// panel's figures quoted from its forward view; the five done in order,
+// which leaves the zero vector, with every sentence it shows), the
+// calculator's eps written out where it is not negligible, its float32
 // overflow, the breakdown's std-vs-RMS pointer, the exercise's model answer
 // in pre- and post-norm, and the quiz (hint first, explanation after a right
 // or second wrong pick, first-try score, answers kept across a reload, "try
@@ -320,6 +322,91 @@ for (const lang of ['en', 'zh-CN']) {
         );
         assert.equal(await item('unit').locator('[data-option="b"] input').isChecked(), true);
         assert.equal((await feedback('zero'))[0].startsWith(t('challenges.source.now', { x: '[1, -2, 2, -1]' })), true);
+      }));
+
+    test('3, 3, 3, 3, then Add 10, then Subtract the mean: the zero vector explained, and no false sentence', () =>
+      withPage('&layer=0', async (page) => {
+        const item = (id) => page.locator(`[data-challenge="${id}"]`);
+        const feedback = (id) => item(id).locator('.challenge-feedback p').allTextContents();
+        const step = (name) => page.textContent(`[data-step="${name}"]`);
+        const note = (name) => page.textContent(`[data-eps-note="${name}"]`);
+        assert.equal(await page.textContent('.challenge-rule'), t('challenges.rule', { least: '0.1' }));
+
+        await item('flat').locator('.challenge-action').click();
+        await painted(page);
+        // A constant vector: LayerNorm's std is eps alone, and says so.
+        assert.equal(await step('ln-std'), '0.001 = √(0 + 10⁻⁶)');
+        assert.equal(await note('ln'), t('calculator.lnFlat', { eps: '10⁻⁶', std: '0.001' }));
+        assert.equal(await page.isVisible('[data-eps-note="rms"]'), false);
+        assert.equal(await step('rms-rmsValue'), '3');
+
+        // "Add 10" on a constant vector: nothing to compare, and it says why.
+        await item('shift').locator('.challenge-action').click();
+        await painted(page);
+        assert.equal(await page.inputValue('#calc-vector'), '13, 13, 13, 13');
+        assert.equal(await item('shift').getAttribute('data-done'), 'false');
+        const constant = (source) =>
+          t('challenges.shift.constant', {
+            lead: t(`challenges.source.${source}`, { x: '[13, 13, 13, 13]' }),
+            before: '[3, 3, 3, 3]',
+            c: '10',
+          });
+        assert.deepEqual(await feedback('shift'), [constant('now')]);
+        await item('unit').locator('[data-option="b"] input').check();
+        await item('size').locator('[data-option="c"] input').check();
+        await painted(page);
+
+        await item('zero').locator('.challenge-action').click();
+        await painted(page);
+        assert.equal(await page.inputValue('#calc-vector'), '0, 0, 0, 0');
+        // The calculator: the RMS is √eps, written out, and why.
+        assert.equal(await step('rms-rmsValue'), '0.001 = √(0 + 10⁻⁶)');
+        assert.equal(await step('rms-outL2'), '0');
+        assert.equal(await note('rms'), t('calculator.rmsZero', { eps: '10⁻⁶', rms: '0.001' }));
+        // The checks: the zero-mean task explained and not done; the
+        // questions without a √d claim; the shift's note kept as earlier.
+        assert.equal(await item('zero').getAttribute('data-done'), 'false');
+        assert.deepEqual(await feedback('zero'), [
+          t('challenges.zero.allZero', { lead: t('challenges.source.now', { x: '[0, 0, 0, 0]' }), rms: '0.001' }),
+        ]);
+        const verdict = t('challenges.right');
+        assert.deepEqual(await feedback('unit'), [
+          t('challenges.unit.zero', { verdict, least: '0.1' }),
+          t('challenges.zeroVector', { rms: '0.001', std: '0.001', sqrtD: '2' }),
+        ]);
+        const size = await feedback('size');
+        assert.equal(size[0], t('challenges.size.zero', { verdict }));
+        assert.ok(size[1].endsWith(` ${t('challenges.size.link')}`), size[1]);
+        assert.equal(size[2], t('challenges.size.why'));
+        assert.deepEqual(await feedback('shift'), [constant('earlier')]);
+        assert.equal(
+          (await feedback('flat'))[0],
+          t('challenges.flat.result', {
+            lead: t('challenges.source.earlier', { x: '[13, 13, 13, 13]' }),
+            lnY: '[0, 0, 0, 0]',
+            rmsY: '[1, 1, 1, 1]',
+          }),
+        );
+        assert.equal(await page.textContent('.challenge-progress'), t('challenges.progress', { done: 3, total: 5 }));
+        const shown = await page.locator('[data-widget="challenges"]').innerText();
+        assert.doesNotMatch(shown, /0\.001 → |√4 = 2）：它本来|already had that length/);
+
+        // Both tasks left can still be done: Example A, then Subtract the
+        // mean (a shift by −1 as well), then Add 10.
+        await page.getByRole('button', { name: t('calculator.exampleA'), exact: true }).click();
+        await painted(page);
+        await item('zero').locator('.challenge-action').click();
+        await painted(page);
+        assert.equal(await page.inputValue('#calc-vector'), '1, -2, 2, -1');
+        assert.equal(await item('zero').getAttribute('data-done'), 'true');
+        assert.equal(await page.isVisible('[data-eps-note="rms"]'), false);
+        assert.equal(await step('rms-rmsValue'), '1.581');
+        assert.equal(
+          (await feedback('shift'))[0].startsWith(`${t('challenges.source.now', { x: '[1, -2, 2, -1]' })}`),
+          true,
+        );
+        assert.equal(await page.textContent('.challenge-progress'), t('challenges.progress', { done: 5, total: 5 }));
+        assert.deepEqual((await stored(page)).challenges, { flat: 1, unit: 'b', size: 'c', zero: 1, shift: 1 });
       }));
 
     test('1e20 in the calculator: the double-precision steps the kernel falls back to, never Infinity', () =>

@@ -1,22 +1,12 @@
 // The logic behind the student's own work on the page, under Node: the
 // quiz's answer records (first pick, score, when the explanation opens), the
-// challenges' checks on the calculator's kernel results, the calculator's
-// double-precision steps where float32 overflows, and the figures the
-// lessons quote from a forward view.
+// calculator's double-precision steps where float32 overflows, and the
+// figures the lessons quote from a forward view. The calculator's challenges
+// have their own files (challenges.test.mjs, challenges.property.test.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
-import {
-  centeredText,
-  createChallengeModel,
-  doneCount,
-  hasZeroMean,
-  isChallengeSection,
-  isFlat,
-  shiftBetween,
-  shiftedText,
-} from '../../web/src/challenges.js';
 import { calculatorSteps } from '../../web/src/compute.js';
 import { MODEL_SHAPE } from '../../web/src/constants.js';
 import { challengeFacts, exerciseFacts, largestGap, stdRmsGap } from '../../web/src/model-facts.js';
@@ -143,76 +133,6 @@ describe('calculator steps', () => {
       Array.from(r.ln.y, (v) => Math.round(v)),
       [1, -1],
     );
-  });
-});
-
-describe('challenge checks', () => {
-  const steps = (x) => calculatorSteps(nl, x, 1e-6);
-
-  test('a constant vector, a shift, a zero mean', () => {
-    assert.equal(isFlat(Float32Array.from([3, 3, 3, 3])), true);
-    assert.equal(isFlat(Float32Array.from([0, 0])), false);
-    assert.equal(isFlat(Float32Array.from([3])), false);
-    assert.equal(isFlat(Float32Array.from([3, 3.0001])), false);
-    assert.equal(shiftBetween(Float32Array.from([2, -1, 3, 0]), Float32Array.from([12, 9, 13, 10])), 10);
-    assert.equal(shiftBetween(Float32Array.from([0.1, 0.2]), Float32Array.from([10.1, 10.2])) !== null, true);
-    assert.equal(shiftBetween(Float32Array.from([2, -1]), Float32Array.from([4, -2])), null);
-    assert.equal(shiftBetween(Float32Array.from([2, -1]), Float32Array.from([2, -1])), null);
-    assert.equal(shiftBetween(Float32Array.from([2, -1]), Float32Array.from([2, -1, 0])), null);
-    assert.equal(hasZeroMean(steps([0.3, -0.1, -0.2])), true);
-    assert.equal(hasZeroMean(steps([1, -2, 2, -1])), true);
-    assert.equal(hasZeroMean(steps([1, -2, 2, -0.99])), false);
-    assert.equal(hasZeroMean(steps([0, 0, 0])), false);
-  });
-
-  test("the buttons' texts: the student's vector shifted, or centred", () => {
-    assert.equal(shiftedText('2, -1, 3, 0', 10), '12, 9, 13, 10');
-    assert.equal(centeredText('[2, 4, 4, 8]'), '-2.5, -0.5, -0.5, 3.5');
-    assert.equal(centeredText('2.3 1.1'), '0.6, -0.6');
-    assert.equal(shiftedText('2, x', 10), null);
-  });
-
-  test('the model: tasks done now, earlier in the visit, or (after a reload) on their examples', () => {
-    const model = createChallengeModel();
-    const a = steps([2, -1, 3, 0]);
-    let out = model(nl, a, {}, 1e-6);
-    assert.deepEqual(out.newlyDone, []);
-    assert.equal(out.items.flat.evidence, null);
-    // A vector retyped keystroke by keystroke still counts as a shift of
-    // the one before the typing.
-    for (const x of [[1], [12], [12, 9], [12, 9, 1], [12, 9, 13], [12, 9, 13, 1]]) model(nl, steps(x), {}, 1e-6);
-    const b = steps([12, 9, 13, 10]);
-    out = model(nl, b, {}, 1e-6);
-    assert.deepEqual(out.newlyDone, ['shift']);
-    assert.equal(out.items.shift.source, 'now');
-    assert.equal(out.items.shift.evidence.c, 10);
-    assert.equal(out.items.shift.evidence.lnChange, 0);
-    assert.ok(out.items.shift.evidence.rmsChange > 1);
-    const flat = steps([5, 5]);
-    out = model(nl, flat, { shift: 1 }, 1e-6);
-    assert.deepEqual(out.newlyDone, ['flat']);
-    out = model(nl, a, { shift: 1, flat: 1 }, 1e-6);
-    assert.equal(out.items.flat.source, 'earlier');
-    assert.equal(out.items.flat.evidence, flat);
-    // A fresh visit: done tasks show their examples.
-    out = createChallengeModel()(nl, a, { flat: 1, zero: 1, unit: 'b' }, 1e-6);
-    assert.equal(out.items.flat.source, 'example');
-    assert.deepEqual(Array.from(out.items.flat.evidence.x), [3, 3, 3, 3]);
-    assert.deepEqual(
-      Array.from(out.items.zero.evidence.ln.y, (v) => Math.round(v * 100) / 100),
-      [0.63, -1.26, 1.26, -0.63],
-    );
-    assert.equal(out.items.shift.evidence, null);
-    assert.deepEqual(out.items.unit, { id: 'unit', done: true, pick: 'b', right: true, evidence: a });
-    assert.equal(out.items.size.done, false);
-  });
-
-  test('stored progress is checked, and counted', () => {
-    assert.equal(isChallengeSection({ flat: 1, shift: 1, zero: 1, unit: 'a', size: 'c' }), true);
-    for (const bad of [{ flat: 2 }, { flat: 'a' }, { unit: 1 }, { unit: 'd' }, { other: 1 }, [], null]) {
-      assert.equal(isChallengeSection(bad), false, JSON.stringify(bad));
-    }
-    assert.equal(doneCount({ flat: 1, unit: 'a' }), 2);
   });
 });
 

@@ -1,15 +1,8 @@
 // The page: one state object, one render(). Input handlers change the state
 // and call render(); render() computes every figure from the state through
 // the wasm kernels (compute.js) and hands the results to the widgets.
-import {
-  CHALLENGE_QUESTIONS,
-  FLAT_EXAMPLE,
-  SHIFT_BY,
-  centeredText,
-  createChallengeModel,
-  isChallengeSection,
-  shiftedText,
-} from './challenges.js';
+import { challengeView, initialChecks, nextChecks, paintChecks, sameSection } from './challenge-machine.js';
+import { buttonText, challengeExamples, isChallengeSection } from './challenges.js';
 import {
   computeSoftmax,
   computeSoftmaxView,
@@ -27,6 +20,7 @@ import {
   SOFTMAX_L2_UNIT,
 } from './constants.js';
 import { createDemoController } from './demo-controller.js';
+import { clearRoot } from './eps-share.js';
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from './i18n/index.js';
 import { WALK_SECTION, isWalkSection } from './course-progress.js';
 import { createLearnerStore, createMemoryLearnerStore } from './learner.js';
@@ -113,6 +107,11 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     paintedGradients: null,
     // The calculator's last computed data (its view and the challenges').
     calculator: null,
+    // The challenges' state (challenge-machine.js), the calculator result
+    // it last saw, and the task button whose vector the next paint shows.
+    checks: initialChecks(),
+    checkedResult: null,
+    pressed: null,
   };
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true;
@@ -176,18 +175,18 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     },
   });
   const challenges = createChallenges(widget('challenges'), {
-    flat: () => set({ vector: FLAT_EXAMPLE.join(', ') }),
-    shift: () => {
-      const vector = shiftedText(state.vector, SHIFT_BY);
-      if (vector !== null) set({ vector });
-    },
-    center: () => {
-      const vector = centeredText(state.vector);
-      if (vector !== null) set({ vector });
+    // A task's button puts its vector in the calculator; the paint that
+    // shows it tells the checks which button it was (updateChecks).
+    press: (button) => {
+      const vector = buttonText(button, state.vector);
+      if (vector === null) return;
+      runtime.pressed = button;
+      set({ vector });
     },
     answer: (id, option) => {
-      if (CHALLENGE_QUESTIONS[id]?.options.includes(option))
-        learner.write('challenges', { ...challengeSection(), [id]: option });
+      runtime.checks = nextChecks(runtime.checks, { type: 'stored', section: challengeSection() });
+      runtime.checks = nextChecks(runtime.checks, { type: 'answer', id, option });
+      storeChecks();
     },
   });
   const exercise = createExercise(widget('exercise'), {
@@ -249,7 +248,6 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // The training lab comes in its own script when its section nears the view.
   const lab = createLabLoader({ win, doc, root: widget('training-lab'), store: learner });
   const computeCalculator = createCalculatorModel();
-  const computeChallenges = createChallengeModel();
   const computePlayground = createPlaygroundModel();
 
   // Views far from the screen are not painted in the frame of an input that
@@ -551,15 +549,13 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   function paintLessons(nl, view, ctx) {
     const loaded = runtime.backend;
     const facts = challengeFacts(view);
-    const section = challengeSection();
-    if (changed('challenges', [state.lang, loaded, state.vector, state.eps, section, facts])) {
+    guarded('challenge checks', updateChecks);
+    const checks = runtime.checks;
+    if (changed('challenges', [state.lang, loaded, state.eps, checks.revision, facts])) {
       guarded('challenges', () => {
-        const { items, newlyDone } = computeChallenges(nl, runtime.calculator?.result ?? null, section, state.eps);
-        challenges.update({ items, section, facts, loaded: Boolean(nl) }, ctx);
-        // A task the current vector completes is kept as done (its repaint
-        // follows from the store's change).
-        if (newlyDone.length)
-          learner.write('challenges', { ...section, ...Object.fromEntries(newlyDone.map((id) => [id, 1])) });
+        const items = challengeView(checks, nl && challengeExamples(nl, state.eps));
+        const data = { items, section: checks.section, facts, loaded: Boolean(nl), least: clearRoot(state.eps) };
+        challenges.update(data, ctx);
       });
     }
     const exerciseOpen = learner.read('exercise', isExerciseSection) !== null;
@@ -573,6 +569,26 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       const q2 = { ...claims, learned: claims.postLearned, stalled: claims.postStalled };
       guarded('quiz', () => quiz.update(answers, ctx, { q2 }));
     }
+  }
+
+  // The checks see the store and the calculator (challenge-machine.js
+  // paintChecks); what they complete is written back to the store, whose
+  // change repaints.
+  function updateChecks() {
+    const { checks, seen } = paintChecks(runtime.checks, {
+      section: challengeSection(),
+      calculator: runtime.calculator,
+      pressed: runtime.pressed,
+      seen: runtime.checkedResult,
+    });
+    runtime.checks = checks;
+    runtime.checkedResult = seen;
+    runtime.pressed = null;
+    storeChecks();
+  }
+
+  function storeChecks() {
+    if (!sameSection(challengeSection(), runtime.checks.section)) learner.write('challenges', runtime.checks.section);
   }
 
   // One failing view must not take the others down; the error still

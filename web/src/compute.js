@@ -99,6 +99,7 @@ export function calculatorSteps(nl, values, eps) {
   const xL2 = Number.isFinite(stats.l2[0]) ? stats.l2[0] : Math.hypot(...x);
   return {
     x,
+    eps,
     rms,
     ln,
     overflow,

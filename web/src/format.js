@@ -91,6 +91,31 @@ export function decimals(value, digits = 2) {
   return intl(`d${digits}`, { maximumFractionDigits: digits }).format(rounded);
 }
 
+// An RMS or a std: three decimals, or three significant digits below 0.1,
+// where a √eps-sized value (√10⁻⁵ = 0.00316) would lose its digits.
+export function rootValue(value) {
+  if (!Number.isFinite(value) || value === 0 || Math.abs(value) >= 0.1 || Math.abs(value) < SMALL)
+    return decimals(value, 3);
+  return String(Number(value.toPrecision(3)));
+}
+
+// How many decimals (from `from` on, at most 12) decimals() needs to print
+// a and b differently: a value that falls short of a bound must not print as
+// the bound (a length of 7.9996 beside √64 = 8).
+export function decimalsApart(a, b, from = 3) {
+  let digits = from;
+  while (digits < 12 && decimals(a, digits) === decimals(b, digits)) digits++;
+  return digits;
+}
+
+// A percentage compared with a bound (eps's share against the 0.01% the
+// page calls negligible): three significant digits from 1% on, below that
+// the decimals that keep a value past the bound from printing as the bound.
+export function percentPast(value, bound) {
+  if (value >= 1) return decimals(Number(value.toPrecision(3)), 2);
+  return decimals(value, decimalsApart(value, bound, 2));
+}
+
 // A fixed number of decimals, zeros kept, for columns of probabilities.
 export function fixed(value, digits = 3) {
   if (!Number.isFinite(value)) return nonFinite(value);

@@ -195,12 +195,21 @@ export default {
       'x² passes float32’s largest value (about {max}): the kernel sees its float sum overflow and redoes this row in double precision, so x² and mean(x²) below are double-precision values.',
     overflowLn:
       'The variance passes float32’s largest value (about {max}): the kernel redoes this row in double precision, so x − mean and the variance below are double-precision values.',
+    rmsZero:
+      'Every entry is 0, so mean(x²) = 0 and the RMS is √(0 + {eps}) = {rms}, eps alone: without it, y would be 0 / 0. Here y = 0 / {rms} = 0, a vector of length 0, not √d: that needs mean(x²) well above eps.',
+    rmsSmall:
+      'Here eps = {eps} is {share}% of mean(x²) + eps, enough to show: the RMS is partly eps, so the length of y, {l2}, falls short of √{d} = {sqrtD}.',
+    lnFlat:
+      'Every entry equals the mean, so x − mean is all zeros and the variance is 0: std = √(0 + {eps}) = {std}, eps alone, and y = 0 / {std} = 0.',
+    lnSmall:
+      'Here eps = {eps} is {share}% of variance + eps, enough to show: the std is partly eps, so the spread of y comes out below 1.',
   },
   challenges: {
     title: 'Five checks on your own vector',
     intro:
       'Each check below is a common misreading of the two norms. Do the task or answer the question: the kernels’ results on the vector in the calculator settle it.',
     progress: '{done} of {total} checks done. Your progress is kept in this browser only.',
+    rule: 'A task counts only with a vector whose RMS is at least {least} (100 × √eps), where eps is at most 0.01% of what sits under the root. With smaller vectors eps shows in the results, and the feedback says how.',
     done: '✓ done',
     right: 'Right.',
     notQuite: 'Not quite.',
@@ -209,20 +218,38 @@ export default {
       earlier: 'With {x}, a vector you tried earlier:',
       example: 'You did this one on an earlier visit; here it is again with {x}:',
     },
+    zeroVector:
+      'For the zero vector mean(x²) = 0, so the RMS is √(0 + eps) = {rms}: eps alone keeps it above 0 (without eps, y would be 0 / 0). RMSNorm’s output is 0 / {rms} × g = 0 in every entry, whatever the gain g: a vector of length 0, not √d = {sqrtD}. That rule holds only when mean(x²) is well above eps. LayerNorm does the same: its std is √(0 + eps) = {std}, and its output is all zeros too.',
+    epsShare:
+      'For {x}, eps = {eps} makes up {share}% of RMS² = mean(x²) + eps = {rmsSquare}. A vector counts once that share is at most 0.01%, which takes an RMS of {least} or more.',
     flat: {
       title: 'Every entry the same',
-      task: 'Make all the entries equal, for example 3, 3, 3, 3. Before you look at the two columns, guess what each norm will output.',
+      task: 'Make all the entries equal to one number other than 0, for example 3, 3, 3, 3. Before you look at the two columns, guess what each norm will output.',
       action: 'Try 3, 3, 3, 3',
       result: '{lead} LayerNorm outputs {lnY}, RMSNorm outputs {rmsY}.',
       why: 'LayerNorm first subtracts the mean, {mean}, which is every entry, so only zeros are left, and dividing them by √(0 + eps) = {std} keeps them zero. RMSNorm subtracts nothing: the RMS of a constant vector is the size of that constant, {rms}, so every entry becomes 1 (or −1). LayerNorm wipes such a vector out; RMSNorm keeps its direction.',
+      zero: '{lead} every entry is 0. Both norms output zeros for it, so it cannot show how they differ: try a constant other than 0, such as 3, 3, 3, 3.',
+      small:
+        '{lead} every entry is the same, but so small that eps matters: RMSNorm outputs {rmsY} instead of ±1, while LayerNorm outputs {lnY}. Try a constant of size {least} or more.',
     },
     shift: {
       title: 'One number added to every entry',
-      task: 'Add the same number to every entry of your vector (the button adds {by}). Which output moves, and which stays where it was?',
+      task: 'Add the same number to every entry of a vector whose entries differ: the button adds {by}, or type the new vector yourself. Which output moves, and which stays where it was?',
       action: 'Add {by} to every entry',
       result:
         '{lead} that is {before} with {c} added to every entry. LayerNorm’s y went from {lnBefore} to {lnAfter} (largest change {lnChange}); RMSNorm’s went from {rmsBefore} to {rmsAfter} (largest change {rmsChange}).',
       why: 'Adding {c} to every entry moves the mean by exactly {c}, and subtracting the mean is LayerNorm’s first step, so the two cancel: LayerNorm cannot see the shift. RMSNorm has no such step. The shift changes the RMS ({rmsBefore} → {rmsAfter}) and the direction of the vector, and the output follows.',
+      constant:
+        '{lead} that is {before} with {c} added to every entry. But no two entries of {before} differ, and LayerNorm outputs zeros for such a vector whatever you add, so there is nothing to compare. Try a vector whose entries differ, such as Example A.',
+      absorbed:
+        '{lead} adding {by} to it changes nothing. float32 keeps about 7 significant digits, and next to entries this large {by} falls below the last of them. Try smaller entries.',
+      uneven:
+        '{lead} that is what adding {by} to {before} gives in float32, which keeps about 7 significant digits: next to entries this large, rounding moved some entries by more or less than {by}, so they did not all get the same number. Try smaller entries.',
+      small:
+        '{lead} that is {before} with {c} added to every entry. But eps is not negligible for {small}, so its outputs show eps as well as the shift. Try entries of size {least} or more.',
+      tiny: '{lead} that is {before} with {c} added to every entry, but next to entries this large the shift hardly moves RMSNorm’s y: by at most {rmsChange}, too little to see. Try smaller entries, or a larger shift.',
+      rounding:
+        '{lead} that is {before} with {c} added to every entry. RMSNorm’s y moved by up to {rmsChange}, but float32 rounding moved LayerNorm’s too, by up to {lnChange}, although in exact arithmetic the shift cannot reach it. Try entries with fewer digits, or entries that differ more.',
     },
     unit: {
       title: 'Is the output a unit vector?',
@@ -235,7 +262,9 @@ export default {
       why: 'RMSNorm divides by the root of the mean square, so what comes out as 1 is the average of the squares, not their sum. The sum is d and the length √d. Change the number of entries and watch the length follow √d.',
       whyOne:
         'With a single entry √1 = 1: the one case where y is a unit vector. Add entries and the length follows √d.',
-      zero: '{verdict} Your vector is all zeros, so y is all zeros too and there is no length to compare. Try any other vector.',
+      zero: '{verdict} Your vector is all zeros, so its output has length 0 and cannot show the rule. Type a vector with entries of size {least} or more to see it.',
+      small:
+        '{verdict} For {x} (d = {d}), mean(y²) = {meanSquare} rather than 1, so the length of y is {l2}, short of √{d} = {sqrtD}: eps is not negligible here, and RMSNorm divides by more than the entries’ own RMS.',
     },
     size: {
       title: 'Does RMSNorm make activations smaller?',
@@ -246,20 +275,27 @@ export default {
       larger: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): larger.',
       smaller: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): smaller.',
       same: '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after} (√{d} = {sqrtD}): it already had that length.',
+      zero: '{verdict} Your vector is all zeros: its length is 0 and so is its output’s. RMSNorm makes it neither smaller nor larger.',
+      small:
+        '{verdict} Your vector {x} has length {before}, RMSNorm’s output {after}: larger, yet short of √{d} = {sqrtD}, because eps is not negligible here.',
       model:
         'In the demo panel ({norm}, {placement}), layer 0’s input {norm} turns a vector of L2/tok {in0} into one of {out0}, ×{ratio0}; at layer {last} it turns {inLast} into {outLast}, ×{ratioLast}.',
       link: 'See the breakdown.',
-      why: 'The output’s length is set by d and the gains, not by the input: what is shorter than √d comes out longer, what is longer comes out shorter. Early in the stack the residual stream is still short, so there the norm enlarges it.',
+      why: 'For any vector with mean(x²) well above eps, the output’s length is set by d and the gains, not by the input: what is shorter than √d comes out longer, what is longer comes out shorter. Early in the stack the residual stream is still short, so there the norm enlarges it.',
       noNorm: 'The demo panel has no norm just now; choose RMSNorm there to see the model’s figures.',
       pending: 'The demo panel’s model is still loading; its figures appear here when it is ready.',
     },
     zero: {
       title: 'A vector whose mean is zero',
-      task: 'Make the entries add up to zero (the button subtracts your vector’s mean from every entry). Then compare LayerNorm’s std with RMSNorm’s RMS.',
+      task: 'Make the entries add up to zero without making them all 0 (the button subtracts your vector’s mean from every entry, so start from a vector whose entries differ). Then compare LayerNorm’s std with RMSNorm’s RMS.',
       action: 'Subtract the mean',
       result:
         '{lead} its mean is {mean}. LayerNorm’s std is {std} and RMSNorm’s RMS is {rms}, and the two outputs agree: {lnY} and {rmsY}.',
       why: 'RMS² = mean² + std². With the mean at zero they are the same number, and LayerNorm’s centring has nothing to remove.',
+      allZero:
+        '{lead} every entry is 0. Its mean is 0, but that is all: LayerNorm’s std and RMSNorm’s RMS are both √(0 + eps) = {rms}, eps alone, and both outputs are zeros. Subtracting the mean from a vector whose entries are all equal always ends here. This check needs a vector with mean 0 whose entries are not all 0: start from one whose entries differ, such as Example A, and subtract its mean.',
+      small:
+        '{lead} its mean is {mean}, and LayerNorm’s std ({std}) and RMSNorm’s RMS ({rms}) agree, but eps is not negligible for it, so part of both is eps rather than your entries. Try entries of size {least} or more.',
       model:
         'The demo model’s norm inputs are nearly like this: over its {depth} layers, their std and RMS differ by {gap}% at most (the breakdown points it out). Dropping the mean costs this model next to nothing.',
       modelFar:

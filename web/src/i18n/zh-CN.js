@@ -184,11 +184,20 @@ export default {
       'x² 超出了 float32 能表示的最大值（约 {max}）。内核发现浮点求和溢出，就用双精度把这一行重算一遍，所以下面的 x² 和 mean(x²) 都是双精度的值。',
     overflowLn:
       '方差超出了 float32 能表示的最大值（约 {max}）。内核会用双精度重算这一行，所以下面的 x − 均值和方差都是双精度的值。',
+    rmsZero:
+      '每个元素都是 0，所以 mean(x²) = 0，RMS 只剩 √(0 + {eps}) = {rms}，全靠 eps 撑着：没有它，y 就成了 0 / 0。这里 y = 0 / {rms} = 0，长度为 0，而不是 √d：要得到 √d，mean(x²) 得远大于 eps 才行。',
+    rmsSmall:
+      '这里 eps = {eps} 占 mean(x²) + eps 的 {share}%，已经不能忽略：RMS 里有一部分是 eps，所以 y 的长度 {l2} 比 √{d} = {sqrtD} 短。',
+    lnFlat:
+      '每个元素都等于均值，x − 均值全是 0，方差也是 0：std = √(0 + {eps}) = {std}，全靠 eps 撑着，y = 0 / {std} = 0。',
+    lnSmall:
+      '这里 eps = {eps} 占（方差 + eps）的 {share}%，已经不能忽略：std 里有一部分是 eps，所以 y 的离散程度到不了 1。',
   },
   challenges: {
     title: '用你自己的向量做五个检验',
     intro: '下面每一项都对应一种常见的误解。做完任务或答完问题，由内核在计算器当前向量上算出的结果来判定。',
     progress: '已完成 {done}/{total} 项。进度只保存在这个浏览器里。',
+    rule: '只有 RMS 不小于 {least}（即 100 × √eps）的向量才能让任务算数，这时根号下的 eps 最多占 0.01%。向量再小，eps 的影响就会在结果里露出来，反馈会讲清楚是怎么回事。',
     done: '✓ 已完成',
     right: '对。',
     notQuite: '不太对。',
@@ -197,20 +206,38 @@ export default {
       earlier: '用你之前试过的向量 {x}：',
       example: '这一项你上次已经做完，这里用 {x} 再算一遍：',
     },
+    zeroVector:
+      '对零向量来说，mean(x²) = 0，RMS 就是 √(0 + eps) = {rms}，全靠 eps 才不为 0（没有 eps，y 就成了 0 / 0）。RMSNorm 的输出每一项都是 0 / {rms} × g = 0，增益 g 取多少都一样，得到的是长度为 0 的向量，而不是 √d = {sqrtD}。长度为 √d 的结论，要 mean(x²) 远大于 eps 才成立。LayerNorm 也一样：它的标准差是 √(0 + eps) = {std}，输出同样全是 0。',
+    epsShare:
+      '对 {x} 来说，eps = {eps} 占 RMS² = mean(x²) + eps = {rmsSquare} 的 {share}%。这个占比不超过 0.01%，也就是 RMS 不小于 {least} 时，向量才算数。',
     flat: {
       title: '所有元素都相同',
-      task: '把所有元素设成同一个数，比如 3, 3, 3, 3。先别看下面两栏，猜猜两种归一化各会输出什么。',
+      task: '把所有元素设成同一个非零的数，比如 3, 3, 3, 3。先别看下面两栏，猜猜两种归一化各会输出什么。',
       action: '试试 3, 3, 3, 3',
       result: '{lead}LayerNorm 输出 {lnY}，RMSNorm 输出 {rmsY}。',
       why: 'LayerNorm 第一步减去均值 {mean}，而每个元素都等于它，于是只剩下零；零除以 √(0 + eps) = {std}，还是零。RMSNorm 什么都不减。常数向量的 RMS 就是这个常数的大小 {rms}，所以每个元素都变成 1（或 −1）。LayerNorm 把这样的向量整个抹掉，RMSNorm 则保留了它的方向。',
+      zero: '{lead}每个元素都是 0。两种归一化对它都输出全零，看不出区别。换一个非零的常数试试，比如 3, 3, 3, 3。',
+      small:
+        '{lead}各元素确实相同，可是数值太小，eps 已经起作用了：RMSNorm 输出 {rmsY}，到不了 ±1；LayerNorm 输出 {lnY}。把常数换成绝对值不小于 {least} 的数再试。',
     },
     shift: {
       title: '每个元素加上同一个数',
-      task: '给向量的每个元素都加上同一个数（按钮加的是 {by}）。哪一栏的输出变了，哪一栏没变？',
+      task: '找一个元素不全相同的向量，给每个元素都加上同一个数：可以按按钮（加 {by}），也可以自己输入加好的向量。哪一栏的输出变了，哪一栏没变？',
       action: '每个元素加 {by}',
       result:
         '{lead}也就是 {before} 的每个元素都加了 {c}。LayerNorm 的 y 从 {lnBefore} 变成 {lnAfter}（最大变化 {lnChange}）；RMSNorm 的 y 从 {rmsBefore} 变成 {rmsAfter}（最大变化 {rmsChange}）。',
       why: '每个元素都加 {c}，均值也正好移动 {c}。LayerNorm 第一步就减均值，两者抵消，所以它察觉不到这种平移。RMSNorm 没有这一步。平移改变了 RMS（{rmsBefore} → {rmsAfter}），也改变了向量的方向，输出跟着就变了。',
+      constant:
+        '{lead}也就是 {before} 的每个元素都加了 {c}。可是 {before} 的元素全都一样，这样的向量不管加多少，LayerNorm 的输出都是全零，没什么可比的。换一个元素不全相同的向量试试，比如例题 A。',
+      absorbed:
+        '{lead}加上 {by} 之后一点也没变。float32 只有大约 7 位有效数字，在这么大的数面前，{by} 连最后一位都够不着，一舍入就没了。换小一些的元素再试。',
+      uneven:
+        '{lead}这是 {before} 每个元素加 {by} 后在 float32 里的结果。float32 只有大约 7 位有效数字，元素这么大时，舍入让一部分元素实际加上的不是 {by}，各元素加的并不是同一个数。换小一些的元素再试。',
+      small:
+        '{lead}也就是 {before} 的每个元素都加了 {c}。但对 {small} 来说 eps 不可忽略，它的输出里除了平移，还掺着 eps 的影响。把元素换成绝对值不小于 {least} 的数再试。',
+      tiny: '{lead}也就是 {before} 的每个元素都加了 {c}。可元素这么大，这点平移几乎推不动 RMSNorm 的 y：最多只变了 {rmsChange}，根本看不出来。换小一些的元素，或者加一个更大的数。',
+      rounding:
+        '{lead}也就是 {before} 的每个元素都加了 {c}。RMSNorm 的 y 最多变了 {rmsChange}；LayerNorm 的 y 照理完全不受平移影响，这里却因为 float32 的舍入也变了，最多 {lnChange}。换有效数字少一些、或者元素之间差得更开的向量再试。',
     },
     unit: {
       title: '输出是单位向量吗？',
@@ -222,7 +249,9 @@ export default {
         '{verdict}对 {x}（d = {d}）：mean(y²) = {meanSquare}，所以 y 的各元素平方之和是 {sum}，长度是 {l2}；而 √{d} = {sqrtD}。',
       why: 'RMSNorm 除以的是均方的平方根，所以变成 1 的是平方的平均值，不是平方和。平方和等于 d，长度就是 √d。改一改元素个数，长度会跟着 √d 变。',
       whyOne: '只有一个元素时，√1 = 1，这是 y 恰好为单位向量的唯一情形。多加几个元素，长度就跟着 √d 变。',
-      zero: '{verdict}你的向量全是零，y 也全是零，没有长度可比。换一个向量试试。',
+      zero: '{verdict}你的向量全是零，输出的长度也是 0，体现不出这条规律。输入一个元素绝对值不小于 {least} 的向量就能看到。',
+      small:
+        '{verdict}对 {x}（d = {d}）：mean(y²) = {meanSquare}，不到 1，所以 y 的长度是 {l2}，比 √{d} = {sqrtD} 短。这里 eps 不可忽略，RMSNorm 除以的数比这些元素本身的 RMS 要大。',
     },
     size: {
       title: 'RMSNorm 会让激活值变小吗？',
@@ -233,20 +262,27 @@ export default {
       larger: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：变大了。',
       smaller: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：变小了。',
       same: '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}（√{d} = {sqrtD}）：它本来就是这个长度。',
+      zero: '{verdict}你的向量全是零：长度是 0，输出的长度也是 0。RMSNorm 既没让它变小，也没让它变大。',
+      small:
+        '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}：变大了，却仍比 √{d} = {sqrtD} 短，因为这里 eps 不可忽略。',
       model:
         '在演示面板里（{norm}，{placement}），第 0 层的输入 {norm} 把 L2/tok 为 {in0} 的向量变成 {out0}，是原来的 {ratio0} 倍；第 {last} 层则把 {inLast} 变成 {outLast}，是原来的 {ratioLast} 倍。',
       link: '去看单层拆解。',
-      why: '输出有多长，由 d 和增益决定，与输入无关：比 √d 短的会被拉长，比 √d 长的会被缩短。网络前几层的残差流还很短，所以归一化在那里把它放大。',
+      why: '只要 mean(x²) 远大于 eps，输出有多长就由 d 和增益决定，与输入无关：比 √d 短的会被拉长，比 √d 长的会被缩短。网络前几层的残差流还很短，所以归一化在那里把它放大。',
       noNorm: '演示面板现在没有用归一化；在那里选 RMSNorm，就能看到模型的数字。',
       pending: '演示面板的模型还在加载，加载好后这里会显示它的数字。',
     },
     zero: {
       title: '均值为零的向量',
-      task: '让各元素之和为零（按钮会把每个元素都减去向量的均值），再比较 LayerNorm 的标准差和 RMSNorm 的 RMS。',
+      task: '让各元素之和为零，但别让它们全是 0（按钮会把每个元素都减去向量的均值，所以要从元素不全相同的向量开始）。再比较 LayerNorm 的标准差和 RMSNorm 的 RMS。',
       action: '减去均值',
       result:
         '{lead}它的均值是 {mean}。LayerNorm 的标准差是 {std}，RMSNorm 的 RMS 是 {rms}，两种输出也一样：{lnY} 和 {rmsY}。',
       why: 'RMS² = 均值² + 标准差²。均值为零，两者就是同一个数，LayerNorm 的居中也就没有东西可减。',
+      allZero:
+        '{lead}每个元素都是 0。均值倒是 0，可也仅此而已：LayerNorm 的标准差和 RMSNorm 的 RMS 都是 √(0 + eps) = {rms}，全靠 eps 撑着，两种输出也都是全零。元素全都相同的向量减去均值，结果总是这样。这一项要的是均值为 0、元素却不全为 0 的向量：先换成元素不全相同的向量，比如例题 A，再减去均值。',
+      small:
+        '{lead}它的均值是 {mean}，LayerNorm 的标准差（{std}）和 RMSNorm 的 RMS（{rms}）也一致，但 eps 对它不可忽略，两者里都有一部分来自 eps，而不是你的元素。把元素换成绝对值不小于 {least} 的数再试。',
       model:
         '演示模型里各归一化层的输入几乎就是这样：在全部 {depth} 层中，标准差和 RMS 最多相差 {gap}%（单层拆解里标出了这一点）。对这个模型来说，去掉均值几乎没有代价。',
       modelFar: '在演示模型各归一化层的输入中，标准差和 RMS 在 {depth} 层里最多相差 {gap}%：均值并不是处处都可以忽略。',

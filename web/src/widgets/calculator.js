@@ -2,9 +2,13 @@
 // it, LayerNorm, one step per row. Parsing problems and kernel refusals are
 // shown inline while the last valid result stays on screen. Steps that
 // overflow float32 come in double precision (compute.js, calculatorSteps),
-// with a line that says so above them.
+// with a line that says so above them. Where eps is not negligible under a
+// root (eps-share.js: the zero vector, a constant vector's variance, tiny
+// entries), the RMS or std is written out with its eps, √(0 + 10⁻⁶), and a
+// line below the steps says what that does to y.
 import { CALCULATOR_MAX_ENTRIES, EPS_CHOICES, EXAMPLE_A, EXAMPLE_B } from '../constants.js';
-import { decimals, powerOfTen, significant, vectorText } from '../format.js';
+import { EPS_NEGLIGIBLE, epsShare, lnRegime, rmsRegime } from '../eps-share.js';
+import { decimals, decimalsApart, percentPast, powerOfTen, rootValue, significant, vectorText } from '../format.js';
 import { el, labelledControl, setOptions } from './dom.js';
 
 // The largest finite float32, about 3.4e38: past it a square is infinite.
@@ -78,12 +82,19 @@ export function createCalculator(root, { onVector, onEps }) {
       const max = significant(FLOAT32_MAX, 2);
       rmsColumn.flag(Boolean(result?.overflow.rms), t('calculator.overflowRms', { max }));
       lnColumn.flag(Boolean(result?.overflow.ln), t('calculator.overflowLn', { max }));
+      const rmsRoot = result && rmsRegime(result);
+      const lnRoot = result && lnRegime(result);
+      rmsColumn.note(result && rmsNote(result, rmsRoot, t));
+      lnColumn.note(result && lnNote(result, lnRoot, t));
       rmsColumn.fill(
         t,
         result && {
           squares: vectorText(result.rms.squares),
           meanSquare: decimals(result.rms.meanSquare, 3),
-          rmsValue: decimals(result.rms.rms, 3),
+          rmsValue:
+            rmsRoot === 'clear'
+              ? decimals(result.rms.rms, 3)
+              : withEps(result.rms.rms, result.rms.meanSquare, result.eps),
           y: vectorText(result.rms.y),
           outL2: decimals(result.rmsL2, 3),
         },
@@ -94,13 +105,40 @@ export function createCalculator(root, { onVector, onEps }) {
           mean: decimals(result.ln.mean, 3),
           centered: vectorText(result.ln.centered),
           variance: decimals(result.ln.variance, 3),
-          std: decimals(result.ln.std, 3),
+          std: lnRoot === 'clear' ? decimals(result.ln.std, 3) : withEps(result.ln.std, result.ln.variance, result.eps),
           lnY: vectorText(result.ln.y),
           outL2: decimals(result.lnL2, 3),
         },
       );
     },
   };
+}
+
+// A root whose eps shows, with what is under it: 0.001 = √(0 + 10⁻⁶).
+const withEps = (root, under, eps) => `${rootValue(root)} = √(${decimals(under, 3)} + ${powerOfTen(eps)})`;
+
+// eps's share in percent, never printed as the 0.01% below which the page
+// calls it negligible when it is past it.
+const sharePercent = (under, eps) => percentPast(100 * epsShare(under, eps), 100 * EPS_NEGLIGIBLE);
+
+function rmsNote(r, regime, t) {
+  if (regime === 'zero') return t('calculator.rmsZero', { rms: rootValue(r.rms.rms), eps: powerOfTen(r.eps) });
+  if (regime !== 'eps') return null;
+  const sqrtD = Math.sqrt(r.x.length);
+  const k = decimalsApart(r.rmsL2, sqrtD);
+  return t('calculator.rmsSmall', {
+    eps: powerOfTen(r.eps),
+    share: sharePercent(r.rms.meanSquare, r.eps),
+    l2: decimals(r.rmsL2, k),
+    d: r.x.length,
+    sqrtD: decimals(sqrtD, k),
+  });
+}
+
+function lnNote(r, regime, t) {
+  if (regime === 'flat') return t('calculator.lnFlat', { std: rootValue(r.ln.std), eps: powerOfTen(r.eps) });
+  if (regime !== 'eps') return null;
+  return t('calculator.lnSmall', { eps: powerOfTen(r.eps), share: sharePercent(r.ln.variance, r.eps) });
 }
 
 function column(name, rowKeys) {
@@ -120,10 +158,18 @@ function column(name, rowKeys) {
     list.append(wrap);
     return { key, dt, dd };
   });
-  section.append(heading, overflow, list);
+  // Shown when eps is not negligible under this column's root.
+  const epsNote = el('p', { className: 'calc-eps-note' });
+  epsNote.dataset.epsNote = name;
+  epsNote.hidden = true;
+  section.append(heading, overflow, list, epsNote);
   return {
     section,
     heading,
+    note(text) {
+      epsNote.hidden = !text;
+      epsNote.textContent = text ?? '';
+    },
     flag(on, text) {
       overflow.hidden = !on;
       overflow.textContent = on ? text : '';
