@@ -48,8 +48,6 @@ export function labSetupReport(table) {
   const stalledOld = oldProbes.filter((p) => p.points.at(-1).loss > entropy - 0.3);
   const shown = stalledOld[0] ?? oldProbes[0];
   const twin = newProbes.find((p) => p.seed === shown.seed);
-  const maxOf = (probe, key, from, to) =>
-    Math.max(...probe.points.filter((p) => p.step >= from && p.step <= to).map((p) => p[key]));
 
   const lines = [];
   lines.push("# How the training lab's setup was chosen");
@@ -73,9 +71,11 @@ export function labSetupReport(table) {
   lines.push('');
   lines.push(countsTable([old], seeds, table));
   lines.push('');
+  const oldPre = old.rows.filter((r) => r.run === 'pre');
   lines.push(
     `Pre-norm, the placement the chapter recommends, learned in only ${count(old, 'pre')} of ${seeds} seeds; the ` +
-      'others sat on the unigram plateau for the whole run with their gradients alive.',
+      `other ${oldPre.filter((r) => r.outcome !== 'learned').length} sat on the unigram plateau to the end ` +
+      `(${oldPre.filter((r) => r.outcome === 'plateau').length} with live gradients, the lab's *plateau*).`,
   );
   lines.push('');
   lines.push('## Why pre-norm sat on the plateau');
@@ -107,30 +107,46 @@ export function labSetupReport(table) {
     }
   }
   lines.push('');
-  const similarOld = maxOf(shown, 'tokenSimilarity', 10, 50);
-  const similarNew = maxOf(twin, 'tokenSimilarity', 10, 50);
-  const growOld = at(shown, 50).streamLast / at(shown, 0).streamLast;
-  const growNew = at(twin, 50).streamLast / at(twin, 0).streamLast;
-  const firstUpdateOld = at(shown, 10).updateFirst;
-  const firstUpdateNew = at(twin, 10).updateFirst;
+  // Across the probe seeds: the range of a probe at a step, per init.
+  const range = (probes, key, step, digits = 2) => {
+    const v = probes.map((p) => at(p, step)[key]);
+    const [lo, hi] = [fixed(Math.min(...v), digits), fixed(Math.max(...v), digits)];
+    return lo === hi ? lo : `${lo} to ${hi}`;
+  };
+  const stuck = oldProbes.filter((p) => at(p, 200).tokenSimilarity >= 0.95);
+  const n = oldProbes.length;
   lines.push(
-    `What happens at the old initialization: Adam moves every parameter by about the learning rate per step, whatever ` +
-      `its gradient. With weights of std ${f(shown.initStd, 2)} that is a large step: over the first ${STEPS[1]} steps ` +
-      `each update moved the first layer by ${f(firstUpdateOld, 2)} of its size (at std ${f(twin.initStd, 3)}: ` +
-      `${f(firstUpdateNew, 2)}). The first updates all push the same way, toward the cheapest gain on offer, the text's ` +
-      `byte frequencies, which need the same output for every token. Within ${STEPS[3]} steps the tokens' vectors where ` +
-      `the head reads them became nearly the same vector (similarity up to ${fixed(similarOld)}, against up to ` +
-      `${fixed(similarNew)} at the default), the stream leaving the last layer grew ${f(growOld, 2)}-fold ` +
-      `(${f(growNew, 2)}-fold at the default), and the embedding, which alone says which byte a position holds, ` +
-      `became a small share of what the final norm reads. The model then predicts the unigram distribution for every ` +
-      'position; its gradients stay alive (the update sizes above), but the way off the plateau, telling tokens apart ' +
-      'again, takes hundreds of steps, more in some seeds than in others.',
+    `What the probes show, over the ${n} probe seeds. At both initializations the first steps make every token's ` +
+      `vector nearly the same where the head reads it: the similarity at step 20 is ${range(oldProbes, 'tokenSimilarity', 20)} ` +
+      `at std ${f(shown.initStd, 2)} and ${range(newProbes, 'tokenSimilarity', 20)} at std ${f(twin.initStd, 3)}. The ` +
+      "cheapest gain on offer is the text's byte frequencies, which need the same output for every position, and " +
+      "every layer's first updates push that way; the stream leaving the last layer grows meanwhile, to " +
+      `${range(oldProbes, 'streamLast', 50, 0)} and ${range(newProbes, 'streamLast', 50, 0)} at step 50, and the ` +
+      `embedding, which alone says which byte a position holds, drops to ${range(oldProbes, 'embeddingShare', 50, 3)} ` +
+      `and ${range(newProbes, 'embeddingShare', 50, 3)} of what the final norm reads.`,
   );
   lines.push('');
   lines.push(
-    'At the default, the same learning rate moves a weight by a smaller fraction of its size, the random start ' +
-      'keeps the tokens apart while the model learns their statistics, and pre-norm leaves the plateau within the ' +
-      'first hundred steps (the loss column). The scale follows GPT-2: its 0.02 is the std it uses at width 768; ' +
+    `At the default the tokens come apart again: similarity ${range(newProbes, 'tokenSimilarity', 50)} at step 50 and ` +
+      `${range(newProbes, 'tokenSimilarity', 100)} at step 100, attention starts to pick its keys (entropy ` +
+      `${range(newProbes, 'attentionEntropy', 400)} at step 400), and the loss is off the plateau by step 100 ` +
+      `(${range(newProbes, 'loss', 100)}). At std ${f(shown.initStd, 2)}, in ${stuck.length} of ${n} seeds the ` +
+      `tokens are still alike at step 200 (similarity at least 0.95), attention still uniform ` +
+      `(${range(stuck, 'attentionEntropy', 200)}) and the loss on the plateau (${range(stuck, 'loss', 200)}), with ` +
+      `every layer still moving (the update columns): a plateau with live gradients, not a dead stack.`,
+  );
+  lines.push('');
+  const ratio = (c) => (c.change.lr ?? table.defaults.lr) / (c.initStd ?? table.defaultInitStd);
+  const lr2 = byId['old-lr2'];
+  lines.push(
+    'Why the initial std matters, as the candidates below measure it: the stall follows the learning rate over ' +
+      `the initial std. At lr ${table.defaults.lr} and std ${f(old.initStd, 2)} (a ratio of ${f(ratio(old), 2)}) pre-norm ` +
+      `learned in ${count(old, 'pre')} of ${seeds} seeds; lowering the learning rate to ${lr2.change.lr} (ratio ` +
+      `${f(ratio(lr2), 2)}) or raising the std to ${f(table.defaultInitStd, 3)} (ratio ${f(ratio(lab), 2)}) made it ` +
+      `${count(lr2, 'pre')} and ${count(lab, 'pre')}. Adam moves every weight by about the learning rate per step, ` +
+      'whatever its gradient; the random part of the weights is what maps different bytes to different vectors, and ' +
+      'the smaller it is against those first steps, which all push toward the same output, the longer the model ' +
+      'takes to tell tokens apart again. The default std follows GPT-2: its 0.02 is the std it uses at width 768; ' +
       'scaled to our width 32 as 1 / sqrt(width) it is 0.02 sqrt(768 / 32) = 0.098 (`initStd`, default ' +
       '`0.02 sqrt(768 / hidden)`).',
   );
@@ -144,9 +160,6 @@ export function labSetupReport(table) {
   lines.push('');
   lines.push(countsTable(table.candidates, seeds, table));
   lines.push('');
-  for (const c of table.candidates)
-    lines.push(`- \`${c.id}\`: ${describeChange(c, table)}. ${verdictLine(c, seeds, count)}`);
-  lines.push('');
   lines.push('## The choice');
   lines.push('');
   lines.push(
@@ -155,17 +168,16 @@ export function labSetupReport(table) {
       `as before. Over seeds 1 to ${seeds}: pre-norm learned in ${count(lab, 'pre')}, post-norm stalled with its ` +
       `first layers' gradient collapsed in ${count(lab, 'post')}, post-norm with warmup learned in ` +
       `${count(lab, 'warmup')}, and post-norm at 6 layers learned in ${count(lab, 'post6')}. The English text's ` +
-      "counts, and both texts' runs for every seed, are in `web/data/lab-robustness.json`.",
+      "counts, and both texts' runs for every seed, are in `web/data/lab-robustness.json`. On the Chinese text a " +
+      `100-step warmup does as well (\`width-w100\`: ${count(byId['width-w100'], 'warmup')} of ${seeds}); the lab ` +
+      `keeps the ${table.defaults.warmup} steps that the robustness table measured on both texts. More steps ` +
+      `(\`old-800\`) doubled the cost and left post-norm with warmup at ${count(byId['old-800'], 'warmup')} of ` +
+      `${seeds}; a lower learning rate (\`old-lr2\`) let post-norm without warmup learn in ` +
+      `${byId['old-lr2'].counts.post?.learned ?? 0} of ${seeds}, and the fan-in std (\`fanin\`) left post-norm ` +
+      `untrainable even with warmup (${count(byId.fanin, 'warmup')} of ${seeds}).`,
   );
   lines.push('');
   return lines.join('\n');
-}
-
-function verdictLine(c, seeds, count) {
-  const parts = ['pre', 'post', 'warmup', 'post6'].map(
-    (run) => `${RUN_NAMES[run]} ${CLAIMED[run]} in ${count(c, run)}/${seeds}`,
-  );
-  return parts.join(', ') + '.';
 }
 
 function countsTable(candidates, seeds, table) {

@@ -5,13 +5,22 @@
 // and the gradient view's reading states the measured numbers. Opened from file://, the
 // way a student double-clicks dist/index.html; one check runs over HTTP too.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
+import { formatClaims } from '../../web/src/claim-params.js';
 import { decimals, fixed, significant } from '../../web/src/format.js';
 import en from '../../web/src/i18n/en.js';
 import { fill } from '../../web/src/i18n/index.js';
 import zhCN from '../../web/src/i18n/zh-CN.js';
+import { pageClaims } from '../../web/src/lab/claims.js';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+
+// The lab's committed tables: the gradient panel's last paragraph quotes
+// their counts (web/src/lab/claims.js).
+const table = (name) => JSON.parse(readFileSync(new URL(`../../web/data/${name}`, import.meta.url), 'utf8'));
+const SWEEP = table('train-sweep.json');
+const ROBUSTNESS = table('lab-robustness.json');
 
 const shared = shareBrowserAndServer();
 
@@ -444,7 +453,8 @@ describe("the model's other views", () => {
         postFactorHi: significant(Math.max(...later), 2),
       });
     }
-    const sentence = (key) => fill(dictionary.gradient[key], params);
+    const claims = formatClaims(pageClaims(SWEEP, ROBUSTNESS, lang), lang);
+    const sentence = (key) => fill(dictionary.gradient[key], key === 'readingInit' ? claims : params);
     return { raw, params, sentence };
   }
 

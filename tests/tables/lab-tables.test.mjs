@@ -127,7 +127,10 @@ test(
     const again = await runPool(jobs, { threads: THREADS, onResult: (i, summary, s) => (seconds[i] = s) });
     // What the default contrast costs a reader: its three 24-layer runs.
     for (const lang of Object.keys(texts)) {
-      const contrast = jobs.reduce((sum, job, i) => sum + (job.lang === lang && job.run !== 'post6' ? seconds[i] : 0), 0);
+      const contrast = jobs.reduce(
+        (sum, job, i) => sum + (job.lang === lang && job.run !== 'post6' ? seconds[i] : 0),
+        0,
+      );
       console.log(`  ${lang}: the default contrast's training took ${contrast.toFixed(1)} s (one run per core)`);
     }
     for (const [i, job] of jobs.entries()) {

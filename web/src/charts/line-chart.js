@@ -63,6 +63,7 @@ function axisTicks(axis, spec, scale, maxTicks) {
 // is about 1 em wide, any other about 0.6 em.
 const RULE_FONT_PX = 12;
 const RULE_LABEL_GAP = 4;
+const LABEL_CLEARANCE = 3;
 function ruleLabelWidth(text) {
   let em = 0;
   for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.6;
@@ -105,12 +106,22 @@ function placeRuleLabel(rule, y, plot, seriesPixels, placed) {
     return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 };
   };
   const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom;
+  // The estimate is rough and a curve is drawn with some width: keep a few
+  // pixels clear around the box.
+  const padded = (b) => ({
+    left: b.left - LABEL_CLEARANCE,
+    right: b.right + LABEL_CLEARANCE,
+    top: b.top - LABEL_CLEARANCE,
+    bottom: b.bottom + LABEL_CLEARANCE,
+  });
   const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const place =
     places.find((p) => {
       const box = boxOf(p);
       return (
-        inside(box) && !seriesPixels.some((points) => crosses(points, box)) && !placed.some((b) => overlaps(b, box))
+        inside(box) &&
+        !seriesPixels.some((points) => crosses(points, padded(box))) &&
+        !placed.some((b) => overlaps(b, box))
       );
     }) ?? places[1];
   placed.push(boxOf(place));

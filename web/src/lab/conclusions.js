@@ -123,9 +123,11 @@ export function labConclusions(runs, { settings, steps, guess }) {
   if (warm && settings.warmup > steps)
     sentences.push({ key: 'warmupLonger', params: { warmup: settings.warmup, steps, lr: settings.lr } });
   if (cold?.status === 'done' && warm?.status === 'done') {
-    const helped = finalLoss(cold) - finalLoss(warm) >= LEARNED_BELOW;
+    // Helped, held back (a warmup still under way keeps the rate low, so
+    // the run has moved less), or no clear difference either way.
+    const gain = finalLoss(cold) - finalLoss(warm);
     sentences.push({
-      key: helped ? 'warmupHelped' : 'warmupSame',
+      key: gain >= LEARNED_BELOW ? 'warmupHelped' : gain <= -LEARNED_BELOW ? 'warmupSlower' : 'warmupSame',
       params: { warmup: settings.warmup, warm: finalLoss(warm), cold: finalLoss(cold) },
     });
   }

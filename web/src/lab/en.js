@@ -21,6 +21,7 @@ export default {
   runPre: 'pre-norm',
   runPost: 'post-norm',
   runWarmup: 'post-norm + warmup',
+  runPost6: 'post-norm at 6 layers',
   noRuns: 'Choose at least one run.',
   predictTitle: 'Before the first run: which of them will learn?',
   predictIntro:
@@ -175,6 +176,8 @@ export default {
     'Warmup: the same post-norm stack ended at a training loss of {warm} with {warmup} warmup steps, against {cold} without them.',
   warmupSame:
     'Warmup: with {warmup} warmup steps post-norm ended at a training loss of {warm}, against {cold} without them; at these settings warmup made no clear difference.',
+  warmupSlower:
+    'Warmup: with {warmup} warmup steps post-norm ended at a training loss of {warm}, against {cold} without them: while the warmup holds the learning rate low, the run moves less per step.',
   warmupLonger:
     'The warmup ({warmup} steps) is longer than the run ({steps} steps): its learning rate never reached {lr}.',
   guessMatch: 'You expected {guessed} to learn, and {learned} did.',

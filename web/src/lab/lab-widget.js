@@ -85,7 +85,7 @@ const INTEGER_PARAMS = new Set([
 const UNIFORM = Math.log(256);
 // While a run trains, the charts repaint at most this often.
 const REPAINT_MS = 250;
-const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup' };
+const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup', post6: 'runPost6' };
 // The layer-norm chart's legend: one item per quantity.
 const NORMS_LEGEND = { residual: 'normsStream', norm1: 'normsFirst', norm2: 'normsSecond' };
 // The layer-norm chart's series names, before and after training.

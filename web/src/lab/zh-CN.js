@@ -20,6 +20,7 @@ export default {
   runPre: '前置归一化',
   runPost: '后置归一化',
   runWarmup: '后置归一化 + 预热',
+  runPost6: '6 层的后置归一化',
   noRuns: '请至少选择一组运行。',
   predictTitle: '开始之前先猜一猜：哪几组能学起来？',
   predictIntro: '勾选你认为会离开平台的那几组，也就是最终损失明显低于“只知道每个字节出现频率”的模型的那几组。',
@@ -166,6 +167,8 @@ export default {
   warmupHelped: '预热：同样的后置归一化堆叠，加上 {warmup} 步预热后训练损失最终为 {warm}，不预热则为 {cold}。',
   warmupSame:
     '预热：加上 {warmup} 步预热，后置归一化的训练损失最终为 {warm}，不预热则为 {cold}；在这组设置下，预热没有带来明显差别。',
+  warmupSlower:
+    '预热：加上 {warmup} 步预热，后置归一化的训练损失最终为 {warm}，不预热则为 {cold}：预热期间学习率被压低，每一步走得更少。',
   warmupLonger: '预热（{warmup} 步）比整次运行（{steps} 步）还长：学习率始终没有升到 {lr}。',
   guessMatch: '你预计{guessed}能学起来，结果正是{learned}。',
   guessDiffer: '你预计{guessed}能学起来，结果学起来的是{learned}。',
