@@ -102,7 +102,8 @@ export default {
     'The same model, trained ahead of time in this page’s own WebAssembly build on the same English text, for {steps} steps at every depth and learning rate below, {seeds} seeds per cell (the warmup run with {warmup} warmup steps). Each cell gives the median final training loss of its seeds and one mark per seed, judged as the lab judges its runs: learned when at least 0.3 under the unigram entropy ({entropy}). Press a cell to train its seed-1 run here: the numbers come out the same, to the last bit.',
   mapLegend:
     'Marks, one per seed in seed order: ✓ learned, ↘ leaving the plateau, – stalled with live gradients, ○ stalled with the first layers’ gradient collapsed, ✕ diverged.',
-  mapCorner: 'Layers ↓, learning rate →',
+  mapCornerLr: 'learning rate →',
+  mapCornerLayers: 'layers ↓',
   mapCell: '{run}, {layers} layers, learning rate {lr}: {seeds}. Train seed 1 here.',
   mapSeed: 'seed {seed} {outcome}',
   mapSeedLoss: 'seed {seed} {outcome} (final loss {final})',
@@ -222,6 +223,8 @@ export default {
     '{when}, the sums the MLP-side norms receive get shorter with depth: {first} in the first layer, {last} in layer {lastLayer} (a factor of {factor}).',
   normsPinned:
     '{when}, every norm output lies between {low} and {high}: within {percent}% of √{d} ≈ {sqrtD}, however long the input was.',
+  normsPinnedAt:
+    '{when}, every norm output has length {low} to three figures: within {percent}% of √{d} ≈ {sqrtD}, however long the input was.',
   normsSpread:
     '{when}, the norm outputs range from {low} to {high}, up to {percent}% away from √{d} ≈ {sqrtD}: the learned gains, not the inputs, set those lengths.',
   normsOutputRow: 'output',

@@ -295,7 +295,14 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     caption.dataset.run = id;
     const head = table.createTHead().insertRow();
     head.append(
-      el('th', { scope: 'col', className: 'lab-map-corner' }),
+      (() => {
+        const corner = el('th', { scope: 'col', className: 'lab-map-corner' });
+        corner.append(
+          el('span', { className: 'lab-map-corner-lr' }),
+          el('span', { className: 'lab-map-corner-layers' }),
+        );
+        return corner;
+      })(),
       ...GRID.lr.map((v) => el('th', { scope: 'col', textContent: decimals(v, 4) })),
     );
     const body = table.createTBody();
@@ -807,21 +814,22 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     setText(normsPlacement, t(placement === 'post' ? 'normsPost' : 'normsPre'));
     normsReading.replaceChildren(
       ...probes.flatMap(([when, probe]) =>
-        layerNormsReading(probe, { when, placement, hidden }).map(({ key, params }) => {
-          const p = el('p', {
-            textContent: t(key, {
-              when: t(when === 'before' ? 'normsWhenBefore' : 'normsWhenAfter', { step: integer(probe.step) }),
-              first: significant(params.first ?? NaN, 3),
-              last: significant(params.last ?? NaN, 3),
-              factor: significant(params.factor ?? NaN, 2),
-              lastLayer: integer(params.lastLayer ?? 0),
-              low: significant(params.low ?? NaN, 3),
-              high: significant(params.high ?? NaN, 3),
-              sqrtD: decimals(sqrtD, 2),
-              d: hidden,
-              percent: decimals(params.percent ?? NaN, 1),
-            }),
-          });
+        layerNormsReading(probe, { when, placement, hidden }).map(({ key: chosen, params }) => {
+          const shown = {
+            when: t(when === 'before' ? 'normsWhenBefore' : 'normsWhenAfter', { step: integer(probe.step) }),
+            first: significant(params.first ?? NaN, 3),
+            last: significant(params.last ?? NaN, 3),
+            factor: significant(params.factor ?? NaN, 2),
+            lastLayer: integer(params.lastLayer ?? 0),
+            low: significant(params.low ?? NaN, 3),
+            high: significant(params.high ?? NaN, 3),
+            sqrtD: decimals(sqrtD, 2),
+            d: hidden,
+            percent: decimals(params.percent ?? NaN, 1),
+          };
+          // Outputs equal to the digits shown: one length, not a range.
+          const key = chosen === 'normsPinned' && shown.low === shown.high ? 'normsPinnedAt' : chosen;
+          const p = el('p', { textContent: t(key, shown) });
           p.dataset.reading = key;
           p.dataset.when = when;
           return p;
@@ -1073,7 +1081,12 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
     for (const caption of mapTables.querySelectorAll('caption')) setText(caption, t(RUN_LABEL[caption.dataset.run]));
     for (const scroller of mapTables.querySelectorAll('.lab-map-scroll'))
       setAttr(scroller, 'aria-label', t(RUN_LABEL[scroller.dataset.run]));
-    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) setText(corner, t('mapCorner'));
+    // The corner names both headers, the columns' above the rows'.
+    for (const corner of mapTables.querySelectorAll('.lab-map-corner')) {
+      const [lr, layers] = corner.children;
+      setText(lr, t('mapCornerLr'));
+      setText(layers, t('mapCornerLayers'));
+    }
     for (const { button, id, layers, lr, median, marks } of mapButtons) {
       const entries = sweep.cells[cellKey(id, layers, lr)] ?? [];
       const summary = cellSummary(entries);

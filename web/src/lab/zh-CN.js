@@ -98,7 +98,8 @@ export default {
     '同一个模型，事先用本页同一个 WebAssembly 版本、同一份中文文本，在下面每个层数与学习率上各训练 {steps} 步，每格 {seeds} 个种子（带预热的那一组预热 {warmup} 步）。每格给出各种子最终训练损失的中位数，并为每个种子画一个标记，判法与实验室判自己的运行相同：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里重新训练它的种子 1：得到的数字与表中一模一样，连最后一位都相同。',
   mapLegend:
     '标记按种子顺序，每个种子一个：✓ 学起来了，↘ 正在走出平台期，– 停滞但梯度仍在，○ 停滞且前几层的梯度已塌缩，✕ 发散。',
-  mapCorner: '层数 ↓，学习率 →',
+  mapCornerLr: '学习率 →',
+  mapCornerLayers: '层数 ↓',
   mapCell: '{run}，{layers} 层，学习率 {lr}：{seeds}。在这里训练种子 1。',
   mapSeed: '种子 {seed} {outcome}',
   mapSeedLoss: '种子 {seed} {outcome}（最终损失 {final}）',
@@ -210,6 +211,8 @@ export default {
   sumsShrinks:
     '{when}，MLP 一侧归一化收到的和随深度变短：第一层是 {first}，第 {lastLayer} 层是 {last}（比值 {factor}）。',
   normsPinned: '{when}，所有归一化输出都在 {low} 到 {high} 之间：离 √{d} ≈ {sqrtD} 不超过 {percent}%，不管输入有多长。',
+  normsPinnedAt:
+    '{when}，所有归一化输出的长度取三位有效数字都是 {low}：离 √{d} ≈ {sqrtD} 不超过 {percent}%，不管输入有多长。',
   normsSpread:
     '{when}，归一化输出从 {low} 到 {high} 不等，离 √{d} ≈ {sqrtD} 最多 {percent}%：决定这些长度的是学到的增益，而不是输入。',
   normsOutputRow: '输出',
