@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { ZH_TERMS } from '../../web/src/i18n/zh-terms.js';
 import { bringLabIn, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
@@ -65,6 +66,45 @@ function closingAtLineStart(closing) {
   return found;
 }
 
+// The English words a Chinese title may hold: names of methods, models,
+// functions and units, and the language selector's own name for English;
+// and, from the term list, the English in a first use's parentheses.
+const ENGLISH_NAMES = [
+  'RMSNorm',
+  'LayerNorm',
+  'RMS',
+  'rms',
+  'MLP',
+  'Norm',
+  'eps',
+  'mean',
+  'std',
+  'softmax',
+  'query',
+  'key',
+  'nats',
+  'LM',
+  'head',
+  'English',
+];
+const FIRST_USE = ZH_TERMS.map((term) => `（${term.english}`);
+
+// Runs in the page: the rendered titles with an English word in them.
+function englishTitles([names, firstUses]) {
+  const selector =
+    'h1, h2, h3, h4, h5, caption, th, legend, label, summary, dt, figcaption, option, button, .stat-title, [class*="title"]';
+  const found = new Set();
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.closest('svg')) continue;
+    const text = el.textContent.trim();
+    let checked = text;
+    for (const open of firstUses) checked = checked.split(open).join('（');
+    const words = checked.match(/[A-Za-z][A-Za-z-]{2,}/g) ?? [];
+    if (words.some((w) => !names.includes(w))) found.add(`${el.tagName.toLowerCase()}: ${text.slice(0, 60)}`);
+  }
+  return [...found];
+}
+
 describe('the zh-CN page: no line begins with closing punctuation', () => {
   // The measure itself: four characters' width, a button as the fourth, and
   // "。" after it. Unglued, the browser puts "。" alone at the next line's
@@ -101,6 +141,9 @@ describe('the zh-CN page: no line begins with closing punctuation', () => {
         await settle(page);
         const found = await page.evaluate(closingAtLineStart, CLOSING_PUNCTUATION);
         assert.deepEqual(found, [], `lines that begin with closing punctuation at ${width} px`);
+        // Every title the page shows (headings, card titles, labels,
+        // captions, table headers, options) is Chinese: English only in names.
+        if (width === 390) assert.deepEqual(await page.evaluate(englishTitles, [ENGLISH_NAMES, FIRST_USE]), []);
         assert.deepEqual(problems, []);
       } finally {
         await close();
