@@ -315,7 +315,7 @@ export default {
     usedLn: 'LayerNorm：最初的 Transformer（2017）、BERT、GPT-2。',
   },
   placement: {
-    title: '前置归一化与后置归一化：归一化放在哪里',
+    title: '前置还是后置：归一化放在哪里',
     intro: '两种结构用的归一化相同，不同的只是它放在残差流的什么位置。残差流好比一条高速路，笔直向上贯穿所有层。',
     postTitle: '后置归一化（post-norm，2017 年）',
     preTitle: '前置归一化（pre-norm，如今的大模型）',
