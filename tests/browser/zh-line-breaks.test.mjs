@@ -144,6 +144,12 @@ describe('the zh-CN page: no line begins with closing punctuation', () => {
         // Every title the page shows (headings, card titles, labels,
         // captions, table headers, options) is Chinese: English only in names.
         if (width === 390) assert.deepEqual(await page.evaluate(englishTitles, [ENGLISH_NAMES, FIRST_USE]), []);
+        // A count of none is said as none (the default model has no
+        // saturated layer): "24 层中没有一层", never "24 层中有 0 层".
+        if (width === 390) {
+          const summary = await page.locator('[data-widget="attention"] .chart-summary').textContent();
+          assert.match(summary, /24 层中没有一层的平均值进入 softmax 小部件里的饱和区/);
+        }
         assert.deepEqual(problems, []);
       } finally {
         await close();
