@@ -248,7 +248,7 @@ test('a short run: nothing learned yet, a warmup longer than the run, a diverged
   const sentences = labConclusions(runs, { settings: { warmup: 100, lr: 1e-2 }, steps: 30, guess: { g: [] } });
   assert.deepEqual(
     sentences.map((s) => s.key),
-    ['runAbove', 'runDiverged', 'warmupLonger', 'guessMatch'],
+    ['runAbove', 'runDiverged', 'warmupLonger', 'guessMatchNone'],
   );
   assert.equal(sentences[0].params.gap.toFixed(6), (4.6 - H).toFixed(6));
   assert.deepEqual(sentences[1].params, { run: 'warmup', step: 7 });

@@ -26,7 +26,35 @@ export function richNodes(text, params, makers) {
     else nodes.push(document.createTextNode(param in (params ?? {}) ? String(params[param]) : whole));
   }
   if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
-  return nodes;
+  return keepClosingMarks(nodes);
+}
+
+// Chinese never begins a line with closing punctuation, and browsers keep
+// such a mark with the character before it, but not with an atomic inline
+// (a glossary term is a button; a formula is a math box): they may break
+// between "恒等路径" and "。". A term or formula and the marks right after it
+// go into one span that does not wrap.
+const CLOSING_MARKS = /^[。，、；：！？）”’》」』】…]+/;
+
+function keepClosingMarks(nodes) {
+  const kept = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    const next = nodes[i + 1];
+    const marks =
+      node.nodeType === Node.ELEMENT_NODE && next?.nodeType === Node.TEXT_NODE && next.data.match(CLOSING_MARKS);
+    if (!marks) {
+      kept.push(node);
+      continue;
+    }
+    const together = document.createElement('span');
+    together.className = 'nobreak';
+    together.append(node, marks[0]);
+    kept.push(together);
+    next.data = next.data.slice(marks[0].length);
+    if (!next.data) i++;
+  }
+  return kept;
 }
 
 function element(tag, text) {

@@ -601,6 +601,8 @@ export default {
     settings: 'Settings: {norm}, {placement}, {depth} layers, {tokens} tokens.',
     summary:
       'The largest attention weight averages {first} in layer 0 and {deep} in layer {deepest} (highest: {peak}); {saturated} of the {depth} layers average 0.9 or more, the softmax widget’s saturated zone. The average entropy in layer {deepest} is {entropyDeep} nats, against {uniform} for weights spread evenly.',
+    summaryNoneSaturated:
+      'The largest attention weight averages {first} in layer 0 and {deep} in layer {deepest} (highest: {peak}); none of the {depth} layers averages 0.9 or more, the softmax widget’s saturated zone. The average entropy in layer {deepest} is {entropyDeep} nats, against {uniform} for weights spread evenly.',
     maxTitle: 'Largest attention probability, averaged',
     entropyTitle: 'Attention entropy, averaged (nats)',
     axisLayer: 'layer',

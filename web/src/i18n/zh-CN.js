@@ -6,7 +6,7 @@ export default {
     langName: '简体中文',
     skip: '跳到正文',
     description:
-      '看 RMSNorm 怎样改变一个 token 的隐藏向量，再看 pre-norm 凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加三道测验。',
+      '看 RMSNorm 怎样改变一个词元（token）的隐藏向量，再看前置归一化（pre-norm）凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加三道测验。',
   },
   toolbar: {
     label: '页面设置',
@@ -30,19 +30,20 @@ export default {
     kicker: 'Transformer 内部机制',
     title: 'RMSNorm：残差流上的刹车',
     summary:
-      '[[rmsnorm|RMSNorm]] 做两件事：先按每个 token 自身的均方根，把它的向量缩放回统一的尺度；再让每个特征乘上一个[[gain|可学习增益]]。这样，不论网络堆得多深，每个子模块收到的输入大小都在预料之中。',
+      '[[rmsnorm|RMSNorm]] 做两件事：先按每个词元（token）自身的均方根，把它的向量缩放回统一的尺度；再让每个特征乘上一个[[gain|可学习增益]]。这样，不论网络堆得多深，每个子模块收到的输入大小都在预料之中。',
     goal: '**目标。** 读完本页，你能手算 RMSNorm，说清它相比 [[layernorm|LayerNorm]] 省掉了什么、为什么省掉也无妨，并解释为什么如今的大语言模型把它放在每个子模块**之前**。',
     readingTime: '阅读时间：约 {minutes} 分钟',
     story1:
-      'Transformer 的每一层都从同一条“每个 token 一个向量”的残差流中读取输入，再把注意力和 MLP 的结果加回这条流上。加法本身不限制大小，于是残差流的量级一层接一层地往上涨。',
+      'Transformer 的每一层都从同一条“每个词元一个向量”的残差流中读取输入，再把注意力和 MLP 的结果加回这条流上。加法本身不限制大小，于是残差流的量级一层接一层地往上涨。',
     story2:
-      '输入过大并非无害：它会让注意力里的 softmax 变成近乎 one-hot 的选择，训练随之变得脆弱。RMSNorm 的补救代价很小：不存任何统计量，每个特征只做一次除法、一次乘法，唯一的参数是增益。现代模型在每个子模块的**入口**施加它（[[prenorm|pre-norm]]）。残差流本身不受影响，梯度沿着它畅通无阻地传回各层，这就是[[identity|恒等路径]]。',
+      '输入过大并非无害：它会让注意力里的 softmax 变成近乎独热（one-hot）的选择，训练随之变得脆弱。RMSNorm 的补救代价很小：不存任何统计量，每个特征只做一次除法、一次乘法，唯一的参数是增益。现代模型在每个子模块的**入口**施加它，即[[prenorm|前置归一化（pre-norm）]]。残差流本身不受影响，梯度沿着它畅通无阻地传回各层，这就是[[identity|恒等路径]]。',
     reference:
       '贯穿全章的例子是本章的参考模型 Qwen3.5-0.8B：{layers} 层，隐藏维度 {hidden}，因此 $\\sqrt{d} = \\sqrt{1024} = 32$。',
   },
   strip: {
     label: '一次前向传播',
-    caption: '一个 token 在参考模型中的路径。每一层里 RMSNorm 出现两次（注意力之前、MLP 之前），LM head 之前还有一次。',
+    caption:
+      '一个词元（token）在参考模型中的路径。每一层里 RMSNorm 出现两次（注意力之前、MLP 之前），LM head 之前还有一次。',
     tokenize: '分词',
     embed: '查嵌入表',
     layers: '× {layers} 层',
@@ -66,11 +67,11 @@ export default {
       def: '层归一化：先减去向量的均值，再除以标准差，最后乘以可学习增益、加上可学习偏置。它同时控制中心和尺度。',
     },
     prenorm: {
-      term: 'Pre-norm（前置归一化）',
+      term: '前置归一化（pre-norm）',
       def: '层的结构为 x + F(Norm(x))：每个子模块先归一化自己的输入，残差流本身从不被归一化。',
     },
     postnorm: {
-      term: 'Post-norm（后置归一化）',
+      term: '后置归一化（post-norm）',
       def: '2017 年的结构 Norm(x + F(x))：归一化在残差相加之后进行，直接作用在残差流上。',
     },
     variance: {
@@ -87,14 +88,14 @@ export default {
     },
     identity: {
       term: '梯度路径 / 恒等路径',
-      def: '反向传播时，梯度从损失传回每一层参数所经过的通道。一层若把自己的结果加到收到的输入上（x + F(x)），它的雅可比矩阵里就有一项是单位矩阵：梯度经由这一项穿过该层时不增不减，子模块则在旁边加上自己的那一项。pre-norm 的残差流从顶到底都是这样的通道。',
+      def: '反向传播时，梯度从损失传回每一层参数所经过的通道。一层若把自己的结果加到收到的输入上（x + F(x)），它的雅可比矩阵里就有一项是单位矩阵：梯度经由这一项穿过该层时不增不减，子模块则在旁边加上自己的那一项。前置归一化的残差流从顶到底都是这样的通道。',
     },
   },
   softmax: {
     title: '量级一漂移，softmax 就饱和',
     intro:
-      '注意力用 softmax 把分数变成概率，而分数会随产生它们的向量变大而变大。下面六个固定分数分别对应 token A 到 F，你只改变它们整体的[[l2|量级]]，顺序始终不变。看一个分散的偏好如何变成唯一的赢家。',
-    slider: '每个 token 的量级（L2）',
+      '注意力用 softmax 把分数变成概率，而分数会随产生它们的向量变大而变大。下面六个固定分数分别对应词元（token）A 到 F，你只改变它们整体的[[l2|量级]]，顺序始终不变。看一个分散的偏好如何变成唯一的赢家。',
+    slider: '每个词元的量级（L2）',
     sliderValue: 'L2 {l2}，logit 缩放 {scale}×',
     reset: '回到 32',
     defaultMark: '√1024 = 32',
@@ -102,14 +103,14 @@ export default {
     entropy: '熵',
     entropyUnit: '{value}，上限 {max} nats',
     zone: '区间',
-    zoneInformative: '信息充分',
+    zoneInformative: '分布分散',
     zoneDrift: '漂移',
     zoneSaturated: '饱和',
-    zoneInformativeText: '概率仍由几个 token 分享。',
-    zoneDriftText: '某个 token 开始挤占其余 token。',
-    zoneSaturatedText: '接近 one-hot：其余 token 几乎被忽略。',
+    zoneInformativeText: '概率仍由几个词元分享。',
+    zoneDriftText: '某个词元开始挤占其余词元。',
+    zoneSaturatedText: '接近独热（one-hot）：其余词元几乎被忽略。',
     thresholds:
-      '区间的判定依据是最大概率 p：低于 0.5 为“信息充分”，0.5 到 0.9 之间为“漂移”，0.9 及以上为“饱和”。本章的模式里缩放系数是 L2 / 32；query 和 key 一起变大时是 (L2 / 32)²。两种模式下，默认的 L2 = 32（一个归一化后 1024 维向量的长度）都让分数保持原样。',
+      '区间的判定依据是最大概率 p：低于 0.5 为“分布分散”，0.5 到 0.9 之间为“漂移”，0.9 及以上为“饱和”。本章的模式里缩放系数是 L2 / 32；query 和 key 一起变大时是 (L2 / 32)²。两种模式下，默认的 L2 = 32（一个归一化后 1024 维向量的长度）都让分数保持原样。',
     note: '这是合成的示意：分数 {scores} 是为演示选定的固定值，再乘以缩放系数。真实模型里，变尖发生在注意力内部。那里的分数是 query 与 key 的点积，而两者都由残差流算出。残差流放大 s 倍，query 和 key 各放大 s 倍，点积就放大 s² 倍。本章的小部件只让分数放大 s 倍，所以它画出的饱和来得比实际晚。',
     growth: '分数的增长方式',
     growthLinear: '与 L2 成正比（本章的小部件）',
@@ -131,16 +132,16 @@ export default {
       revealHigh: 'L2 = {l2} 时，每个分数乘以 {scale}，最大概率是 {value}。你猜的 {guess} 高了 {difference}。',
       revealLow: 'L2 = {l2} 时，每个分数乘以 {scale}，最大概率是 {value}。你猜的 {guess} 低了 {difference}。',
     },
-    chartLabel: 'token A 到 F 的 softmax 概率',
+    chartLabel: '词元 A 到 F 的 softmax 概率',
     tableCaption: 'L2 为 {l2} 时的概率',
-    token: 'Token',
+    token: '词元',
     score: '分数',
     logit: '缩放后分数',
     probability: '概率',
   },
   formula: {
     title: '公式',
-    intro: 'RMSNorm 把一个 token 的 $d$ 维向量 $x$ 映射为同样宽度的 $y$，只需两行：',
+    intro: 'RMSNorm 把一个词元（token）的 $d$ 维向量 $x$ 映射为同样宽度的 $y$，只需两行：',
     after:
       '既不减去什么，也不加上什么：没有均值，没有偏置。小常数 $\\varepsilon$ 让 $x$ 接近零时除法依然安全；常见取值为 $10^{-6}$（Qwen、第一代 Llama）和 $10^{-5}$（Llama 2 与 3，以及 ONNX 的默认值）。',
     consequence:
@@ -266,7 +267,7 @@ export default {
       small:
         '{verdict}你的向量 {x} 长度是 {before}，RMSNorm 输出的长度是 {after}：变大了，却仍比 √{d} = {sqrtD} 短，因为这里 eps 不可忽略。',
       model:
-        '在演示面板里（{norm}，{placement}），第 0 层的输入 {norm} 把 L2/tok 为 {in0} 的向量变成 {out0}，是原来的 {ratio0} 倍；第 {last} 层则把 {inLast} 变成 {outLast}，是原来的 {ratioLast} 倍。',
+        '在演示面板里（{norm}，{placement}），第 0 层注意力前的 {norm} 把每词元 L2 为 {in0} 的向量变成 {out0}，是原来的 {ratio0} 倍；第 {last} 层则把 {inLast} 变成 {outLast}，是原来的 {ratioLast} 倍。',
       link: '去看单层拆解。',
       why: '只要 mean(x²) 远大于 eps，输出有多长就由 d 和增益决定，与输入无关：比 √d 短的会被拉长，比 √d 长的会被缩短。网络前几层的残差流还很短，所以归一化在那里把它放大。',
       noNorm: '演示面板现在没有用归一化；在那里选 RMSNorm，就能看到模型的数字。',
@@ -314,10 +315,10 @@ export default {
     usedLn: 'LayerNorm：最初的 Transformer（2017）、BERT、GPT-2。',
   },
   placement: {
-    title: 'Pre-norm 与 post-norm：归一化放在哪里',
+    title: '前置还是后置：归一化放在哪里',
     intro: '两种结构用的归一化相同，不同的只是它放在残差流的什么位置。残差流好比一条高速路，笔直向上贯穿所有层。',
-    postTitle: 'Post-norm（2017）',
-    preTitle: 'Pre-norm（如今的大模型）',
+    postTitle: '后置归一化（post-norm，2017 年）',
+    preTitle: '前置归一化（pre-norm，如今的大模型）',
     postCaption: '归一化位于高速路上：向上传的一切、向下传的每个梯度都要经过它。',
     preCaption: '归一化位于旁路上：高速路只是简单相加，是一条恒等路径。',
     highway: '残差流',
@@ -325,11 +326,11 @@ export default {
     block: 'F：注意力或 MLP',
     layerIn: '来自前一层',
     layerOut: '送往后一层',
-    diagramPost: '单个 post-norm 层的示意图：输入和子模块的输出在残差流上相加，相加的结果先经过归一化，再继续向上。',
+    diagramPost: '单个后置归一化层的示意图：输入和子模块的输出在残差流上相加，相加的结果先经过归一化，再继续向上。',
     diagramPre:
-      '单个 pre-norm 层的示意图：旁路把残差流的副本归一化后送入子模块，其输出再加回残差流；残差流本身不经过任何归一化。',
+      '单个前置归一化层的示意图：旁路把残差流的副本归一化后送入子模块，其输出再加回残差流；残差流本身不经过任何归一化。',
     depth:
-      '为什么深度要紧：在 post-norm 中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次，训练中这些缩放会层层累积。pre-norm 的高速路上只有加法：一层算的是 x + F(x)，它的雅可比矩阵是 I + ∂F/∂x。单位矩阵 I 这一项把梯度原样往下传，不管穿过多少层；分支那一项再在上面加上自己的贡献。深度给 post-norm 带来多大麻烦，取决于学习率和预热，本页自己做了测量：在本页的运行里（{steps} 步，学习率 {lr}，每组设置 {seeds} 个种子，就是下面训练实验室里的那种训练），不加预热的 post-norm 在 {postLearned} 层时学起来了，在 {postStalled} 层时停滞；加上 {warmup} 步预热，{layers} 层也学得起来；pre-norm 在 {preLearned} 层都学起来了。实验室里的学习率窗口给出更完整的图景：随着层数增加，post-norm 能训练的学习率范围越来越窄，预热能把它放宽，而 pre-norm 的范围始终很宽。演示面板末尾的梯度面板会说明：只看初始化时的快照，能看出什么、看不出什么。',
+      '为什么深度要紧：在后置归一化中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次，训练中这些缩放会层层累积。前置归一化的高速路上只有加法：一层算的是 x + F(x)，它的雅可比矩阵是 I + ∂F/∂x。单位矩阵 I 这一项把梯度原样往下传，不管穿过多少层；分支那一项再在上面加上自己的贡献。深度给后置归一化带来多大麻烦，取决于学习率和预热，本页自己做了测量：在本页的运行里（{steps} 步，学习率 {lr}，每组设置 {seeds} 个种子，就是下面训练实验室里的那种训练），不加预热的后置归一化在 {postLearned} 层时学起来了，在 {postStalled} 层时停滞；加上 {warmup} 步预热，{layers} 层也学得起来；前置归一化在 {preLearned} 层都学起来了。实验室里的学习率窗口给出更完整的图景：随着层数增加，后置归一化能训练的学习率范围越来越窄，预热能把它放宽，而前置归一化的范围始终很宽。演示面板末尾的梯度面板会说明：只看初始化时的快照，能看出什么、看不出什么。',
     price:
       '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。',
   },
@@ -338,20 +339,20 @@ export default {
     defaultPrompt: '每层都加回残差流。',
     prompt: '提示词',
     promptReset: '示例提示词',
-    promptHint: '{count} 个 token，最多 {max} 个。模型按 UTF-8 字节切分，一个字节一个 token，所以一个汉字占三个。',
+    promptHint: '{count} 个词元（token），最多 {max} 个。模型按 UTF-8 字节切分，一个字节一个词元，所以一个汉字占三个。',
     errEmpty: '请至少输入一个字符。',
-    errTooLong: '这是 {count} 个 token（UTF-8 字节）；模型最多读 {max} 个。',
-    errTooShort: '梯度需要至少 {min} 个 token 的提示词：它的损失衡量的是每个 token 对下一个 token 的预测。',
+    errTooLong: '这是 {count} 个词元（UTF-8 字节）；模型最多读 {max} 个。',
+    errTooShort: '梯度需要至少 {min} 个词元的提示词：它的损失衡量的是每个词元对下一个词元的预测。',
     errModel: '模型拒绝了这个输入：{message}',
     stale: '仍显示模型上一次能读取的提示词“{prompt}”的结果。',
-    tokens: '{count} 个 token：',
+    tokens: '{count} 个词元：',
     norm: '归一化',
     normRmsnorm: 'RMSNorm',
     normLayernorm: 'LayerNorm',
     normNone: '无',
     placement: '位置',
-    placementPre: 'pre-norm',
-    placementPost: 'post-norm',
+    placementPre: '前置归一化',
+    placementPost: '后置归一化',
     depth: '深度',
     depthValue: '{depth} 层',
     eps: 'eps',
@@ -366,7 +367,7 @@ export default {
     intro:
       '除法之后，每个特征再乘以自己的增益。增益初始为 1.0，训练会把一些推到 1 以上（放大该特征），把另一些压到 1 以下（抑制该特征）。',
     source:
-      '从合成模型第 {layer} 层 input RMSNorm 的 {hidden} 个增益中取出 {count} 个，每次打开都是同一批特征（由种子 {seed} 选定）。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
+      '从合成模型第 {layer} 层注意力前那个 RMSNorm 的 {hidden} 个增益中取出 {count} 个，每次打开都是同一批特征（由种子 {seed} 选定）。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
     amplified: '放大（> 1）',
     suppressed: '抑制（< 1）',
     min: '最小',
@@ -377,11 +378,11 @@ export default {
     synthetic:
       '这些是合成增益：模型由种子生成，没有经过训练。但有一点和训练过的归一化层很像：绝大多数增益在 1 附近，只有少数偏离很远。',
     length:
-      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。两者接近，但不相等：估算把每个特征看得一样重，而归一化后的真实向量在有些特征上分量更大，那里的增益也就更有分量。',
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每词元 {measured}。两者接近，但不相等：估算把每个特征看得一样重，而归一化后的真实向量在有些特征上分量更大，那里的增益也就更有分量。',
     lengthMatches:
-      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每 token {measured}。显示的几位数字刚好相同，但这条规则仍只是估算：它把每个特征看得一样重，而真实的归一化向量并非如此。',
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。模型在提示词上运行，这个归一化（第 {layer} 层）的输出测得每词元 {measured}。显示的几位数字刚好相同，但这条规则仍只是估算：它把每个特征看得一样重，而真实的归一化向量并非如此。',
     lengthNoNorm:
-      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每 token）。模型的归一化设为“无”时，没有归一化输出可以对照。',
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。模型的归一化设为“无”时，没有归一化输出可以对照。',
     chartLabel:
       '{count} 个可学习增益，以 1.0 为基线画成柱：放大 {amplified} 个，抑制 {suppressed} 个，最小 {min}，最大 {max}',
     tableCaption: '抽取的 {count} 个增益',
@@ -391,23 +392,23 @@ export default {
   demo: {
     title: '演示面板：各层的量级',
     intro:
-      '在这里，一段提示词流经一个与参考模型同形状的合成模型，每一层都读取一次数据。它是一个很小的合成模型，并非真实模型；它重现的是本章的形状：残差流在各层间攀升约十倍，而归一化后的输入稳定在 $\\sqrt{d}$ 附近。',
+      '在这里，一段提示词流经一个与参考模型同形状的合成模型，每一层都读取一次数据。它是一个很小的合成模型，并非真实模型；它复现的是本章关心的几种趋势：残差流在各层间攀升约十倍，而归一化后的输入稳定在 $\\sqrt{d}$ 附近。',
     settings: '模型与设置',
     settingsIntro:
-      '模型宽 {hidden}，有 {heads} 个注意力头，权重由种子 {seed} 生成，没有经过任何训练。它的 token 是提示词的 UTF-8 字节，最多 {maxTokens} 个。改动任何设置，下面的每个视图都会重新计算。',
+      '模型宽 {hidden}，有 {heads} 个注意力头，权重由种子 {seed} 生成，没有经过任何训练。它的词元（token）就是提示词的 UTF-8 字节，最多 {maxTokens} 个。改动任何设置，下面的每个视图都会重新计算。',
     autorunIntro:
-      '先做个预测。图还是空的：到最后一层时，两条曲线各会停在哪里？把两个空心标记放到你认为的位置，再锁定（也可以跳过）。接着演示沿一次前向传播走一遍：先切分 token、查表嵌入，再几层几层地往前走，图上的两条曲线随之画出来（下面的单层拆解也跟着走），最后经过最终归一化，猜出下一个 token。走完后，你的预测和实际结果放在一起对照，控制权交给你。',
-    layerChart: 'L2/tok across layers（各层每 token 的 L2）',
+      '先做个预测。图还是空的：到最后一层时，两条曲线各会停在哪里？把两个空心标记放到你认为的位置，再锁定（也可以跳过）。接着演示沿一次前向传播走一遍：先切分词元、查表嵌入，再几层几层地往前走，图上的两条曲线随之画出来（下面的单层拆解也跟着走），最后经过最终归一化，猜出下一个词元。走完后，你的预测和实际结果放在一起对照，控制权交给你。',
+    layerChart: '各层每词元的 L2',
     layerChartIntro:
-      '每一层残差流每个 token 的长度，对比归一化交给子模块的向量的长度（粉色）。在上面切换归一化方式或位置，看看哪条曲线会动。',
+      '每一层残差流每个词元的长度，对比归一化交给子模块的向量的长度（粉色）。在上面切换归一化方式或位置，看看哪条曲线会动。',
     breakdown: '单层拆解',
-    breakdownIntro: '一次看一层：这一层归一化、读取或加上的每个向量，各自的每 token L2、均值、方差与标准差，以及 RMS。',
+    breakdownIntro: '一次看一层：这一层归一化、读取或加上的每个向量，各自的每词元 L2、均值、方差与标准差，以及 RMS。',
     attention: '各层的注意力饱和度',
     attentionIntro:
       '上面的 softmax 小部件缩放的是六个虚构的分数。这里是模型自己的注意力权重，对应上面的设置：最大的注意力概率拿走了多少权重，其余的又有多分散。',
-    gradient: '梯度流：pre-norm 与 post-norm',
+    gradient: '梯度流：前置归一化与后置归一化',
     gradientIntro:
-      '本章说 pre-norm 让深层堆叠训得动，这说的是反向传播。这里在提示词上跑一次反向传播：两个堆叠深度相同、权重相同，一个是 pre-norm，一个是 post-norm。面板显示初始化时每层收到多大的梯度，以及归一化在途中对梯度做了什么。',
+      '本章说前置归一化（pre-norm）让深层堆叠训得动，这说的是反向传播。这里在提示词上跑一次反向传播：两个堆叠深度相同、权重相同，一个是前置归一化，一个是后置归一化（post-norm）。面板显示初始化时每层收到多大的梯度，以及归一化在途中对梯度做了什么。',
   },
   autorun: {
     play: '开始演示',
@@ -428,12 +429,12 @@ export default {
     finish: '跳到结尾',
     predict: {
       question:
-        '演示开始前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），再锁定预测。锁定后，演示会一层一层画出曲线。',
+        '演示开始前先想一想：残差流进入第 0 层时，每词元 L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），再锁定预测。锁定后，演示会一层一层画出曲线。',
       questionAtOnce:
-        '曲线出现前先想一想：残差流进入第 0 层时，每 token L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），锁定预测后曲线就会出现。',
+        '曲线出现前先想一想：残差流进入第 0 层时，每词元 L2 是 {start}。到最后一层（第 {last} 层）时，两条曲线各在哪里？设好两个标记（在这里调，或者在图上直接拖），锁定预测后曲线就会出现。',
       residual: '第 {last} 层之后的残差流',
-      norm: '第 {last} 层 input {norm} 的输出',
-      value: '每 token L2 {value}',
+      norm: '第 {last} 层注意力前 {norm} 的输出',
+      value: '每词元 L2 {value}',
       commit: '锁定我的预测',
       skip: '跳过，直接看',
       again: '重新预测',
@@ -442,7 +443,7 @@ export default {
       otherSettings:
         '你的预测是按 {norm}、{placement}、{depth} 层做的，和现在的设置不同，所以不做对照。点“做个预测”，按现在的设置再猜一次。',
       compare:
-        '你猜第 {last} 层之后残差流在 {residualGuess}，input {norm} 的输出在 {normGuess}；模型实测是 {residual}（{residualVerdict}）和 {normValue}（{normVerdict}）。',
+        '你猜第 {last} 层之后残差流在 {residualGuess}，注意力前 {norm} 的输出在 {normGuess}；模型实测是 {residual}（{residualVerdict}）和 {normValue}（{normVerdict}）。',
       compareNone: '你猜第 {last} 层之后残差流在 {residualGuess}；模型实测是 {residual}（{residualVerdict}）。',
       verdict: {
         close: '与你的猜测相差不到 {percent}%',
@@ -451,23 +452,23 @@ export default {
       },
     },
     stage: {
-      tokenize: '切分 token：提示词变成 {tokens} 个 token，每个 UTF-8 字节一个。',
-      embed: '查表嵌入：每个 token 变成一个 {hidden} 维向量；残差流从每 token L2 {l2} 起步。',
+      tokenize: '切分词元：提示词变成 {tokens} 个词元（token），每个 UTF-8 字节一个。',
+      embed: '查表嵌入：每个词元变成一个 {hidden} 维向量；残差流从每词元 L2 {l2} 起步。',
       layer:
-        '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；input {norm} 交给注意力的向量每 token L2 为 {outFrom}。',
+        '第 {from} 层（0–{last}）：残差流到达时每词元 L2 为 {inFrom}；{norm} 交给注意力的向量每词元 L2 为 {outFrom}。',
       layers:
-        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；input {norm} 交给注意力的向量每 token L2 在 {lo} 到 {hi} 之间。',
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每词元 L2 为 {inFrom}，到第 {to} 层时为 {inTo}；{norm} 交给注意力的向量每词元 L2 在 {lo} 到 {hi} 之间。',
       layerPost:
-        '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；注意力直接读取它，input {norm} 再把相加之和拉回每 token L2 {outFrom}。',
+        '第 {from} 层（0–{last}）：残差流到达时每词元 L2 为 {inFrom}；注意力直接读取它，注意力之后的 {norm} 再把相加之和拉回每词元 L2 {outFrom}。',
       layersPost:
-        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；注意力直接读取它，input {norm} 再把每次相加之和拉回每 token L2 {lo} 到 {hi}。',
-      layerNone: '第 {from} 层（0–{last}）：残差流到达时每 token L2 为 {inFrom}；没有归一化，子模块直接读取它。',
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每词元 L2 为 {inFrom}，到第 {to} 层时为 {inTo}；注意力直接读取它，注意力之后的 {norm} 再把每次相加之和拉回每词元 L2 {lo} 到 {hi}。',
+      layerNone: '第 {from} 层（0–{last}）：残差流到达时每词元 L2 为 {inFrom}；没有归一化，子模块直接读取它。',
       layersNone:
-        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每 token L2 为 {inFrom}，到第 {to} 层时为 {inTo}；没有归一化，子模块直接读取它。',
-      finalNorm: '最终 {norm}：残差流的每 token L2 从 {in} 变为 {out}。',
-      finalNormNone: '没有最终归一化：LM head 直接读取每 token L2 为 {in} 的残差流。',
-      head: 'LM head：为 256 个字节 token 各打一个分。',
-      sample: '采样：最可能的下一个 token 是 {token}，概率 {prob}。',
+        '第 {from}–{to} 层（0–{last}）：残差流到达第 {from} 层时每词元 L2 为 {inFrom}，到第 {to} 层时为 {inTo}；没有归一化，子模块直接读取它。',
+      finalNorm: '最终 {norm}：残差流的每词元 L2 从 {in} 变为 {out}。',
+      finalNormNone: '没有最终归一化：LM head 直接读取每词元 L2 为 {in} 的残差流。',
+      head: 'LM head：为 256 个字节词元各打一个分。',
+      sample: '采样：最可能的下一个词元是 {token}，概率 {prob}。',
     },
   },
   predict: {
@@ -482,32 +483,32 @@ export default {
     scaleLog: '对数',
     scaleLinear: '线性',
     seriesResidual: '残差流',
-    seriesInputNorm: 'input {norm} 输出',
-    seriesPostNorm: 'post-attn {norm} 输出',
+    seriesInputNorm: '注意力前的 {norm} 输出',
+    seriesPostNorm: 'MLP 前的 {norm} 输出',
     reference: '√{d} = {sqrtD}',
     axisLayer: '层',
-    axisL2: '每 token 的 L2',
+    axisL2: '每词元的 L2',
     summary:
-      '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍；而每个归一化的输出都保持在 {lo} 到 {hi} 之间，紧挨着 √d = {sqrtD}。',
+      '经过 {depth} 层，残差流每词元的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍；而每个归一化的输出都保持在 {lo} 到 {hi} 之间，紧挨着 √d = {sqrtD}。',
     summaryNone:
-      '经过 {depth} 层，残差流每 token 的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍：没有归一化，没有什么能拦住它。',
-    readout: '第 {layer} 层：残差流 {residual}，input {norm} 输出 {inputOut}，post-attention {norm} 输出 {postOut}',
+      '经过 {depth} 层，残差流每词元的 L2 从 {first} 变为 {last}，是起始长度的 {ratio} 倍：没有归一化，没有什么能拦住它。',
+    readout: '第 {layer} 层：残差流 {residual}，注意力前的 {norm} 输出 {inputOut}，MLP 前的 {norm} 输出 {postOut}',
     seriesAfterAttention: '注意力之后的 {norm} 输出',
     seriesAfterMlp: 'MLP 之后的 {norm} 输出',
     readoutPost:
       '第 {layer} 层：残差流 {residual}，注意力之后的 {norm} 输出 {inputOut}，MLP 之后的 {norm} 输出 {postOut}',
     readoutNone: '第 {layer} 层：残差流 {residual}',
     readoutFinal: '第 {last} 层之后：残差流 {residual}（最终归一化读取的值）',
-    note: '每个点都是对提示词所有 token 的平均。残差流在进入每一层时读取一次，最后一层之后再读取一次；竖线标出下面选中的层。把指针移到图上可读出任意一层。',
-    tableCaption: '每一层每 token 的 L2',
-    tableCaptionDrawn: '每 token 的 L2（演示已画出的部分）',
+    note: '每个点都是对提示词所有词元（token）的平均。残差流在进入每一层时读取一次，最后一层之后再读取一次；竖线标出下面选中的层。把指针移到图上可读出任意一层。',
+    tableCaption: '每一层每词元的 L2',
+    tableCaptionDrawn: '每词元的 L2（演示已画出的部分）',
     layerCol: '层',
     finalRow: '最后一层之后',
     guessResidual: '你的猜测',
     guessNorm: '你的猜测',
     summaryAsking:
-      '图上只画了残差流的起点：进入第 0 层时每 token L2 为 {start}。到第 {last} 层，两条曲线各停在哪里？空心标记就是你的预测。',
-    summaryWaiting: '图表进入视野后，演示会从残差流的起点（每 token L2 {start}）开始画出曲线。',
+      '图上只画了残差流的起点：进入第 0 层时每词元 L2 为 {start}。到第 {last} 层，两条曲线各停在哪里？空心标记就是你的预测。',
+    summaryWaiting: '图表进入视野后，演示会从残差流的起点（每词元 L2 {start}）开始画出曲线。',
     summaryEmpty: '演示马上开始画曲线。',
     summaryDrawn: '已画到第 {layer} 层（共 0–{last} 层）。',
   },
@@ -515,23 +516,23 @@ export default {
     layer: '层',
     layerValue: '第 {layer} 层（0–{last}）',
     exercise:
-      '动手：先在第 {first} 层、再在第 {second} 层读出“Input {norm} input”和“Input {norm} output”。哪个随深度增长，哪个保持不动？',
+      '动手：先在第 {first} 层、再在第 {second} 层读出“注意力前的 {norm}：输入”和“注意力前的 {norm}：输出”的每词元 L2。哪个随深度增长，哪个保持不动？',
     exerciseShallow: '动手练习比较第 {first} 层和第 {second} 层；把深度设为 {needed} 或更多才能到达第 {second} 层。',
     exerciseNone:
       '动手练习比较的是归一化在第 {first} 层和第 {second} 层的输入与输出；归一化设为“无”时没有可比较的归一化。请在上面选择 RMSNorm 再试。',
     goTo: '第 {layer} 层',
     noNorm: '归一化设为“无”时就没有归一化：每个子模块原样读取残差流，没有什么约束它的长度。',
-    caption: '第 {layer} 层，对提示词的 {tokens} 个 token 取平均。',
-    l2: 'L2/tok',
+    caption: '第 {layer} 层，对提示词的 {tokens} 个词元（token）取平均。',
+    l2: '每词元 L2',
     mean: '均值',
     varStd: '方差 / 标准差',
     rms: 'RMS',
-    beforeGain: '乘增益之前：L2/tok {l2}',
+    beforeGain: '乘增益之前：每词元 L2 {l2}',
     box: {
-      inputNormIn: 'Input {norm} input',
-      inputNormOut: 'Input {norm} output',
-      postNormIn: 'Post-attention {norm} input',
-      postNormOut: 'Post-attention {norm} output',
+      inputNormIn: '注意力前的 {norm}：输入',
+      inputNormOut: '注意力前的 {norm}：输出',
+      postNormIn: 'MLP 前的 {norm}：输入',
+      postNormOut: 'MLP 前的 {norm}：输出',
       attentionOut: '注意力输出',
       mlpOut: 'MLP 输出',
       streamIn: '注意力输入（无归一化）',
@@ -571,9 +572,11 @@ export default {
     },
   },
   attention: {
-    settings: '设置：{norm}，{placement}，{depth} 层，{tokens} 个 token。',
+    settings: '设置：{norm}，{placement}，{depth} 层，{tokens} 个词元。',
     summary:
-      '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中有 {saturated} 层平均达到 0.9 或以上，即 softmax 小部件里的饱和区。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
+      '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中有 {saturated} 层的平均值达到 0.9 或以上，即 softmax 小部件里的饱和区。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
+    summaryNoneSaturated:
+      '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中没有一层的平均值进入 softmax 小部件里的饱和区（0.9 或以上）。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
     maxTitle: '最大注意力概率（平均）',
     entropyTitle: '注意力熵（平均，nats）',
     axisLayer: '层',
@@ -582,62 +585,62 @@ export default {
     seriesMax: '最大概率',
     seriesEntropy: '熵',
     uniform: '均匀分布：{value}',
-    note: '对提示词的 token 和 {heads} 个注意力头取平均。一个 token 能关注它自己和它之前的 token；权重在这 t + 1 个 token 上均匀分布时熵为 log(t + 1)，独热的一行熵为 0。',
-    tableCaption: '每层的注意力，对 token 和注意力头取平均',
+    note: '对提示词的词元（token）和 {heads} 个注意力头取平均。一个词元能关注它自己和它之前的词元；权重在这 t + 1 个词元上均匀分布时熵为 log(t + 1)，独热的一行熵为 0。',
+    tableCaption: '每层的注意力，对词元和注意力头取平均',
     layerCol: '层',
   },
   gradient: {
     depth: '两个堆叠的深度',
     depthValue: '{depth} 层',
     updating: '正在做反向传播…',
-    preRatio: 'pre-norm：第一层 ÷ 最后一层',
-    postRatio: 'post-norm：第一层 ÷ 最后一层',
-    stream: 'pre-norm：残差流每 token 的 L2，第 0 层 → 第 {last} 层',
-    factor: 'pre-norm：input norm 的系数，第 0 层 → 第 {last} 层',
+    preRatio: '前置归一化（pre-norm）：第一层 ÷ 最后一层',
+    postRatio: '后置归一化（post-norm）：第一层 ÷ 最后一层',
+    stream: '前置归一化：残差流每词元（token）的 L2，第 0 层 → 第 {last} 层',
+    factor: '前置归一化：注意力前归一化的系数，第 0 层 → 第 {last} 层',
     fromTo: '{from} → {to}',
-    loss: '下一个 token 的损失，pre / post',
+    loss: '下一个词元的损失，前置 / 后置',
     lossValue: '{lossPre} / {lossPost} nats',
     paramsTitle: '每层参数的梯度范数',
     residualTitle: '进入每层时残差流的梯度范数（最后一个点：离开最后一层时）',
     factorTitle:
-      '每个归一化在反向传播中给梯度乘上的系数，约为 √d·rms(g)/‖x‖（pre-norm 取自前向传播，post-norm 由反向传播测得）',
-    seriesPre: 'pre-norm',
-    seriesPost: 'post-norm',
+      '每个归一化在反向传播中给梯度乘上的系数，约为 √d·rms(g)/‖x‖（前置归一化取自前向传播，后置归一化由反向传播测得）',
+    seriesPre: '前置归一化',
+    seriesPost: '后置归一化',
     axisLayer: '层',
     axisGrad: '梯度 L2',
     axisFactor: '系数',
     readingTitle: '这些数字说明了什么',
     readingRatios:
-      '{depth} 层时，pre-norm 第一层参数的梯度是最后一层的 {preRatio} 倍，post-norm 是 {postRatio} 倍（下面的训练实验室也按这个方向相除）。',
+      '{depth} 层时，前置归一化第一层参数的梯度是最后一层的 {preRatio} 倍，后置归一化是 {postRatio} 倍（下面的训练实验室也按这个方向相除）。',
     readingMechanism:
       '原因要看第三张图。反向传播经过一个归一化时，梯度会被乘上约 √d·rms(g)/‖x‖。这个系数和前向传播中输入 x 长度的变化倍数相同：x 比 √d·rms(g)（这里约为 32）短，系数大于 1；比它长，系数小于 1。',
     readingPreFalls:
-      'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 涨到第 {last} 层的 {streamLast}，input norm 的系数随之从 {factorFirst} 降到 {factorLast}。于是，靠前的子模块送回残差流的梯度被放大，靠后的被缩小，残差流上的梯度越往输入端积累得越多：离开第 0 层时，它是离开第 {last} 层时的 {streamGradRatio} 倍。子模块的参数梯度来自它把输出加回残差流的那个位置，所以这里靠前的层拿到的梯度更大。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
+      '在前置归一化的结构里，每个归一化读的都是残差流。残差流每词元的 L2 从第 0 层的 {streamFirst} 涨到第 {last} 层的 {streamLast}，注意力前归一化的系数随之从 {factorFirst} 降到 {factorLast}。于是，靠前的子模块送回残差流的梯度被放大，靠后的被缩小，残差流上的梯度越往输入端积累得越多：离开第 0 层时，它是离开第 {last} 层时的 {streamGradRatio} 倍。子模块的参数梯度来自它把输出加回残差流的那个位置，所以这里靠前的层拿到的梯度更大。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
     readingPreOther:
-      'pre-norm 的每个归一化读的都是残差流。残差流每 token 的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，input norm 的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
+      '在前置归一化的结构里，每个归一化读的都是残差流。残差流每词元的 L2 从第 0 层的 {streamFirst} 变为第 {last} 层的 {streamLast}，注意力前归一化的系数从 {factorFirst} 变为 {factorLast}。层与层之间，残差流本身不经过任何归一化，梯度沿恒等路径传到每一层。',
     readingPostLevel:
-      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 各层参数的梯度大致持平：第一层是最后一层的 {postRatio} 倍。',
+      '在后置归一化的结构里，归一化就在残差流上，梯度往回传时要逐个穿过它们。每个归一化都把残差流拉回原来的尺度，它们读到的和与输出差不多长。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，后置归一化各层参数的梯度大致持平：第一层是最后一层的 {postRatio} 倍。',
     readingPostOther:
-      'post-norm 的归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，post-norm 第一层参数的梯度是最后一层的 {postRatio} 倍。',
+      '在后置归一化的结构里，归一化就在残差流上，梯度往回传时要逐个穿过它们。除了第 0 层的第一个归一化（它读的是很短的嵌入向量），系数都在 {postFactorLo} 到 {postFactorHi} 之间。初始化时，后置归一化第一层参数的梯度是最后一层的 {postRatio} 倍。',
     readingInit:
-      '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在 post-norm 中，随着训练改变权重，残差流上的缩放会层层累积。下面的训练实验室测的正是这一点：{layers} 层、学习率 {lr}、不加预热时，post-norm 在 {robustSeeds} 个种子中有 {postSeeds} 个的第一层梯度塌缩了，而 pre-norm 有 {preSeeds} 个学起来，加预热的 post-norm 有 {warmSeeds} 个。Xiong 等人（2020）的实验也是如此：post-norm 要靠预热才能训好，pre-norm 不预热也能训好。',
+      '以上都是初始化时的快照，一步都还没训练。它说明了在这个未训练的模型里，归一化怎样缩放反向信号，也说明两种结构下每一层都能收到梯度。但它说明不了深层堆叠能不能训练，因为这取决于权重变化时梯度怎样变化。本章的论断讲的是训练过程：在后置归一化中，随着训练改变权重，残差流上的缩放会层层累积。下面的训练实验室测的正是这一点：{layers} 层、学习率 {lr}、不加预热时，后置归一化在 {robustSeeds} 个种子中有 {postSeeds} 个的第一层梯度塌缩了，而前置归一化有 {preSeeds} 个学起来，加预热的后置归一化有 {warmSeeds} 个。Xiong 等人（2020）的实验也是如此：后置归一化要靠预热才能训好，前置归一化不预热也能训好。',
     trainingRun: '要亲眼看到这一过程，得做一次训练：下面的训练实验室依次训练这几种堆叠，每一步之后都测一次梯度。',
     readingLossAbove:
-      '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节 token 上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，pre-norm 排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
+      '损失读数为前置归一化 {lossPre} nats、后置归一化 {lossPost} nats，都高于 ln {vocabulary} = {uniform} nats，即在 {vocabulary} 个字节词元上平均猜测的得分。模型要比平均猜测还差，只能是给真实下一个字节的概率低于平均份额。未训练的模型正是如此：它并非犹豫不决，而是自信地猜错。对提示词之后的那个字节，前置归一化排第一的猜测独占 {topPre} 的概率，是平均份额的 {topShare} 倍。平均而言（对提示词中各个下一字节取几何平均），前置归一化给真实字节的机会是 {oddsPre} 分之一，后置归一化是 {oddsPost} 分之一，而平均猜测是 {vocabulary} 分之一。',
     readingLossOther:
-      '损失读数为 pre-norm {lossPre} nats、post-norm {lossPost} nats，可与 ln {vocabulary} = {uniform} nats 比较，那是在 {vocabulary} 个字节 token 上平均猜测的得分。这里什么都没训练，离它多近全凭随机权重的运气。平均而言（对提示词中各个下一字节取几何平均），pre-norm 给真实字节的机会是 {oddsPre} 分之一，post-norm 是 {oddsPost} 分之一。',
+      '损失读数为前置归一化 {lossPre} nats、后置归一化 {lossPost} nats，可与 ln {vocabulary} = {uniform} nats 比较，那是在 {vocabulary} 个字节词元上平均猜测的得分。这里什么都没训练，离它多近全凭随机权重的运气。平均而言（对提示词中各个下一字节取几何平均），前置归一化给真实字节的机会是 {oddsPre} 分之一，后置归一化是 {oddsPost} 分之一。',
     readingNoNorm:
-      '没有归一化时，pre-norm 和 post-norm 是同一个网络，两条曲线重合。在上面选择 RMSNorm 或 LayerNorm，就能比较两种结构。',
-    note: '这里是提示词上下一个 token 损失的梯度，在初始化时计算，没有任何训练。两个堆叠逐层共享权重，只有归一化的位置不同；提示词、归一化方式和 eps 都来自上面的设置。',
+      '没有归一化时，前置归一化和后置归一化是同一个网络，两条曲线重合。在上面选择 RMSNorm 或 LayerNorm，就能比较两种结构。',
+    note: '这里是提示词上下一个词元损失的梯度，在初始化时计算，没有任何训练。两个堆叠逐层共享权重，只有归一化的位置不同；提示词、归一化方式和 eps 都来自上面的设置。',
     tableCaption: '{depth} 层时的梯度范数',
     layerCol: '层',
-    colParamsPre: '参数，pre',
-    colParamsPost: '参数，post',
-    colResidualPre: '残差流，pre',
-    colResidualPost: '残差流，post',
-    colStreamPre: '残差流 L2/tok，pre',
-    colFactorPre: 'input norm 系数，pre',
-    colFactorPost: '第一个归一化的系数，post',
+    colParamsPre: '参数，前置',
+    colParamsPost: '参数，后置',
+    colResidualPre: '残差流，前置',
+    colResidualPost: '残差流，后置',
+    colStreamPre: '残差流每词元 L2，前置',
+    colFactorPre: '注意力前归一化的系数，前置',
+    colFactorPost: '第一个归一化的系数，后置',
   },
   playground: {
     title: '尺度不变性试验场',
@@ -680,8 +683,8 @@ export default {
   },
   takeaways: {
     title: '工程要点',
-    one: '经过 RMSNorm，一个 token 向量的长度约为 $\\sqrt{d}$ 乘以增益的 RMS；对 1024 维、增益接近 1 的模型就是 32，与输入原本多大无关。',
-    two: '[[prenorm|Pre-norm]] 归一化的是进入每个子模块的输入，而不是高速路，所以残差流为梯度保留了一条[[identity|恒等路径]]。在本页 {layers} 层、学习率 {lr}、不加预热的运行里，pre-norm 在 {robustSeeds} 个种子中有 {preSeeds} 个学起来了，post-norm 有 {postSeeds} 个停滞；post-norm 只有加上预热才在这里学得起来（{robustSeeds} 个中 {warmSeeds} 个）。',
+    one: '经过 RMSNorm，一个词元（token）向量的长度约为 $\\sqrt{d}$ 乘以增益的 RMS；对 1024 维、增益接近 1 的模型就是 32，与输入原本多大无关。',
+    two: '[[prenorm|前置归一化（pre-norm）]]只对进入每个子模块的输入做归一化，不碰高速路本身，所以残差流为梯度保留了一条[[identity|恒等路径]]。在本页 {layers} 层、学习率 {lr}、不加预热的运行里，前置归一化在 {robustSeeds} 个种子中有 {preSeeds} 个学起来了，后置归一化（post-norm）有 {postSeeds} 个停滞；后置归一化只有加上预热才在这里学得起来（{robustSeeds} 个中 {warmSeeds} 个）。',
     three:
       '去掉减均值和偏置可以省下计算：一次归约代替两次，一个参数向量代替两个。在提出 RMSNorm 的那篇论文的实验里，用它训练的模型与用 LayerNorm 的成绩大致相当。',
   },
@@ -692,16 +695,16 @@ export default {
     hide: '收起参考答案',
     answerTitle: '参考答案（数字来自本面板的计算）',
     asidePost:
-      '动手（post-norm）：在层图上读出进入第 {first} 层和第 {second} 层的残差流，再在这里读“{boxIn}”和“{boxOut}”。哪些数值离 √d 很远？为什么只有它们？',
+      '后置归一化（post-norm）下的动手练习：在层图上读出进入第 {first} 层和第 {second} 层的残差流，再在这里读“{boxIn}”和“{boxOut}”。哪些数值离 √d 很远？为什么只有它们？',
     task: {
-      pre: '等演示面板的自动演示结束后，把层选择器调到第 {first} 层，在单层拆解里读出“{boxIn}”和“{boxOut}”的 L2/tok。再切到第 {second} 层读一次。',
-      post: '演示面板现在是 post-norm。请在第 {first} 层和第 {second} 层分别读出：进入该层的残差流（层图中的“{series}”），以及单层拆解里的“{boxIn}”和“{boxOut}”。',
+      pre: '等演示面板的自动演示结束后，把层选择器调到第 {first} 层，在单层拆解里读出“{boxIn}”和“{boxOut}”的每词元 L2。再切到第 {second} 层读一次。',
+      post: '演示面板现在是后置归一化（post-norm）。请在第 {first} 层和第 {second} 层分别读出：进入该层的残差流（层图中的“{series}”），以及单层拆解里的“{boxIn}”和“{boxOut}”。',
       none: '演示面板现在没有归一化，也就没有归一化的输入和输出可比。可以改读第 {first} 层和第 {second} 层的残差流；也可以在上面选 RMSNorm，按原题来做。',
       shallow:
         '这个练习比较第 {first} 层和第 {second} 层。请把演示面板的深度设为 {needed} 层或更多，才能到达第 {second} 层。',
     },
     question: {
-      pre: '两者中哪个随深度增长，哪个保持不动？用一句话说明原因，句中要用到“残差流”和“pre-norm”。',
+      pre: '两者中哪个随深度增长，哪个保持不动？用一句话说明原因，句中要用到“残差流”和“前置归一化（pre-norm）”。',
       post: '这些数值里，哪些离 √d = {sqrtD} 很远？为什么只有它们？',
       none: '两层之间，残差流的长度怎样变化？加上归一化会改变什么？',
     },
@@ -716,8 +719,8 @@ export default {
       none: '残差流从 {res0} 涨到 {res1}，是原来的 {ratio} 倍；每个子模块都按这个大小原样读取它。',
     },
     model: {
-      pre: '“在 pre-norm 中，残差流本身从不归一化，每个子模块的输出都叠加上去，所以它一路增长；归一化只缩放每个子模块读取的那份副本，让它的长度约为 √d 乘以增益的 RMS，与残差流多大无关。”',
-      post: '“在 post-norm 中，每个子模块之后都有一个归一化直接作用在残差流上，残差流一次又一次被拉回约 √d；只有第一个归一化之前的嵌入还保留着自己的大小。”',
+      pre: '“在前置归一化中，残差流本身从不归一化，每个子模块的输出都叠加上去，所以它一路增长；归一化只缩放每个子模块读取的那份副本，让它的长度约为 √d 乘以增益的 RMS，与残差流多大无关。”',
+      post: '“在后置归一化中，每个子模块之后都有一个归一化直接作用在残差流上，残差流一次又一次被拉回约 √d；只有第一个归一化之前的嵌入还保留着自己的大小。”',
       none: '“没有归一化，残差流就没有任何约束：它随深度增长，每个子模块都原样读取它。在每个子模块前加一个归一化，就能避免这一点。”',
     },
   },
@@ -758,9 +761,9 @@ export default {
       aHint: '数一数两种结构每层有几个归一化：都是两个，每个都有 d 个增益。',
       b: '一条回到前几层、不经过任何归一化的通道，所以很深的网络依然训得动。',
       c: '可以不要残差相加。',
-      cHint: '看看 pre-norm 的示意图：那条高速路正是由这些相加连起来的。',
+      cHint: '看看前置归一化的示意图：那条高速路正是由这些相加连起来的。',
       explanation:
-        '在 pre-norm 里，残差流只是一路累加：每一层的雅可比矩阵是 I + ∂F/∂x，梯度经由单位矩阵那一项，不管穿过多少层都原样回到第一层（各分支再加上自己的贡献）。在 post-norm 里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次；训练中这些缩放在深层网络里层层累积。代价有多大要看学习率：在本页学习率 {lr}、不加预热的运行里，post-norm 在 {learned} 层时学起来了，在 {stalled} 层时停滞，而 pre-norm 在 {preLearned} 层都学起来了。上面的训练实验室会当着你的面把这样的运行训一遍，它的学习率窗口还画出了每种结构能用的学习率范围。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
+        '在前置归一化（pre-norm）里，残差流只是一路累加：每一层的雅可比矩阵是 I + ∂F/∂x，梯度经由单位矩阵那一项，不管穿过多少层都原样回到第一层（各分支再加上自己的贡献）。在后置归一化（post-norm）里，这条路在每个子模块之后都要穿过一个归一化，每穿过一个，反向信号就被重新缩放一次；训练中这些缩放在深层网络里层层累积。代价有多大要看学习率：在本页学习率 {lr}、不加预热的运行里，后置归一化在 {learned} 层时学起来了，在 {stalled} 层时停滞，而前置归一化在 {preLearned} 层都学起来了。上面的训练实验室会当着你的面把这样的运行训一遍，它的学习率窗口还画出了每种结构能用的学习率范围。上面的梯度面板只是初始化时的一张快照，一步训练都还没走，这些缩放还没有开始累积。',
     },
     q3: {
       question: '一个 1024 维的隐藏向量经过 RMSNorm，增益是训练好的。结果的 L2 范数大约是多少？',

@@ -136,7 +136,10 @@ export function labConclusions(runs, { settings, steps, guess }) {
     const guessed = guess.g.filter((id) => ran.includes(id));
     const learned = runs.filter((run) => runOutcome(run) === 'learned').map((run) => run.id);
     const same = guessed.length === learned.length && guessed.every((id) => learned.includes(id));
-    sentences.push({ key: same ? 'guessMatch' : 'guessDiffer', params: { guessed, learned } });
+    // When no run learned, the sentence names none of them: its own wording
+    // ("结果没有一组学起来", not "结果学起来的是没有一组").
+    const key = learned.length ? (same ? 'guessMatch' : 'guessDiffer') : same ? 'guessMatchNone' : 'guessDifferNone';
+    sentences.push({ key, params: { guessed, learned } });
   }
   return sentences;
 }

@@ -183,6 +183,8 @@ export default {
     'The warmup ({warmup} steps) is longer than the run ({steps} steps): its learning rate never reached {lr}.',
   guessMatch: 'You expected {guessed} to learn, and {learned} did.',
   guessDiffer: 'You expected {guessed} to learn; {learned} did.',
+  guessMatchNone: 'You expected {guessed} to learn, and indeed {learned} did.',
+  guessDifferNone: 'You expected {guessed} to learn; {learned} did.',
   testSpeed: 'Test setting: {steps} steps per run instead of {full}.',
   normsTitle: 'The trained model’s own L2/tok across layers',
   normsIntro:

@@ -2,7 +2,7 @@
 // 不在页面的首次下载之中；本节标题在页面自己的词典里。
 export default {
   intro:
-    '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都用同一个种子：前置归一化、后置归一化，以及学习率在开头若干步里按直线升上去的后置归一化（预热）。每一步读入 {batch} 段、每段 {seq} 个字节。',
+    '这里有一个真实的模型在你的标签页里训练：一个按字节切分的小型 Transformer（隐藏维度 {hidden}，{heads} 个注意力头，每个字节一个词元（token）），从随机权重出发，用本章自己的中文文字来训练。实验室依次完成每一组运行，每组都用同一个种子：前置归一化（pre-norm）、后置归一化（post-norm），以及加了预热（warmup）的后置归一化，即学习率在开头若干步里按直线升上去。每一步读入 {batch} 段、每段 {seq} 个字节。',
   settings: '设置',
   depth: '层数',
   lr: '学习率',
@@ -23,13 +23,13 @@ export default {
   runPost6: '6 层的后置归一化',
   noRuns: '请至少选择一组运行。',
   predictTitle: '开始之前先猜一猜：哪几组能学起来？',
-  predictIntro: '勾选你认为会离开平台的那几组，也就是最终损失明显低于“只知道每个字节出现频率”的模型的那几组。',
+  predictIntro: '勾选你认为会走出平台期的那几组，也就是最终损失明显低于“只知道每个字节出现频率”的模型的那几组。',
   predictLock: '确定我的猜测',
   predictSkip: '跳过这道题',
   predictMade: '你的猜测：{runs}能学起来。各组跑完后会拿结果和它对照。',
   predictSkipped: '你跳过了这道题。',
   predictAgain: '重新猜',
-  none: '一组也没有',
+  none: '没有一组',
   start: '开始',
   pause: '暂停',
   resume: '继续',
@@ -106,7 +106,7 @@ export default {
   outcomeLearned: '学起来了',
   outcomeBetween: '正在走出平台期',
   outcomePlateau: '停滞，梯度仍在',
-  outcomeAbove: '仍在平台之上',
+  outcomeAbove: '还没降到平台期',
   outcomeCollapsed: '停滞，前几层的梯度已塌缩',
   outcomeDiverged: '发散',
   mapCompareSame:
@@ -148,13 +148,13 @@ export default {
   runLearned:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它学到的不止字节频率。',
   runCollapsed:
-    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}，每一步挪动的幅度也只有最后一层的 {update}。',
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}，每一步挪动的幅度也只有最后一层的 {update}。',
   runCollapsedMoving:
-    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}。Adam 仍让它们每步挪动最后一层的 {update} 倍，但挪动的方向几乎不受损失指引。',
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}。Adam 仍让它们每步挪动最后一层的 {update} 倍，但挪动的方向几乎不受损失指引。',
   runPlateau:
-    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台上，但梯度依然在流动（第一层比最后一层：{ratio}；更新之比 {update}）：这是起步慢，而不是整个堆叠失灵，多跑些步或换个种子都可能让它走出来。',
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，但梯度依然在流动（第一层比最后一层：{ratio}；更新之比 {update}）：这是起步慢，而不是整个堆叠失灵，多跑些步或换个种子都可能让它走出来。',
   runBetween:
-    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它已经离开平台，但离得还不远。',
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），比一元熵（{entropy}）低 {gap}；在留出文本上为 {heldout}。它已经走出平台期，但走得还不远。',
   runAbove:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），仍比一元熵（{entropy}）高 {gap}；在留出文本上为 {heldout}。它连每个字节多常见都还没有学会。',
   runDiverged: '{run}：损失在第 {step} 步变得不再是一个数。这组运行发散了。',
@@ -173,8 +173,10 @@ export default {
   warmupLonger: '预热（{warmup} 步）比整次运行（{steps} 步）还长：学习率始终没有升到 {lr}。',
   guessMatch: '你预计{guessed}能学起来，结果正是{learned}。',
   guessDiffer: '你预计{guessed}能学起来，结果学起来的是{learned}。',
+  guessMatchNone: '你预计{guessed}能学起来，结果确实{learned}学起来。',
+  guessDifferNone: '你预计{guessed}能学起来，结果{learned}学起来。',
   testSpeed: '测试设置：每组运行 {steps} 步，而不是 {full} 步。',
-  normsTitle: '训练出的模型自己的逐层 L2/tok',
+  normsTitle: '训练出的模型自己的逐层每词元 L2',
   normsIntro:
     '这是演示面板里那张图，只是换成在这里训练的模型来量：残差流进入每一层时、以及每层两个归一化交出去的向量有多长（L2 范数，对留出文本第一个窗口的各个词元取平均）。这个模型宽 {d}，所以增益为 1 的归一化给出的长度是 √{d} ≈ {sqrtD}，而不是演示面板里那个 1024 维模型的 32。',
   normsRun: '显示的运行',

@@ -55,7 +55,9 @@ export function createAttentionWidget(root) {
       );
       setText(
         summary,
-        t('attention.summary', {
+        // A count of none reads as a sentence of its own ("none of the 24
+        // layers", "24 层中没有一层"), not as "0 of the 24".
+        t(saturated === 0 ? 'attention.summaryNoneSaturated' : 'attention.summary', {
           first: fixed(maxProb[0], 2),
           deepest,
           deep: fixed(maxProb[deepest], 2),
