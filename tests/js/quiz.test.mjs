@@ -50,7 +50,7 @@ describe('the quiz', () => {
         q2: 'A path down the residual stream to the first layers that crosses no norm, so very deep stacks can still be trained.',
         q3: '4096.',
         q4: 'For every c > 0, as long as eps is negligible next to the mean square of both x and c·x; when a vector is tiny, eps dominates its RMS and its output shrinks with it.',
-        q5: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains, so the scores stop growing with the stream.',
+        q5: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains’ RMS, so the scores stop growing with the stream.',
         q6: 'Without warmup, post-norm’s window narrows as depth grows; warmup widens it at some depths, and pre-norm’s window is at least as wide as the other two at every depth.',
       },
       'zh-CN': {
@@ -58,7 +58,7 @@ describe('the quiz', () => {
         q2: '一条沿着残差流回到前几层的通道，中间不经过任何归一化，所以很深的网络依然训得动。',
         q3: '4096。',
         q4: '只要 c > 0 就成立，前提是 eps 与 x 和 c·x 的均方相比都可以忽略；向量很小时，eps 主导了它的 RMS，输出会随输入一起缩小。',
-        q5: '最高分的词元几乎拿走全部概率（小部件显示“饱和”），经过 softmax 的梯度几乎消失；归一化让注意力读到的输入保持在 √d 乘以增益左右，分数就不再随残差流一起变大。',
+        q5: '最高分的词元几乎拿走全部概率（小部件显示“饱和”），经过 softmax 的梯度几乎消失；归一化让注意力读到的输入保持在 √d 乘以增益的 RMS 左右，分数就不再随残差流一起变大。',
         q6: '不加预热的后置归一化，窗口随深度变窄；预热在某些深度上把它放宽，而前置归一化的窗口在每个深度上都不比另外两种窄。',
       },
     };

@@ -822,13 +822,13 @@ export default {
       aHint: 'Softmax responds to the differences between the scores, and scaling every score scales every difference.',
       b: 'They even out towards 1/6 each, so attention spreads over all six tokens.',
       bHint: 'Watch the tallest bar while the magnitude rises: does it shrink or grow?',
-      c: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains, so the scores stop growing with the stream.',
+      c: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains’ RMS, so the scores stop growing with the stream.',
       explanation:
-        'Softmax turns differences between scores into ratios between probabilities: two tokens whose scores differ by Δ get probabilities in the ratio exp(Δ). Multiplying every score by 8 (in the chapter’s mode; by 64 when queries and keys both grow) multiplies every Δ by the same factor, so every ratio is raised to that power: the top token’s probability heads for 1 and the others’ for 0. The softmax’s derivatives are p(1 − p) for a token’s own score and −p·q between two tokens; with one probability near 1 and the rest near 0 they are all near 0, so the scores get almost no gradient and attention barely learns where to look. With a norm in front of attention, the queries and keys are computed from a vector about √d times the gains long, however large the residual stream has grown, so the scores no longer grow with the stream.',
+        'Softmax turns differences between scores into ratios between probabilities: two tokens whose scores differ by Δ get probabilities in the ratio exp(Δ). Multiplying every score by 8 (in the chapter’s mode; by 64 when queries and keys both grow) multiplies every Δ by the same factor, so every ratio is raised to that power: the top token’s probability heads for 1 and the others’ for 0. The softmax’s derivatives are p(1 − p) for a token’s own score and −p·q between two tokens; with one probability near 1 and the rest near 0 they are all near 0, so the scores get almost no gradient and attention barely learns where to look. With a norm in front of attention, the queries and keys are computed from a vector about √d times the gains’ RMS long, however large the residual stream has grown, so the scores no longer grow with the stream.',
     },
     q6: {
       question:
-        'The training lab’s learning-rate window draws one chart per depth and marks the learning rates at which each run learned in most of its seeds. What do the charts show as the stack gets deeper?',
+        'The training lab’s learning-rate window draws one chart per depth and lists the learning rates at which each run learned in most of its seeds. What do the charts show as the stack gets deeper?',
       a: 'Without warmup, post-norm’s window narrows as depth grows; warmup widens it at some depths, and pre-norm’s window is at least as wide as the other two at every depth.',
       b: 'All three windows narrow at the same pace: depth costs every layout the same.',
       bHint: 'Compare pre-norm and post-norm in the deepest chart: are their windows the same width?',
