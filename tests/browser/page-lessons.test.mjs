@@ -38,6 +38,13 @@ const depthsAt = (lang, run) => {
   };
   return { learnedAt: SWEEP.grid.layers.filter(learned), failedAt: SWEEP.grid.layers.filter((l) => !learned(l)) };
 };
+// What quiz question 6's explanation says of the learning-rate window: at
+// how many of the sweep's rates a run learned in most seeds at a depth.
+const ratesLearned = (lang, run, layers) =>
+  SWEEP.grid.lr.filter((lr) => {
+    const rows = SWEEP.rows.filter((r) => r.lang === lang && r.layers === layers && r.lr === lr && r.run === run);
+    return rows.filter((r) => r.outcome === 'learned').length > rows.length / 2;
+  }).length;
 const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
 // A page string, filled as the page fills it.
@@ -595,13 +602,31 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal((await stored(page)).exercise, undefined);
       }));
 
-    test('the quiz: a hint first, the explanation after a right or second wrong pick, a first-try score kept across a reload', () =>
+    test('the quiz: six questions, a hint first, the explanation after a right or second wrong pick, a first-try score kept across a reload', () =>
       withPage('', async (page) => {
         const question = (q) => page.locator(`[data-question="${q}"]`);
         const option = (q, o) => question(q).locator(`[data-option="${o}"]`);
         const explanation = (q) => question(q).locator('.quiz-explanation');
+        const hint = (q) => question(q).locator('.quiz-hint span');
         const score = () => page.textContent('.quiz-score');
-        assert.equal(await score(), t('quiz.scoreNone', { total: 3 }));
+        assert.equal(await page.locator('[data-widget="quiz"] .quiz-question').count(), 6);
+        assert.deepEqual(await page.locator('[data-widget="quiz"] .quiz-number').allTextContents(), [
+          '1',
+          '2',
+          '3',
+          '4',
+          '5',
+          '6',
+        ]);
+        for (const q of ['q1', 'q2', 'q3', 'q4', 'q5', 'q6']) {
+          assert.equal(
+            await question(q).locator('legend span:not(.quiz-number)').textContent(),
+            t(`quiz.${q}.question`),
+          );
+          assert.equal(await question(q).locator('.quiz-option').count(), 3);
+          assert.equal(await explanation(q).isVisible(), false);
+        }
+        assert.equal(await score(), t('quiz.scoreNone', { total: 6 }));
         assert.equal(await page.isDisabled('.quiz-reset'), true);
 
         // Q1 wrong first: a hint about that option, no explanation, no answer.
@@ -610,13 +635,13 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await option('q1', 'a').getAttribute('data-mark'), 'wrong');
         assert.equal(await question('q1').locator('.quiz-verdict-line').textContent(), t('quiz.wrong'));
         assert.equal(
-          await question('q1').locator('.quiz-hint span').textContent(),
+          await hint('q1').textContent(),
           t('quiz.hintLine', { hint: t('quiz.q1.aHint'), tryAnother: t('quiz.tryAnother') }),
         );
         assert.equal(await explanation('q1').isVisible(), false);
         assert.equal(await explanation('q1').locator('span').textContent(), '');
         assert.equal(await question('q1').locator('[data-mark="answer"], [data-mark="correct"]').count(), 0);
-        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 3 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 6 }));
         // ...then right: the explanation, and no first-try point.
         await option('q1', 'c').click();
         await painted(page);
@@ -649,23 +674,85 @@ for (const lang of ['en', 'zh-CN']) {
             preLearned: depthList(pre.learnedAt, lang),
           }),
         );
-        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 2, total: 3 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 2, total: 6 }));
 
         // Q3: two wrong picks open the explanation and point out the answer.
         await option('q3', 'a').click();
         await painted(page);
+        assert.equal(
+          await hint('q3').textContent(),
+          t('quiz.hintLine', { hint: t('quiz.q3.aHint'), tryAnother: t('quiz.tryAnother') }),
+        );
         assert.equal(await explanation('q3').isVisible(), false);
         await option('q3', 'c').click();
         await painted(page);
         assert.equal(await explanation('q3').isVisible(), true);
+        assert.equal(await explanation('q3').textContent(), `${t('quiz.why')}${t('quiz.q3.explanation')}`);
         assert.equal(await question('q3').locator('.quiz-verdict-line').textContent(), t('quiz.wrongShown'));
         assert.equal(await option('q3', 'b').getAttribute('data-mark'), 'answer');
         assert.equal(await option('q3', 'b').locator('.quiz-verdict').textContent(), t('quiz.mark.answer'));
-        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 3, total: 3 }));
+        assert.equal(await question('q3').locator('.quiz-hint').isVisible(), false);
+
+        // Q4 right on the first try.
+        await option('q4', 'a').click();
+        await painted(page);
+        assert.equal(await question('q4').locator('.quiz-verdict-line').textContent(), t('quiz.rightFirst'));
+        assert.equal(await explanation('q4').textContent(), `${t('quiz.why')}${t('quiz.q4.explanation')}`);
+
+        // Q5 wrong, a hint, then right: the explanation, no point.
+        await option('q5', 'b').click();
+        await painted(page);
+        assert.equal(
+          await hint('q5').textContent(),
+          t('quiz.hintLine', { hint: t('quiz.q5.bHint'), tryAnother: t('quiz.tryAnother') }),
+        );
+        assert.equal(await explanation('q5').isVisible(), false);
+        await option('q5', 'c').click();
+        await painted(page);
+        assert.equal(await question('q5').locator('.quiz-verdict-line').textContent(), t('quiz.rightLater'));
+        assert.equal(await explanation('q5').textContent(), `${t('quiz.why')}${t('quiz.q5.explanation')}`);
+
+        // Q6 right on the first try: its explanation quotes the sweep's
+        // window per depth, counted here from the rows.
+        await option('q6', 'a').click();
+        await painted(page);
+        assert.equal(await question('q6').locator('.quiz-verdict-line').textContent(), t('quiz.rightFirst'));
+        const widths = (run) =>
+          depthList(
+            SWEEP.grid.layers.map((layers) => ratesLearned(lang, run, layers)),
+            lang,
+          );
+        assert.deepEqual(
+          [widths('post'), widths('warmup'), widths('pre')],
+          [params.postWidths, params.warmWidths, params.preWidths],
+        );
+        const rates = SWEEP.grid.lr;
+        assert.equal(
+          await explanation('q6').locator('span').textContent(),
+          t('quiz.q6.explanation', {
+            steps: SWEEP.defaults.steps,
+            seeds: SWEEP.grid.seeds.length,
+            rates: rates.length,
+            lrLow: decimals(Math.min(...rates), 4),
+            lrHigh: decimals(Math.max(...rates), 4),
+            windowDepths: depthList(SWEEP.grid.layers, lang),
+            postWidths: widths('post'),
+            warmWidths: widths('warmup'),
+            preWidths: widths('pre'),
+            warmup: SWEEP.defaults.warmup,
+            layers: LAB_DEFAULTS.layers,
+            lr: decimals(QUIZ_LR, 4),
+          }),
+        );
+        assert.doesNotMatch(await explanation('q6').textContent(), /\{/);
+        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 6, total: 6 }));
         const answers = {
           q1: { f: 'a', r: 0, c: 'c', w: 1 },
           q2: { f: 'b', r: 1, c: 'b', w: 1 },
           q3: { f: 'a', r: 0, c: 'c', w: 1 },
+          q4: { f: 'a', r: 1, c: 'a', w: 1 },
+          q5: { f: 'b', r: 0, c: 'c', w: 1 },
+          q6: { f: 'a', r: 1, c: 'a', w: 1 },
         };
         assert.deepEqual((await stored(page)).quiz, answers);
         // The answers are not part of the view: the URL never carries them.
@@ -679,12 +766,14 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await option('q1', 'c').locator('input').isChecked(), true);
         assert.equal(await option('q3', 'c').getAttribute('data-mark'), 'wrong');
         assert.equal(await explanation('q3').isVisible(), true);
-        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 3, total: 3 }));
+        assert.equal(await option('q6', 'a').getAttribute('data-mark'), 'correct');
+        assert.equal(await explanation('q6').isVisible(), true);
+        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 6, total: 6 }));
 
         // Try again: everything is cleared, here and in the store.
         await page.click('.quiz-reset');
         await painted(page);
-        assert.equal(await score(), t('quiz.scoreNone', { total: 3 }));
+        assert.equal(await score(), t('quiz.scoreNone', { total: 6 }));
         assert.equal(await page.locator('[data-widget="quiz"] [data-mark]').count(), 0);
         assert.equal(await page.locator('[data-widget="quiz"] input:checked').count(), 0);
         assert.equal((await stored(page)).quiz, undefined);
@@ -702,7 +791,7 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await option('q2', 'b').getAttribute('data-mark'), 'answer');
         await option('q2', 'b').click();
         await painted(page);
-        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 3 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 6 }));
         assert.deepEqual((await stored(page)).quiz, { q2: { f: 'c', r: 0, c: 'b', w: 1 } });
       }));
   });

@@ -149,10 +149,16 @@ for (const lang of ['en', 'zh-CN']) {
       await painted(page);
       assert.equal(await option('q1', 'c').getAttribute('data-mark'), 'correct');
       assert.equal(await explanation('q1').textContent(), `${t('quiz.why')}${t('quiz.q1.explanation')}`);
-      await option('q2', 'b').click();
-      await option('q3', 'b').click();
+      for (const [q, o] of [
+        ['q2', 'b'],
+        ['q3', 'b'],
+        ['q4', 'a'],
+        ['q5', 'c'],
+        ['q6', 'a'],
+      ])
+        await option(q, o).click();
       await painted(page);
-      const score = t('quiz.score', { firstTry: 2, answered: 3, total: 3 });
+      const score = t('quiz.score', { firstTry: 5, answered: 6, total: 6 });
       assert.equal(await page.textContent('.quiz-score'), score);
 
       // 5. The exercise's model answer, from the same run's figures.

@@ -116,17 +116,25 @@ async function skipWalk(frame) {
   await settle(frame);
 }
 
-// Q1 wrong then right, Q2 and Q3 right: 2 of 3 on the first try.
+// Q1 and Q6 wrong then right, Q2 to Q5 right: 4 of 6 on the first try, the
+// pass mark (two thirds of the questions).
 const WRONG_THEN_RIGHT = [
   ['q1', 'a'],
   ['q1', 'c'],
   ['q2', 'b'],
   ['q3', 'b'],
+  ['q4', 'a'],
+  ['q5', 'c'],
+  ['q6', 'b'],
+  ['q6', 'a'],
 ];
 const QUIZ_KEPT = {
   q1: { f: 'a', r: 0, c: 'c', w: 1 },
   q2: { f: 'b', r: 1, c: 'b', w: 1 },
   q3: { f: 'b', r: 1, c: 'b', w: 1 },
+  q4: { f: 'a', r: 1, c: 'a', w: 1 },
+  q5: { f: 'c', r: 1, c: 'c', w: 1 },
+  q6: { f: 'b', r: 0, c: 'a', w: 1 },
 };
 
 for (const flavour of ['1.2', '2004']) {
@@ -174,7 +182,7 @@ for (const flavour of ['1.2', '2004']) {
         await answerQuiz(first.frame, WRONG_THEN_RIGHT);
         sent = await received(first.page);
         // The quiz done, the walk not: the score, but not complete.
-        assert.deepEqual([sent.values[e.raw], sent.values[e.min], sent.values[e.max]], ['2', '0', '3']);
+        assert.deepEqual([sent.values[e.raw], sent.values[e.min], sent.values[e.max]], ['4', '0', '6']);
         assert.deepEqual(status(sent.values), flavour === '1.2' ? 'incomplete' : ['incomplete', 'passed']);
         if (flavour === '2004') assert.equal(sent.values['cmi.score.scaled'], '0.6667');
         assert.deepEqual(decodeResume(sent.values['cmi.suspend_data']).learner, { quiz: QUIZ_KEPT });
@@ -186,13 +194,13 @@ for (const flavour of ['1.2', '2004']) {
         assert.deepEqual(
           cmi,
           flavour === '1.2'
-            ? { status: 'passed', raw: '2', min: '0', max: '3', suspend: sent.values['cmi.suspend_data'] }
+            ? { status: 'passed', raw: '4', min: '0', max: '6', suspend: sent.values['cmi.suspend_data'] }
             : {
                 completion: 'completed',
                 success: 'passed',
-                raw: '2',
+                raw: '4',
                 min: '0',
-                max: '3',
+                max: '6',
                 scaled: '0.6667',
                 suspend: sent.values['cmi.suspend_data'],
               },
@@ -216,6 +224,7 @@ for (const flavour of ['1.2', '2004']) {
         assert.equal(sent.values[e.exit], 'suspend');
         const resume = decodeResume(sent.values['cmi.suspend_data']);
         assert.deepEqual(resume.learner, { quiz: QUIZ_KEPT, walk: { d: 1 }, predictions: { d: { s: 1 } } });
+        assert.ok(sent.values['cmi.suspend_data'].length <= 4096, `${sent.values['cmi.suspend_data'].length}`);
         assert.equal(resume.view.lang, 'zh-CN');
         assert.equal(resume.view.layer, '23');
         assert.deepEqual(first.problems, []);
@@ -224,14 +233,14 @@ for (const flavour of ['1.2', '2004']) {
             ? {
                 'cmi.suspend_data': sent.values['cmi.suspend_data'],
                 'cmi.core.lesson_status': 'passed',
-                'cmi.core.score.raw': '2',
+                'cmi.core.score.raw': '4',
                 'cmi.core.entry': 'resume',
               }
             : {
                 'cmi.suspend_data': sent.values['cmi.suspend_data'],
                 'cmi.completion_status': 'completed',
                 'cmi.success_status': 'passed',
-                'cmi.score.raw': '2',
+                'cmi.score.raw': '4',
               };
       } finally {
         await first.close();
@@ -247,12 +256,15 @@ for (const flavour of ['1.2', '2004']) {
           ['q1', 'c', 'correct'],
           ['q2', 'b', 'correct'],
           ['q3', 'b', 'correct'],
+          ['q4', 'a', 'correct'],
+          ['q5', 'c', 'correct'],
+          ['q6', 'a', 'correct'],
         ]) {
           assert.equal(await quizOption(frame, q, o).getAttribute('data-mark'), mark, q);
         }
         assert.equal(
           await frame.textContent('.quiz-score'),
-          text('zh-CN', 'quiz.score', { firstTry: 2, answered: 3, total: 3 }),
+          text('zh-CN', 'quiz.score', { firstTry: 4, answered: 6, total: 6 }),
         );
         // The walk is not asked again: its prediction was skipped and the
         // view is at the last layer, as a reload would find it.
@@ -305,8 +317,9 @@ for (const flavour of ['1.2', '2004']) {
         // One note, in the page's language now.
         assert.deepEqual(await notices(frame), [NOT_SAVING['zh-CN']]);
         const sent = await received(page);
-        assert.equal(sent.count(e.commit), 5);
-        assert.equal(sent.values[e.raw], '2');
+        // One commit at the start, one per pick.
+        assert.equal(sent.count(e.commit), 1 + WRONG_THEN_RIGHT.length);
+        assert.equal(sent.values[e.raw], '4');
         // Dismissed, it stays away.
         await frame.click('#notices .notice button');
         await answerQuiz(frame, [['q1', 'b']]);

@@ -32,6 +32,7 @@ import { dirname } from 'node:path';
 
 import { LAB, bringLabIn, launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
 import { liveTrainerModules, trackTrainerModules } from './trainer-tracker.mjs';
+import { QUIZ_IDS } from '../../web/src/quiz-answers.js';
 
 // What fails a run.
 export const LIMITS = Object.freeze({
@@ -228,7 +229,7 @@ export function pageControls() {
       name: 'quiz',
       weight: 0.3,
       kind: 'radio',
-      sel: ['q1', 'q2', 'q3'].flatMap((q) =>
+      sel: QUIZ_IDS.flatMap((q) =>
         ['a', 'b', 'c'].map((o) => `[data-widget="quiz"] input[name="quiz-${q}"][value="${o}"]`),
       ),
     },

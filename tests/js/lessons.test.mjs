@@ -1,5 +1,6 @@
 // The logic behind the student's own work on the page, under Node: the
-// quiz's answer records (first pick, score, when the explanation opens), the
+// quiz's answer records (first pick, score, when the explanation opens; the
+// key and the truth of each answer are in quiz.test.mjs), the
 // calculator's double-precision steps where float32 overflows, and the
 // figures the lessons quote from a forward view. The calculator's challenges
 // have their own files (challenges.test.mjs, challenges.property.test.mjs).
@@ -40,7 +41,7 @@ describe('quiz answers', () => {
       revealKey: false,
       firstTryRight: true,
     });
-    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 1, total: 3 });
+    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 1, total: 6 });
   });
 
   test('a first wrong pick opens nothing; the second wrong one opens the explanation and points at the answer', () => {
@@ -64,7 +65,7 @@ describe('quiz answers', () => {
     // Right at last: no first-try point, and the explanation stays open
     // whatever is picked next.
     s = pickAnswer(s, 'q1', QUIZ_KEY.q1);
-    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 0, total: 3 });
+    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 0, total: 6 });
     assert.equal(pickAnswer(s, 'q1', w1).q1.w, 1);
   });
 
@@ -83,7 +84,7 @@ describe('quiz answers', () => {
       null,
       [],
       'q1',
-      { q4: { f: 'a', r: 0, c: 'a' } },
+      { q7: { f: 'a', r: 0, c: 'a' } },
       { q1: { f: 'd', r: 0, c: 'a' } },
       { q1: { f: 'a', r: true, c: 'a' } },
       { q1: { f: 'a', r: 0 } },

@@ -17,7 +17,7 @@ import {
   scorm12Time,
   scorm2004Time,
 } from '../../web/src/lms.js';
-import { pickAnswer } from '../../web/src/quiz-answers.js';
+import { QUIZ_IDS, QUIZ_KEY, pickAnswer } from '../../web/src/quiz-answers.js';
 import { decodeResume } from '../../web/src/resume-data.js';
 import { SCORM_METHODS as NAMES } from './scorm-methods.mjs';
 
@@ -205,13 +205,21 @@ function quizStore(picks, { walk = false } = {}) {
   if (walk) store.write('walk', { d: 1 });
   return store;
 }
-// q1 wrong then right, q2 and q3 right: 2 of 3 on the first try.
-const WRONG_THEN_RIGHT = [
+// q1 wrong then right, q2 to q4 right, q5 and q6 wrong then right: 3 of 6
+// on the first try, under the pass mark (4, two thirds of 6).
+const THREE_OF_SIX = [
   ['q1', 'a'],
   ['q1', 'c'],
   ['q2', 'b'],
   ['q3', 'b'],
+  ['q4', 'a'],
+  ['q5', 'a'],
+  ['q5', 'c'],
+  ['q6', 'b'],
+  ['q6', 'a'],
 ];
+// The same with q5 right on the first try: 4 of 6, passed.
+const FOUR_OF_SIX = THREE_OF_SIX.filter(([id, option]) => !(id === 'q5' && option === 'a'));
 
 test('what each version is told: completion, score and success', () => {
   const progress = (picks, walk) => {
@@ -223,39 +231,51 @@ test('what each version is told: completion, score and success', () => {
     '1.2': { 'cmi.core.lesson_status': 'incomplete' },
     '2004': { 'cmi.completion_status': 'incomplete', 'cmi.success_status': 'unknown' },
   });
-  // The quiz done (2 of 3, passed) but not the walk: 2004 says passed and
+  // The quiz done (4 of 6, passed) but not the walk: 2004 says passed and
   // incomplete; 1.2 has one status, incomplete, and the score.
-  assert.deepEqual(progress(WRONG_THEN_RIGHT, false), {
+  assert.deepEqual(progress(FOUR_OF_SIX, false), {
     '1.2': {
       'cmi.core.score.min': '0',
-      'cmi.core.score.max': '3',
-      'cmi.core.score.raw': '2',
+      'cmi.core.score.max': '6',
+      'cmi.core.score.raw': '4',
       'cmi.core.lesson_status': 'incomplete',
     },
     '2004': {
       'cmi.score.min': '0',
-      'cmi.score.max': '3',
-      'cmi.score.raw': '2',
+      'cmi.score.max': '6',
+      'cmi.score.raw': '4',
       'cmi.score.scaled': '0.6667',
       'cmi.completion_status': 'incomplete',
       'cmi.success_status': 'passed',
     },
   });
   // Walk and quiz: complete.
-  assert.equal(progress(WRONG_THEN_RIGHT, true)['1.2']['cmi.core.lesson_status'], 'passed');
-  assert.equal(progress(WRONG_THEN_RIGHT, true)['2004']['cmi.completion_status'], 'completed');
-  // 1 of 3: failed.
-  const failed = progress(
-    [
-      ['q1', 'a'],
-      ['q2', 'a'],
-      ['q3', 'b'],
-    ],
+  assert.equal(progress(FOUR_OF_SIX, true)['1.2']['cmi.core.lesson_status'], 'passed');
+  assert.equal(progress(FOUR_OF_SIX, true)['2004']['cmi.completion_status'], 'completed');
+  // 3 of 6: one under the pass mark, failed.
+  const failed = progress(THREE_OF_SIX, true);
+  assert.deepEqual(failed, {
+    '1.2': {
+      'cmi.core.score.min': '0',
+      'cmi.core.score.max': '6',
+      'cmi.core.score.raw': '3',
+      'cmi.core.lesson_status': 'failed',
+    },
+    '2004': {
+      'cmi.score.min': '0',
+      'cmi.score.max': '6',
+      'cmi.score.raw': '3',
+      'cmi.score.scaled': '0.5',
+      'cmi.completion_status': 'completed',
+      'cmi.success_status': 'failed',
+    },
+  });
+  // All six: scaled 1.
+  const all = progress(
+    QUIZ_IDS.map((id) => [id, QUIZ_KEY[id]]),
     true,
   );
-  assert.equal(failed['1.2']['cmi.core.lesson_status'], 'failed');
-  assert.equal(failed['1.2']['cmi.core.score.raw'], '1');
-  assert.deepEqual([failed['2004']['cmi.success_status'], failed['2004']['cmi.score.scaled']], ['failed', '0.3333']);
+  assert.deepEqual([all['2004']['cmi.score.raw'], all['2004']['cmi.score.scaled']], ['6', '1']);
   // Two answered: no score yet, whatever the walk.
   assert.equal(
     progress(
@@ -327,13 +347,13 @@ test("SCORM 1.2: a learner's session as the platform receives it, then a second 
   // only the values that changed.
   s.tick(61_000);
   let quiz = {};
-  for (const [id, option] of WRONG_THEN_RIGHT) {
+  for (const [id, option] of FOUR_OF_SIX) {
     quiz = pickAnswer(quiz, id, option);
     s.store.write('quiz', quiz);
   }
-  assert.equal(count(s.api, 'LMSCommit'), 5);
-  assert.equal(s.api.cmi['cmi.core.score.raw'], '2');
-  assert.equal(s.api.cmi['cmi.core.score.max'], '3');
+  assert.equal(count(s.api, 'LMSCommit'), 1 + FOUR_OF_SIX.length);
+  assert.equal(s.api.cmi['cmi.core.score.raw'], '4');
+  assert.equal(s.api.cmi['cmi.core.score.max'], '6');
   assert.equal(s.api.cmi['cmi.core.lesson_status'], 'incomplete');
   assert.equal(s.api.cmi['cmi.core.session_time'], '00:01:01.00');
   s.store.write('walk', { d: 1 });
@@ -373,11 +393,15 @@ test('SCORM 2004: completion, success, the scaled score', () => {
   assert.equal(s.api.cmi['cmi.exit'], 'suspend');
   s.store.write('walk', { d: 1 });
   let quiz = {};
+  // Every question wrong on the first try.
   for (const [id, option] of [
     ['q1', 'a'],
     ['q2', 'a'],
     ['q3', 'a'],
     ['q3', 'b'],
+    ['q4', 'b'],
+    ['q5', 'a'],
+    ['q6', 'c'],
   ])
     quiz = pickAnswer(quiz, id, option);
   s.tick(3_723_456);
@@ -392,7 +416,7 @@ test('SCORM 2004: completion, success, the scaled score', () => {
       'cmi.score.scaled',
       'cmi.session_time',
     ].map((e) => s.api.cmi[e]),
-    ['completed', 'failed', '0', '0', '3', '0', 'PT1H2M3.46S'],
+    ['completed', 'failed', '0', '0', '6', '0', 'PT1H2M3.46S'],
   );
   s.win.dispatchEvent(new Event('pagehide'));
   assert.equal(count(s.api, 'Terminate'), 1);

@@ -9,7 +9,7 @@ import { PROMPT_TEXT_MAX } from '../../web/src/constants.js';
 import { isWalkSection } from '../../web/src/course-progress.js';
 import { createMemoryLearnerStore } from '../../web/src/learner.js';
 import { readPredictions } from '../../web/src/predictions.js';
-import { isQuizSection, pickAnswer } from '../../web/src/quiz-answers.js';
+import { QUIZ_IDS, QUIZ_KEY, QUIZ_OPTIONS, isQuizSection, pickAnswer } from '../../web/src/quiz-answers.js';
 import {
   DROP_ORDER,
   SCORM12_SUSPEND_DATA_MAX,
@@ -101,11 +101,12 @@ test('only the store sections the page keeps are written; unreadable text starts
 // all three runs; every view setting away from its
 // default with its longest value.
 function worstLearner(keyChar) {
-  const quiz = {
-    q1: { f: 'a', r: 0, c: 'c', w: 1 },
-    q2: { f: 'a', r: 0, c: 'b', w: 1 },
-    q3: { f: 'a', r: 0, c: 'b', w: 1 },
-  };
+  // Every record has all four fields; its length does not depend on which
+  // options were picked.
+  const quiz = Object.fromEntries(
+    QUIZ_IDS.map((id) => [id, { f: QUIZ_OPTIONS.find((o) => o !== QUIZ_KEY[id]), r: 0, c: QUIZ_KEY[id], w: 1 }]),
+  );
+  assert.equal(Object.keys(quiz).length, 6);
   assert.ok(isQuizSection(quiz));
   const longest = 999.9999999999999; // 17 significant digits in [1, 1000]
   const small = 1.2345678901234567e-6; // printed as 0.0000012345678901234567
@@ -170,6 +171,8 @@ test('the worst case: a 256-character Chinese prompt and a full calculator text 
   const { text, dropped } = encodeResume(state);
   assert.deepEqual(dropped, []);
   assert.ok(text.length <= SCORM12_SUSPEND_DATA_MAX, `${text.length} characters`);
+  // The README's figure, with six quiz records of 35 characters each.
+  assert.equal(text.length, 3095);
   assert.deepEqual(decodeResume(text), state);
 });
 

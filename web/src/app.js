@@ -567,7 +567,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     if (changed('quiz', [state.lang, answers])) {
       const claims = claimParams(state.lang);
       const q2 = { ...claims, learned: claims.postLearned, stalled: claims.postStalled };
-      guarded('quiz', () => quiz.update(answers, ctx, { q2 }));
+      guarded('quiz', () => quiz.update(answers, ctx, { q2, q6: claims }));
     }
   }
 

@@ -2,7 +2,8 @@
 // time from the lab's committed tables (web/src/lab/claims.js, which also
 // fails the build when the tables stop saying it), one set per page
 // language, and formatted here for the sentences that quote them (the
-// placement section, the takeaways, quiz question 2, the gradient panel).
+// placement section, the takeaways, quiz questions 2 and 6, the gradient
+// panel).
 import { decimals } from './format.js';
 
 // Depths as a sentence lists them: "6 and 12", "6, 12, and 24"; in Chinese
@@ -33,6 +34,15 @@ export function formatClaims(c, lang) {
     postSeeds: c.robust.post,
     warmSeeds: c.robust.warmup,
     post6Seeds: c.robust.post6,
+    // The learning-rate window (quiz question 6): the sweep's rates, its
+    // depths, and each run's window width per depth, in the depths' order.
+    rates: c.total,
+    lrLow: decimals(Math.min(...c.rates), 4),
+    lrHigh: decimals(Math.max(...c.rates), 4),
+    windowDepths: list(c.depths),
+    postWidths: list(c.windows.post.map((w) => w.count)),
+    warmWidths: list(c.windows.warmup.map((w) => w.count)),
+    preWidths: list(c.windows.pre.map((w) => w.count)),
   };
 }
 

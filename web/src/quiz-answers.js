@@ -8,9 +8,14 @@
 //   c  the current pick      w  1 once the explanation is open
 // The explanation opens on a right pick, on a second wrong pick, or when the
 // student asks for it; never on a first wrong pick. Once open it stays open.
-export const QUIZ_IDS = Object.freeze(['q1', 'q2', 'q3']);
+//
+// The questions, in the page's order (the i18n files hold their text):
+//   q1 what LayerNorm has that RMSNorm drops    q4 scale invariance, and where eps ends it
+//   q2 where the norm sits, the gradient path    q5 softmax saturation, and what a norm does
+//   q3 the length √d of a normalized vector      q6 the training lab's learning-rate window
+export const QUIZ_IDS = Object.freeze(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
 export const QUIZ_OPTIONS = Object.freeze(['a', 'b', 'c']);
-export const QUIZ_KEY = Object.freeze({ q1: 'c', q2: 'b', q3: 'b' });
+export const QUIZ_KEY = Object.freeze({ q1: 'c', q2: 'b', q3: 'b', q4: 'a', q5: 'c', q6: 'a' });
 
 const isFlag = (v) => v === 0 || v === 1;
 

@@ -8,7 +8,7 @@ export default {
     langName: 'English',
     skip: 'Skip to the content',
     description:
-      'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a three-question quiz.',
+      'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a six-question quiz.',
   },
   toolbar: {
     label: 'Page settings',
@@ -756,7 +756,7 @@ export default {
   quiz: {
     title: 'Check yourself',
     intro:
-      'Three questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
+      'Six questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
     mark: {
       correct: 'right',
       wrong: 'not this one',
@@ -782,30 +782,62 @@ export default {
       bHint: 'Without this step nothing would control the scale, and controlling the scale is the job RMSNorm keeps.',
       c: 'Moving the vector so its entries average zero, and adding a trained offset at the very end.',
       explanation:
-        'LayerNorm moves the vector’s average to zero, divides by its spread, multiplies by g and adds a bias b. RMSNorm keeps only the division (by the RMS rather than the std) and the gain g: no centring, no bias.',
+        'LayerNorm moves the vector’s average to zero, divides by its spread, multiplies by g and adds a bias b. RMSNorm keeps only the division (by the RMS rather than the std) and the gain g: no centring, no bias. For a vector whose entries already average zero the two divide by the same number, so with b = 0 they agree; the residual additions and the learned projections around the norm can absorb a shift of the mean, which is why dropping it costs so little.',
     },
     q2: {
       question:
         'Models deeper than about 20 layers almost all put the norm in front of each sub-block. What does that layout give them?',
       a: 'A smaller parameter count, since fewer norms are needed.',
       aHint: 'Count the norms in one layer of each layout: two either way, each with d gains.',
-      b: 'A route back to the first layers that crosses no norm at all, so very deep stacks can still be trained.',
+      b: 'A path down the residual stream to the first layers that crosses no norm, so very deep stacks can still be trained.',
       c: 'The freedom to leave out the residual additions.',
       cHint: 'Look at the pre-norm diagram: the highway is made of exactly those additions.',
       explanation:
-        'In pre-norm the residual stream is a plain running sum: each layer’s Jacobian is I + ∂F/∂x, and through the identity term a gradient reaches the first layers unchanged, however many layers it crosses (the branches add their terms to it). In post-norm that route crosses a norm after every sub-block, and each one rescales the backward signal; during training those rescalings compound through a deep stack. How much that costs depends on the learning rate: in this page’s runs at learning rate {lr} without warm-up, post-norm learned at {learned} layers and stalled at {stalled}, while pre-norm learned at {preLearned}. The training lab above trains such runs in front of you, and its learning-rate window shows each layout’s range of rates. The gradient panel above is a snapshot at initialization, before any training step, where the rescalings have not started to compound.',
+        'In pre-norm the residual stream is a plain running sum: each layer’s Jacobian is I + ∂F/∂x, and through the identity term a gradient reaches the first layers unchanged, however many layers it crosses (the branches add their terms to it). In post-norm that route crosses a norm after every sub-block, and each one rescales the backward signal; during training those rescalings compound through a deep stack. How much that costs depends on the learning rate: in this page’s runs at learning rate {lr} without warm-up, post-norm learned at {learned} layers and stalled at {stalled}, while pre-norm learned at {preLearned}. The training lab above trains such runs in front of you, and its learning-rate window (question 6) shows each layout’s range of rates. The gradient panel above is a snapshot at initialization, before any training step, where the rescalings have not started to compound.',
     },
     q3: {
       question:
-        'A 1024-wide hidden vector goes through RMSNorm with its trained gains. About how long is the result (its L2 norm)?',
-      a: 'About 1, like any unit vector.',
-      aHint: 'What RMSNorm brings to 1 is an average over the entries, not their total.',
-      b: 'About √1024 = 32, times the typical size of the gains.',
-      c: 'As long as before; only the direction changes.',
-      cHint:
-        'If the length survived, a stream that grows tenfold would reach the sub-blocks tenfold larger, the very thing the norm is there to stop.',
+        'A norm whose gains are all 1 hands on vectors with an L2 length of 64. How many entries does each vector have?',
+      a: '8, since 8 × 8 = 64.',
+      aHint: 'Check it the other way round: normalize an 8-wide vector and its length is √8, about 2.8, not 64.',
+      b: '4096.',
+      c: '64: a normalized vector is as long as it is wide.',
+      cHint: 'Try a 4-wide vector in the calculator: after RMSNorm its length is 2, not 4.',
       explanation:
-        'After dividing by the RMS (with g = 1) the squared entries average 1, so 1024 of them add up to 1024 and the length is √1024 = 32. The gains then stretch that by about their own RMS. The calculator’s “unit vector” check shows √d for a vector of your own.',
+        'RMSNorm makes the squared entries average 1 (gains at 1, eps negligible), so d of them add up to d and the length is √d. A length of 64 therefore means d = 64² = 4096. The chapter’s 1024-wide model gives √1024 = 32 and the playground’s 256-wide vector 16; trained gains then stretch the length by about their own RMS.',
+    },
+    q4: {
+      question: 'RMSNorm(c·x) = RMSNorm(x): for which numbers c does this hold, and when does it stop holding?',
+      a: 'For every c > 0, as long as eps is negligible next to the mean square of both x and c·x; when a vector is tiny, eps dominates its RMS and its output shrinks with it.',
+      b: 'For every c except 0, negative ones included, since squaring the entries hides their sign.',
+      bHint:
+        'The RMS loses the sign, but the x above the fraction line keeps it. What is −x divided by a positive number?',
+      c: 'Only for c = 1: the gain is trained for one input size, and any other size changes the output.',
+      cHint: 'Drag the playground’s stretch factor from 0.1× to 10× and watch the output’s length.',
+      explanation:
+        'Multiply every entry by c and the mean square is multiplied by c², its root by |c|: RMS(c·x) = √(c²·mean(x²) + eps). While eps is negligible next to both mean(x²) and c²·mean(x²), that is c·RMS(x) for c > 0, and the c above the fraction line cancels the c below it. A negative c flips the output’s sign, because the RMS is always positive. Shrink a vector until its mean square nears eps and the RMS cannot follow it down: it stays near √eps, so the output shrinks with the input instead of keeping its length √d. The playground’s stretch factor goes down to 10⁻⁴×, far enough to watch this happen.',
+    },
+    q5: {
+      question:
+        'In the softmax widget, raise the magnitude from 32 to 256. What happens to the probabilities, and what does a norm in front of attention do about it?',
+      a: 'Nothing: softmax depends only on the ratios between the scores, and those stay fixed.',
+      aHint: 'Softmax responds to the differences between the scores, and scaling every score scales every difference.',
+      b: 'They even out towards 1/6 each, so attention spreads over all six tokens.',
+      bHint: 'Watch the tallest bar while the magnitude rises: does it shrink or grow?',
+      c: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains’ RMS, so the scores stop growing with the stream.',
+      explanation:
+        'Softmax turns differences between scores into ratios between probabilities: two tokens whose scores differ by Δ get probabilities in the ratio exp(Δ). Multiplying every score by 8 (in the chapter’s mode; by 64 when queries and keys both grow) multiplies every Δ by the same factor, so every ratio is raised to that power: the top token’s probability heads for 1 and the others’ for 0. The softmax’s derivatives are p(1 − p) for a token’s own score and −p·q between two tokens; with one probability near 1 and the rest near 0 they are all near 0, so the scores get almost no gradient and attention barely learns where to look. With a norm in front of attention, the queries and keys are computed from a vector about √d times the gains’ RMS long, however large the residual stream has grown, so the scores no longer grow with the stream.',
+    },
+    q6: {
+      question:
+        'The training lab’s learning-rate window draws one chart per depth and lists the learning rates at which each run learned in most of its seeds. What do the charts show as the stack gets deeper?',
+      a: 'Without warmup, post-norm’s window narrows as depth grows; warmup widens it at some depths, and pre-norm’s window is at least as wide as the other two at every depth.',
+      b: 'All three windows narrow at the same pace: depth costs every layout the same.',
+      bHint: 'Compare pre-norm and post-norm in the deepest chart: are their windows the same width?',
+      c: 'Post-norm’s window widens: a deeper stack tolerates larger learning rates.',
+      cHint: 'Go from the shallowest chart to the deepest and count the rates at which post-norm learned.',
+      explanation:
+        'In the sweep behind those charts ({steps} steps per run, {seeds} seeds per setting, {rates} learning rates from {lrLow} to {lrHigh}), post-norm without warmup learned in most seeds at {postWidths} of the rates at {windowDepths} layers respectively; with {warmup} steps of warmup at {warmWidths}; pre-norm at {preWidths}, and at every depth its window reaches a higher rate than either of the others. At the lab’s {layers} layers its learning rate, {lr}, lies inside pre-norm’s window and outside post-norm’s: the contrast the lab trains by default. At this scale “trainable” is a range of learning rates and the odds over seeds, not a yes or a no.',
     },
   },
   references: {

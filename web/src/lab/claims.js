@@ -2,7 +2,7 @@
 // committed tables (web/data, ./build.sh sweep) at build time, per page
 // language (each language's runs train on its own text): web/build.mjs
 // bundles the numbers into main.js, where the placement section, the
-// takeaways, quiz question 2 and the gradient panel quote them, and fails
+// takeaways, quiz questions 2 and 6 and the gradient panel quote them, and fails
 // the build when claimProblems() finds that the tables no longer say what
 // those sentences say.
 import { LAB_DEFAULTS } from './runs.js';
@@ -23,6 +23,7 @@ export function pageClaims(sweepJson, robustJson, lang) {
     warmup: sweep.warmup,
     depths: sweep.grid.layers,
     total: sweep.grid.lr.length,
+    rates: [...sweep.grid.lr],
     // At the lab's learning rate: the depths where each run learned in most
     // seeds, and where it did not.
     atRate: Object.fromEntries(RUNS.map((id) => [id, depthsAtRate(sweep, id, lr)])),
@@ -81,6 +82,25 @@ export function claimProblems(c) {
     fail(`pre-norm's window is narrower than warmup's somewhere: ${preWidth} vs ${warmWidth}`);
   if (!(preWidth.at(-1) > postWidth.at(-1)))
     fail(`pre-norm's window is not wider than post-norm's at ${c.depths.at(-1)} layers`);
+  // Quiz question 6: "pre-norm's window is at least as wide as the other
+  // two at every depth" (with warmup above, without here); and, as its
+  // explanation quotes the window at
+  // the lab's depth, "the lab's learning rate is inside pre-norm's window
+  // there and outside post-norm's".
+  if (preWidth.some((n, i) => n < postWidth[i]))
+    fail(`pre-norm's window is narrower than post-norm's somewhere: ${preWidth} vs ${postWidth}`);
+  // "At every depth pre-norm's window reaches a higher rate than either of
+  // the others."
+  c.windows.pre.forEach((w, i) => {
+    const others = [c.windows.post[i].hi, c.windows.warmup[i].hi];
+    if (w.hi === null || others.some((hi) => hi !== null && hi >= w.hi))
+      fail(`pre-norm's window at ${w.layers} layers reaches no higher rate than the others': ${w.hi} vs ${others}`);
+  });
+  const windowAtLab = (id) => c.windows[id].find((w) => w.layers === c.layers);
+  if (!windowAtLab('pre')?.learned.includes(c.lr))
+    fail(`lr ${c.lr} is outside pre-norm's window at ${c.layers} layers`);
+  if (windowAtLab('post')?.learned.includes(c.lr) !== false)
+    fail(`lr ${c.lr} is not outside post-norm's window at ${c.layers} layers`);
   // The lab's own contrast, over the robustness table's seeds.
   const most = Math.ceil(c.robust.seeds * 0.8);
   for (const run of ['pre', 'post', 'warmup', 'post6']) {

@@ -1,4 +1,4 @@
-// The three-question quiz. Each question is a radio group. A right pick
+// The quiz (quiz-answers.js lists its questions). Each question is a radio group. A right pick
 // opens the explanation; a first wrong pick gets only a hint about that
 // option, and the explanation waits for a second wrong pick or a "Show why".
 // The score counts the questions answered right on the first try. The
