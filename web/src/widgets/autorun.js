@@ -13,6 +13,7 @@ import {
   curveGuessFromSlider,
   sliderFromCurveGuess,
 } from '../predictions.js';
+import { settingsText } from '../settings-text.js';
 import { el, labelledControl, setAttr, setDisabled, setHidden, setText } from './dom.js';
 import { createForwardStrip } from './forward-strip.js';
 
@@ -94,9 +95,10 @@ export function createAutorunWidget(root, on) {
   const again = el('button', { type: 'button', id: 'predict-again', className: 'button-quiet' });
   again.addEventListener('click', () => on.again());
   result.append(compare, again);
-  // The stage and its sentence come first, right under the chart they
-  // describe; the buttons below them.
-  root.append(predict, stripBox, where, buttons, status, result);
+  // The sentence comes first, right under the chart it describes (or beside
+  // it on a wide screen: walk.css), then the stage it names, the buttons
+  // below them.
+  root.append(predict, where, stripBox, buttons, status, result);
 
   return {
     // data: the demo controller's walk view ({ status, manual, step, steps,
@@ -196,12 +198,7 @@ function resultText({ prediction, comparison, view }, t) {
   if (prediction.state === 'skipped') return t('autorun.predict.skipped');
   if (prediction.state === 'none') return '';
   if (!prediction.matches) {
-    const made = prediction.madeFor;
-    return t('autorun.predict.otherSettings', {
-      norm: t(`model.norm${made.norm[0].toUpperCase()}${made.norm.slice(1)}`),
-      placement: t(`model.placement${made.placement === 'post' ? 'Post' : 'Pre'}`),
-      depth: made.depth,
-    });
+    return t('autorun.predict.otherSettings', { settings: settingsText(prediction.madeFor, t) });
   }
   if (!comparison) return '';
   const verdict = (c) =>
