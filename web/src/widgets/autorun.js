@@ -16,6 +16,7 @@ import {
 import { settingsText } from '../settings-text.js';
 import { el, labelledControl, setAttr, setDisabled, setHidden, setText } from './dom.js';
 import { createForwardStrip } from './forward-strip.js';
+import { setOutcome } from './guess.js';
 
 // A byte token as text: printable ASCII as itself, anything else as hex.
 export function byteLabel(id) {
@@ -183,6 +184,9 @@ export function createAutorunWidget(root, on) {
       const sentence = walking || asking || data.status === 'waiting' ? '' : resultText(data, t);
       setHidden(result, !sentence);
       setText(compare, sentence);
+      // Close on every curve compared: a success; any curve off: not.
+      const c = sentence ? data.comparison : null;
+      setOutcome(result, !c ? null : [c.residual, c.norm].every((v) => !v || v.verdict === 'close') ? 'close' : 'off');
       setText(
         again,
         t(prediction.state === 'made' && prediction.matches ? 'autorun.predict.again' : 'autorun.predict.start'),
