@@ -513,7 +513,7 @@ function createDemoWalk({ win, render, runtime, hooks }) {
       else if (walking && step) drawn = drawnAt(step.stage, step.layer, depth);
       const stored = record();
       const made = recordState(stored) === 'made';
-      const matches = made && stored.k === settingsKey(hooks.settings());
+      const matches = made && settingsKey(settingsFromKey(stored.k)) === settingsKey(hooks.settings());
       const values = ask ? draft() : made ? { r: stored.r, n: stored.n } : null;
       const prediction = {
         state: ask ? 'asking' : recordState(stored),

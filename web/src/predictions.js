@@ -10,6 +10,8 @@
 //      list of LAB_RUNS ids (empty: none will)
 // or { s: 1 } when the student skipped that question. Nothing derived is
 // kept: the measured values are computed again whenever they are shown.
+import { DEPTH_MAX, DEPTH_MIN, NORM_KINDS, PLACEMENTS } from './constants.js';
+
 export const SECTION = 'predictions';
 export const QUESTIONS = ['d', 's', 'p', 'l'];
 // The training lab's runs, in the order it trains them.
@@ -43,7 +45,8 @@ const CHECKS = {
       finiteIn(v.r, CURVE_GUESS_MIN, CURVE_GUESS_MAX) &&
       finiteIn(v.n, CURVE_GUESS_MIN, CURVE_GUESS_MAX) &&
       typeof v.k === 'string' &&
-      v.k.length <= 64),
+      v.k.length <= 64 &&
+      settingsFromKey(v.k) !== null),
   s: (v) => isSkip(v) || (onlyKeys(v, ['g', 'q']) && finiteIn(v.g, 0, 1) && (v.q === undefined || v.q === 1)),
   p: (v) => isSkip(v) || (onlyKeys(v, ['g']) && finiteIn(v.g, 0, LENGTH_GUESS_MAX)),
   l: (v) =>
@@ -77,11 +80,21 @@ export const recordState = (record) => (!record ? 'none' : record.s === 1 ? 'ski
 
 // The demo settings a curve prediction holds for: the ones that set the
 // curves' shape. The prompt and eps move the numbers a little, not the shape.
-export const settingsKey = ({ norm, placement, depth }) => `${norm}.${placement}.${depth}`;
+// Without a norm both placements compute x + F(x): one key for both.
+export const settingsKey = ({ norm, placement, depth }) => `${norm}.${norm === 'none' ? 'pre' : placement}.${depth}`;
 
+// The settings a key names, or null when it names none.
 export function settingsFromKey(key) {
-  const [norm, placement, depth] = key.split('.');
-  return { norm, placement, depth: Number(depth) };
+  const [norm, placement, depth, ...rest] = String(key).split('.');
+  const settings = { norm, placement, depth: Number(depth) };
+  const valid =
+    rest.length === 0 &&
+    NORM_KINDS.includes(norm) &&
+    PLACEMENTS.includes(placement) &&
+    /^\d+$/.test(depth ?? '') &&
+    settings.depth >= DEPTH_MIN &&
+    settings.depth <= DEPTH_MAX;
+  return valid ? settings : null;
 }
 
 // Where a guess stands against the measured value:

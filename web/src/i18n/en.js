@@ -374,6 +374,8 @@ export default {
     depth: 'Depth',
     depthValue: '{depth} layers',
     eps: 'eps',
+    settingsNorm: '{norm}, {placement}, {depth} layers',
+    settingsNoNorm: 'no norm, {depth} layers',
     short: {
       rmsnorm: 'RMSNorm',
       layernorm: 'LayerNorm',
@@ -461,7 +463,7 @@ export default {
       start: 'Make a prediction',
       skipped: 'You skipped the prediction. “Make a prediction” asks again and walks once more.',
       otherSettings:
-        'Your prediction was for {norm}, {placement}, {depth} layers, so it is not compared with these settings. “Make a prediction” asks for these.',
+        'Your prediction was for {settings}, so it is not compared with these settings. “Make a prediction” asks for these.',
       compare:
         'You put the stream at {residualGuess} after layer {last} and the input {norm} output at {normGuess}; the model measured {residual} ({residualVerdict}) and {normValue} ({normVerdict}).',
       compareNone:
@@ -598,7 +600,7 @@ export default {
     },
   },
   attention: {
-    settings: 'Settings: {norm}, {placement}, {depth} layers, {tokens} tokens.',
+    settings: 'Settings: {settings}, {tokens} tokens.',
     summary:
       'The largest attention weight averages {first} in layer 0 and {deep} in layer {deepest} (highest: {peak}); {saturated} of the {depth} layers average 0.9 or more, the softmax widget’s saturated zone. The average entropy in layer {deepest} is {entropyDeep} nats, against {uniform} for weights spread evenly.',
     summaryNoneSaturated:

@@ -356,6 +356,8 @@ export default {
     depth: '深度',
     depthValue: '{depth} 层',
     eps: 'eps',
+    settingsNorm: '{norm}、{placement}、{depth} 层',
+    settingsNoNorm: '不做归一化、{depth} 层',
     short: {
       rmsnorm: 'RMSNorm',
       layernorm: 'LayerNorm',
@@ -441,7 +443,7 @@ export default {
       start: '做个预测',
       skipped: '你跳过了预测。点“做个预测”会重新提问，并再走一遍演示。',
       otherSettings:
-        '你的预测是按 {norm}、{placement}、{depth} 层做的，和现在的设置不同，所以不做对照。点“做个预测”，按现在的设置再猜一次。',
+        '你的预测是按 {settings} 做的，和现在的设置不同，所以不做对照。点“做个预测”，按现在的设置再猜一次。',
       compare:
         '你猜第 {last} 层之后残差流在 {residualGuess}，注意力前 {norm} 的输出在 {normGuess}；模型实测是 {residual}（{residualVerdict}）和 {normValue}（{normVerdict}）。',
       compareNone: '你猜第 {last} 层之后残差流在 {residualGuess}；模型实测是 {residual}（{residualVerdict}）。',
@@ -572,7 +574,7 @@ export default {
     },
   },
   attention: {
-    settings: '设置：{norm}，{placement}，{depth} 层，{tokens} 个词元。',
+    settings: '设置：{settings}，{tokens} 个词元。',
     summary:
       '最大注意力权重的平均值在第 0 层是 {first}，在第 {deepest} 层是 {deep}（最高 {peak}）；{depth} 层中有 {saturated} 层的平均值达到 0.9 或以上，即 softmax 小部件里的饱和区。第 {deepest} 层的平均熵是 {entropyDeep} nats，而权重完全均匀时是 {uniform}。',
     summaryNoneSaturated:

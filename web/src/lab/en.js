@@ -170,9 +170,10 @@ export default {
     'And post-norm at {layers} layers, with the same learning rate and no warmup, learned in {count} of those {seeds} seeds.',
   seedsCell:
     'In the sweep’s {seeds} seeds at these settings, {run} learned in {learnedCount}, stalled in {stalledCount} ({collapsedCount} with the first layers’ gradient collapsed) and diverged in {divergedCount}.',
-  sameBits: '{run}, seed {seed}: its final training loss, {final}, is the committed table’s to the last bit.',
+  sameBits:
+    '{run}, seed {seed}: its final training loss, {final}, matches the table trained ahead of time to the last bit.',
   otherBits:
-    '{run}, seed {seed}: its final training loss, {final}, differs from the committed table’s ({committed}); this build should reproduce it exactly.',
+    '{run}, seed {seed}: its final training loss, {final}, differs from the table trained ahead of time ({committed}); this page’s code should give exactly the same number.',
   warmupHelped:
     'Warmup: the same post-norm stack ended at a training loss of {warm} with {warmup} warmup steps, against {cold} without them.',
   warmupSame:

@@ -6,6 +6,7 @@ import { drawLineChart } from '../charts/line-chart.js';
 import { createChartFrame } from '../charts/chart-frame.js';
 import { ZONE_DRIFT_FROM, ZONE_SATURATED_FROM } from '../constants.js';
 import { fixed, significant } from '../format.js';
+import { settingsText } from '../settings-text.js';
 import { createDataTable } from './data-table.js';
 import { el, setHidden, setText } from './dom.js';
 
@@ -47,9 +48,7 @@ export function createAttentionWidget(root) {
       setText(
         settings,
         t('attention.settings', {
-          norm: t(`model.short.${view.config.norm}`),
-          placement: t(`model.placement${view.config.placement === 'pre' ? 'Pre' : 'Post'}`),
-          depth: L,
+          settings: settingsText({ ...view.config, depth: L }, t),
           tokens: view.tokens,
         }),
       );

@@ -13,8 +13,10 @@ import {
   curveGuessFromSlider,
   sliderFromCurveGuess,
 } from '../predictions.js';
+import { settingsText } from '../settings-text.js';
 import { el, labelledControl, setAttr, setDisabled, setHidden, setText } from './dom.js';
 import { createForwardStrip } from './forward-strip.js';
+import { setOutcome } from './guess.js';
 
 // A byte token as text: printable ASCII as itself, anything else as hex.
 export function byteLabel(id) {
@@ -94,9 +96,10 @@ export function createAutorunWidget(root, on) {
   const again = el('button', { type: 'button', id: 'predict-again', className: 'button-quiet' });
   again.addEventListener('click', () => on.again());
   result.append(compare, again);
-  // The stage and its sentence come first, right under the chart they
-  // describe; the buttons below them.
-  root.append(predict, stripBox, where, buttons, status, result);
+  // The sentence comes first, right under the chart it describes (or beside
+  // it on a wide screen: walk.css), then the stage it names, the buttons
+  // below them.
+  root.append(predict, where, stripBox, buttons, status, result);
 
   return {
     // data: the demo controller's walk view ({ status, manual, step, steps,
@@ -181,6 +184,9 @@ export function createAutorunWidget(root, on) {
       const sentence = walking || asking || data.status === 'waiting' ? '' : resultText(data, t);
       setHidden(result, !sentence);
       setText(compare, sentence);
+      // Close on every curve compared: a success; any curve off: not.
+      const c = sentence ? data.comparison : null;
+      setOutcome(result, !c ? null : [c.residual, c.norm].every((v) => !v || v.verdict === 'close') ? 'close' : 'off');
       setText(
         again,
         t(prediction.state === 'made' && prediction.matches ? 'autorun.predict.again' : 'autorun.predict.start'),
@@ -196,12 +202,7 @@ function resultText({ prediction, comparison, view }, t) {
   if (prediction.state === 'skipped') return t('autorun.predict.skipped');
   if (prediction.state === 'none') return '';
   if (!prediction.matches) {
-    const made = prediction.madeFor;
-    return t('autorun.predict.otherSettings', {
-      norm: t(`model.norm${made.norm[0].toUpperCase()}${made.norm.slice(1)}`),
-      placement: t(`model.placement${made.placement === 'post' ? 'Post' : 'Pre'}`),
-      depth: made.depth,
-    });
+    return t('autorun.predict.otherSettings', { settings: settingsText(prediction.madeFor, t) });
   }
   if (!comparison) return '';
   const verdict = (c) =>

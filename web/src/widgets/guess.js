@@ -7,6 +7,15 @@
 import { parseGuess } from '../predictions.js';
 import { el, setAttr, setHidden, setText } from './dom.js';
 
+// Styles a reveal by how the guess did: 'close' (within the close range),
+// 'off' (too high or too low) or null (no guess to judge).
+export function setOutcome(node, outcome) {
+  node.classList.toggle('is-close', outcome === 'close');
+  node.classList.toggle('is-off', outcome === 'off');
+  if (outcome) node.dataset.outcome = outcome;
+  else delete node.dataset.outcome;
+}
+
 // id: the input's id; accepts(value): whether a typed number is a fair
 // answer (else the error shows); on: { guess(value), skip(), again() }
 export function createGuessQuestion(id, accepts, on) {
@@ -73,8 +82,10 @@ export function createGuessQuestion(id, accepts, on) {
   return {
     node,
     // texts: { question, label, error, check, skip, reveal ('' for none),
-    // again }; asking: the form shows (else the reveal, if any)
-    update({ asking, texts }) {
+    // again }; asking: the form shows (else the reveal, if any); outcome:
+    // 'close' | 'off' | null (skipped), how the reveal is styled
+    update({ asking, texts, outcome = null }) {
+      setOutcome(result, asking ? null : outcome);
       setHidden(form, !asking);
       setText(question, texts.question);
       setText(label, texts.label);

@@ -81,7 +81,10 @@ export function createPlayground(root, { onStretch, onEps, predict = null }) {
       const asking = data?.question?.state === 'asking';
       if (question) {
         setHidden(question.node, !data?.question);
-        if (data?.question) question.update({ asking, texts: questionTexts(data, t) });
+        if (data?.question) {
+          const texts = questionTexts(data, t);
+          question.update({ asking, texts, outcome: texts.outcome });
+        }
       }
       setDisabled(slider, asking);
       if (!data) return;
@@ -169,9 +172,11 @@ function questionTexts(data, t) {
     input: significant(asked.inputL2),
   };
   let reveal = '';
+  let outcome = null;
   if (q.state === 'skipped') reveal = t('playground.predict.skipped', params);
   else if (q.state === 'made') {
     const { verdict, factor } = guessVerdict(q.guess, asked.outputL2);
+    outcome = verdict === 'close' ? 'close' : 'off';
     reveal = t('playground.predict.reveal', {
       ...params,
       output: significant(asked.outputL2),
@@ -183,6 +188,7 @@ function questionTexts(data, t) {
     });
   }
   return {
+    outcome,
     question: t('playground.predict.question', params),
     label: t('playground.predict.label'),
     error: t('playground.predict.invalid', { max: decimals(LENGTH_GUESS_MAX, 0) }),

@@ -19,6 +19,7 @@ import {
   ZONE_SATURATED_FROM,
 } from '../constants.js';
 import { decimals, fixed } from '../format.js';
+import { guessVerdict } from '../predictions.js';
 import { createDataTable } from './data-table.js';
 import { el, labelledControl, readout, setDisabled, setHidden, setText } from './dom.js';
 import { createGuessQuestion } from './guess.js';
@@ -132,7 +133,10 @@ export function createSoftmaxWidget(root, { onMagnitude, onGrowth = null, predic
       const asking = data?.question?.state === 'asking';
       if (question) {
         setHidden(question.node, !data?.question);
-        if (data?.question) question.update({ asking, texts: questionTexts(data.question, t) });
+        if (data?.question) {
+          const texts = questionTexts(data.question, t);
+          question.update({ asking, texts, outcome: texts.outcome });
+        }
       }
       setDisabled(slider, asking);
       if (!data) return;
@@ -216,10 +220,12 @@ function questionTexts(q, t) {
     unit: decimals(SOFTMAX_L2_UNIT, 0),
   };
   let reveal = '';
+  let outcome = null;
   if (q.state === 'skipped') reveal = t('softmax.predict.skipped', params);
   else if (q.state === 'made') {
     const difference = fixed(Math.abs(q.maxProb - q.guess));
     const exact = Number(difference) === 0;
+    outcome = exact || guessVerdict(q.guess, q.maxProb).verdict === 'close' ? 'close' : 'off';
     const key = exact ? 'revealExact' : q.guess > q.maxProb ? 'revealHigh' : 'revealLow';
     reveal = t(`softmax.predict.${key}`, {
       ...params,
@@ -229,6 +235,7 @@ function questionTexts(q, t) {
     });
   }
   return {
+    outcome,
     question: t('softmax.predict.question', params),
     label: t('softmax.predict.label'),
     error: t('softmax.predict.invalid'),
