@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PROMPT_TEXT_MAX } from '../../web/src/constants.js';
+import { DEPTH_MAX, NORM_KINDS, PLACEMENTS, PROMPT_TEXT_MAX } from '../../web/src/constants.js';
 import { isWalkSection } from '../../web/src/course-progress.js';
 import { createMemoryLearnerStore } from '../../web/src/learner.js';
-import { readPredictions } from '../../web/src/predictions.js';
+import { readPredictions, settingsKey } from '../../web/src/predictions.js';
 import { QUIZ_IDS, QUIZ_KEY, QUIZ_OPTIONS, isQuizSection, pickAnswer } from '../../web/src/quiz-answers.js';
 import {
   DROP_ORDER,
@@ -100,7 +100,7 @@ test('only the store sections the page keeps are written; unreadable text starts
 // challenges, the exercise and the walk; the training lab's guess naming
 // all three runs; every view setting away from its
 // default with its longest value.
-function worstLearner(keyChar) {
+function worstLearner() {
   // Every record has all four fields; its length does not depend on which
   // options were picked.
   const quiz = Object.fromEntries(
@@ -109,10 +109,14 @@ function worstLearner(keyChar) {
   assert.equal(Object.keys(quiz).length, 6);
   assert.ok(isQuizSection(quiz));
   const longest = 999.9999999999999; // 17 significant digits in [1, 1000]
+  // The longest key that names settings (any other reads as no prediction).
+  const longestKey = NORM_KINDS.flatMap((norm) =>
+    PLACEMENTS.map((placement) => settingsKey({ norm, placement, depth: DEPTH_MAX })),
+  ).reduce((a, b) => (b.length > a.length ? b : a));
   const small = 1.2345678901234567e-6; // printed as 0.0000012345678901234567
   assert.equal(String(small).length, 24);
   const predictions = {
-    d: { r: longest, n: longest, k: keyChar.repeat(64) },
+    d: { r: longest, n: longest, k: longestKey },
     s: { g: small, q: 1 },
     p: { g: small },
     l: { g: ['pre', 'post', 'warmup'] },
@@ -167,12 +171,12 @@ test('the worst case: a 256-character Chinese prompt and a full calculator text 
     stateFromSearch(`?prompt=${encodeURIComponent(`${prompt}残`)}`, 'en').rejected.map((r) => r.param),
     ['prompt'],
   );
-  const state = { learner: worstLearner('n'), view: worstView(prompt, vector) };
+  const state = { learner: worstLearner(), view: worstView(prompt, vector) };
   const { text, dropped } = encodeResume(state);
   assert.deepEqual(dropped, []);
   assert.ok(text.length <= SCORM12_SUSPEND_DATA_MAX, `${text.length} characters`);
   // The README's figure, with six quiz records of 35 characters each.
-  assert.equal(text.length, 3095);
+  assert.equal(text.length, 3048);
   assert.deepEqual(decodeResume(text), state);
 });
 
@@ -181,7 +185,7 @@ test('the worst case for the encoding: texts whose every character JSON writes a
   const prompt = '\u0001'.repeat(PROMPT_TEXT_MAX);
   const vector = '\u0001'.repeat(VECTOR_TEXT_MAX);
   assert.equal(JSON.stringify(vector).length, 6 * VECTOR_TEXT_MAX + 2);
-  const state = { learner: worstLearner('\u0001'), view: worstView(prompt, vector) };
+  const state = { learner: worstLearner(), view: worstView(prompt, vector) };
   const { text, dropped } = encodeResume(state);
   // The calculator's text goes first, and that is enough: the prompt, the
   // rest of the view and the whole learner stay.
@@ -196,7 +200,7 @@ test('the worst case for the encoding: texts whose every character JSON writes a
 });
 
 test('parts are left out in their order of importance, and the quiz never', () => {
-  const state = { learner: worstLearner('n'), view: worstView('残'.repeat(40), '1, 2, 3, 4, 5') };
+  const state = { learner: worstLearner(), view: worstView('残'.repeat(40), '1, 2, 3, 4, 5') };
   const full = encodeResume(state).text;
   const quizOnly = `1${JSON.stringify({ l: { quiz: state.learner.quiz } })}`;
   assert.equal(encodeResume({ learner: { quiz: state.learner.quiz }, view: {} }).text, quizOnly);

@@ -53,7 +53,7 @@ for (const lang of ['en', 'zh-CN']) {
             }
             assert.equal(
               attention,
-              lang === 'en' ? `Settings: ${phrase}, 30 tokens.` : `设置：${phrase}，30 个 token。`,
+              lang === 'en' ? `Settings: ${phrase}, 30 tokens.` : `设置：${phrase}，30 个词元。`,
             );
           });
         }
@@ -66,7 +66,7 @@ for (const lang of ['en', 'zh-CN']) {
       });
       assert.equal(
         line,
-        lang === 'en' ? 'Settings: no norm, 24 layers, 30 tokens.' : '设置：不做归一化、24 层，30 个 token。',
+        lang === 'en' ? 'Settings: no norm, 24 layers, 30 tokens.' : '设置：不做归一化、24 层，30 个词元。',
       );
     });
   });
