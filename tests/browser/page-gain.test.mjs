@@ -68,7 +68,7 @@ function expected(values, rms, measured, t) {
     rms: fixed(rms, 3),
     predicted: significant(predicted),
     measured: significant(measured),
-    ratio: fixed(measured / predicted, 2),
+    ratio: fixed(measured / predicted, 3),
   };
   const key = params.measured === params.predicted ? 'lengthTrainedMatches' : 'lengthTrained';
   return {

@@ -179,13 +179,17 @@ export function createGainWidget(root, { choose = () => {}, withLab = true } = {
       setText(rms.value, fixed(gains.rmsAll, 3));
 
       const bars = gains.features.map((feature, i) => ({ key: feature, value: gains.values[i] }));
-      const lo = Math.min(0, gains.min);
+      // The sample's axis runs from 0 (or below) to 2 (or above); a trained
+      // norm's gains, which Adam moves about lr a step, on an axis centred
+      // on 1 that just holds the farthest of them, so small moves show.
+      const span = Math.max(0.02, 1.1 * Math.max(gains.max - 1, 1 - gains.min));
+      const domain = trained ? [1 - span, 1 + span] : [Math.min(0, gains.min), Math.max(2, gains.max * 1.05)];
       chart.render(
         (svg, width, height) =>
           drawBaselineBars(svg, width, height, {
             bars,
             baseline: 1,
-            domain: [lo, Math.max(2, gains.max * 1.05)],
+            domain,
             baselineLabel: t('gain.baseline'),
             xLabel: t(trained ? 'gain.axisAll' : 'gain.axisFeatures', { count: bars.length }),
           }),
@@ -218,7 +222,7 @@ function paintLength(node, gains, rich) {
     predicted: significant(predicted),
     layer: gains.layer,
     measured: gains.outputL2 === null ? '' : significant(gains.outputL2),
-    ratio: gains.outputL2 === null ? '' : fixed(gains.outputL2 / predicted, 2),
+    ratio: gains.outputL2 === null ? '' : fixed(gains.outputL2 / predicted, 3),
   };
   const matches = params.measured === params.predicted;
   let key;
