@@ -646,6 +646,30 @@ export interface TrainerLayerNorms {
   tokenSimilarity: Float32Array;
 }
 
+/**
+ * The norms' learned parameters, copied when gains() was called (later steps
+ * leave the copy alone). For each of a layer's two norms (inputNorm, the
+ * attention side; postAttentionNorm, the MLP side) the layers' values lie one
+ * after another: layer l's hidden values are
+ * `gain.inputNorm.subarray(l * hidden, (l + 1) * hidden)`. RMSNorm learns a
+ * gain per feature (starting at 1); LayerNorm a gain and a bias (starting at
+ * 0). Only pre-norm has a final norm, before the head.
+ */
+export interface TrainerGains {
+  layers: number;
+  hidden: number;
+  /** Steps the trainer had completed when copied. */
+  step: number;
+  /** (layers * hidden) per norm; null with norm 'none'. */
+  gain: null | Record<LayerNormName, Float32Array>;
+  /** (layers * hidden) per norm; null unless norm is 'layernorm'. */
+  bias: null | Record<LayerNormName, Float32Array>;
+  /** (hidden): the final norm's gains; null unless pre-norm with a norm. */
+  finalGain: null | Float32Array;
+  /** (hidden): the final norm's biases; null unless pre-norm LayerNorm. */
+  finalBias: null | Float32Array;
+}
+
 export interface GenerateOptions {
   /** Number in 0..100; 0 takes the most likely byte. Default 1. */
   temperature?: number;
@@ -706,6 +730,8 @@ export interface Trainer {
    * split's first window. Forward only: training stays bit-identical.
    */
   layerNorms(prompt?: string): TrainerLayerNorms;
+  /** The norms' gains (and LayerNorm's biases) as they are now, copied: reading them changes no result of the training. */
+  gains(): TrainerGains;
   /** Drops the trainer's wasm instance; later calls throw. Safe to call twice. */
   delete(): void;
 }

@@ -19,7 +19,7 @@
 //   steps in one call, advanceUnit() one unit, so JS can stop at a time
 //   budget between units. The steps completed since beginRun() (or within
 //   step(n)) are collected in one TrainRun and packed by packRun().
-// - boundary() describes the three results (packing.h: the description) and
+// - boundary() describes the four results (packing.h: the description) and
 //   the named axes their enums use; memoryInfo() is this instance's.
 // - Nothing here throws (the shipped modules have no exceptions).
 #include <emscripten/bind.h>
@@ -48,6 +48,7 @@ std::string describe_boundary() {
   describe(&j, ntr::kTrainRunTable);
   describe(&j, ntr::kTrainConfigTable);
   describe(&j, ntr::kLayerNormTable);
+  describe(&j, ntr::kNormGainsTable);
   j.close("}");
   j.close("}");
   return j.text();
@@ -221,18 +222,27 @@ class TrainerHandle {
     return pack_checked(ntr::kLayerNormTable, layer_norms_);
   }
 
+  // The norms' gains and biases as they are now (Trainer::norm_gains), into
+  // packed() (kNormGainsTable). "" or the problem.
+  std::string pack_gains() {
+    if (!trainer_) return problem_;
+    gains_ = trainer_->norm_gains();
+    return pack_checked(ntr::kNormGainsTable, gains_);
+  }
+
   // A view of the last packed result (the view rule, bindings.cpp).
   val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
 
   // Test support: the last result of that name ("trainRun", "trainConfig",
-  // "trainLayerNorms") packed with every entry filled by fill_identity, under
+  // "trainLayerNorms", "trainGains") packed with every entry filled by fill_identity, under
   // its dims.
   std::string pack_identity_for_tests(const std::string& result) {
     if (!trainer_) return problem_;
     if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
     if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
     if (result == "trainLayerNorms") return pack_identity(ntr::kLayerNormTable, layer_norms_);
-    return "result must be 'trainRun', 'trainConfig' or 'trainLayerNorms'";
+    if (result == "trainGains") return pack_identity(ntr::kNormGainsTable, gains_);
+    return "result must be 'trainRun', 'trainConfig', 'trainLayerNorms' or 'trainGains'";
   }
 
  private:
@@ -276,6 +286,7 @@ class TrainerHandle {
   std::unique_ptr<ntr::Trainer> trainer_;
   ntr::TrainRun run_;
   ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
+  ntr::NormGains gains_;             // the last gains() copy
   std::string generated_;
   std::vector<float> next_bytes_ = std::vector<float>(256);
   // The sampling in progress (sample_byte): its arguments, its state and the
@@ -352,6 +363,7 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("sampled", &TrainerHandle::sampled)
       .function("nextBytes", &TrainerHandle::next_bytes)
       .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
+      .function("packGains", &TrainerHandle::pack_gains)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);
 }

@@ -21,6 +21,9 @@
 //   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
 //                                     residual: Float32Array(L + 1), norms: { inputNorm,
 //                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
+//   trainer.gains()                -> TrainerGains = { layers, hidden, step, gain, bias: { inputNorm,
+//                                     postAttentionNorm: Float32Array(L D) } | null,
+//                                     finalGain, finalBias: Float32Array(D) | null }
 //   trainer.delete()
 //
 // The module. The trainer is a wasm module of its own
@@ -146,7 +149,7 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
   };
 
   function wrapTrainer(initialInstance, initialHandle, config, results) {
-    const { trainRun: RUN, trainLayerNorms: LAYER_NORMS } = results;
+    const { trainRun: RUN, trainLayerNorms: LAYER_NORMS, trainGains: GAINS } = results;
     let instance = initialInstance;
     let handle = initialHandle;
     const unigramEntropy = handle.unigramEntropy();
@@ -319,6 +322,18 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         }
         failIf(h.packLayerNorms(bytes));
         return LAYER_NORMS.read(h.packed().slice());
+      },
+
+      // The norms' learned parameters as they are now, copied (a later step
+      // leaves them alone): per layer-norm name the L layers' D gains one
+      // after another (layer l's: gain.inputNorm.subarray(l * hidden,
+      // (l + 1) * hidden)), LayerNorm's biases the same way, and the final
+      // norm's; null where the model has none (src/train/trainer.h,
+      // NormGains).
+      gains() {
+        const h = live();
+        failIf(h.packGains());
+        return GAINS.read(h.packed().slice());
       },
 
       delete() {

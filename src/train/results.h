@@ -2,15 +2,16 @@
 // results (model/results.h: the table types, the packed layout, the paths):
 // TrainRun, the steps one call completed (trainer.step(n), trainer.advance),
 // the resolved TrainConfig (trainer.config) and LayerNormProbe, the lengths
-// of one forward pass's stream and norm outputs (trainer.layerNorms()).
+// of one forward pass's stream and norm outputs (trainer.layerNorms()), and
+// NormGains, the norms' learned gains and biases (trainer.gains()).
 // wasm/train_bindings.cpp (the trainer's own wasm module) packs them by
 // walking these tables; wasm/trainer.js reads them with wasm/boundary.js from
 // that module's description, as boundary.results.trainRun,
-// .trainConfig and .trainLayerNorms.
+// .trainConfig, .trainLayerNorms and .trainGains.
 //
 // Symbols: N = steps completed by the call; L = layers, L+1 = the points of
 // the residual stream (each layer's input, then the last layer's output);
-// named axes norm and placement (model/results.h) name the config's enums,
+// D = hidden; named axes norm and placement (model/results.h) name the config's enums,
 // and the layer-norm axis (also model/results.h: inputNorm, the attention
 // sub-block's norm N1, and postAttentionNorm, the MLP sub-block's N2) a
 // layer's two norms.
@@ -118,6 +119,31 @@ inline constexpr model::ResultEntry<LayerNormProbe> kLayerNormEntries[] = {
     {"tokenSimilarity", "L+1", NORMLAB_RESULT_MEMBER(token_similarity)},
 };
 
+// trainer.gains()'s result (normlab.d.ts: TrainerGains), copied by
+// Trainer::norm_gains (trainer.h). Each layer-norm entry holds the L layers'
+// D values one after another: layer l's are [l D, (l + 1) D).
+inline constexpr model::ResultDim<NormGains> kNormGainsDims[] = {
+    {"L", [](const NormGains& r) { return static_cast<int>(r.layers); }},
+    {"D", [](const NormGains& r) { return static_cast<int>(r.hidden); }},
+};
+// Unset flags leave gain, bias, finalGain or finalBias null.
+inline constexpr model::ResultFlag<NormGains> kNormGainsFlags[] = {
+    {"gain", [](const NormGains& r) { return !r.gain.empty(); }},
+    {"bias", [](const NormGains& r) { return !r.bias.empty(); }},
+    {"finalGain", [](const NormGains& r) { return !r.final_gain.empty(); }},
+    {"finalBias", [](const NormGains& r) { return !r.final_bias.empty(); }},
+};
+inline constexpr model::ResultEntry<NormGains> kNormGainsEntries[] = {
+    // path, shape, source[, source shape[, when]]
+    {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
+    {"hidden", "", NORMLAB_RESULT_MEMBER(hidden)},
+    {"step", "", NORMLAB_RESULT_MEMBER(step)},
+    {"gain.{N}", "N L D", NORMLAB_RESULT_MEMBER(gain), "L N D", "gain"},
+    {"bias.{N}", "N L D", NORMLAB_RESULT_MEMBER(bias), "L N D", "bias"},
+    {"finalGain", "D", NORMLAB_RESULT_MEMBER(final_gain), nullptr, "finalGain"},
+    {"finalBias", "D", NORMLAB_RESULT_MEMBER(final_bias), nullptr, "finalBias"},
+};
+
 inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {
     "trainRun", kTrainRunDims,    std::size(kTrainRunDims),   nullptr,
     0,          kTrainRunEntries, std::size(kTrainRunEntries)};
@@ -126,5 +152,12 @@ inline constexpr model::ResultTable<TrainConfig> kTrainConfigTable = {
 inline constexpr model::ResultTable<LayerNormProbe> kLayerNormTable = {
     "trainLayerNorms",          kLayerNormDims,    std::size(kLayerNormDims),   kLayerNormFlags,
     std::size(kLayerNormFlags), kLayerNormEntries, std::size(kLayerNormEntries)};
+inline constexpr model::ResultTable<NormGains> kNormGainsTable = {"trainGains",
+                                                                  kNormGainsDims,
+                                                                  std::size(kNormGainsDims),
+                                                                  kNormGainsFlags,
+                                                                  std::size(kNormGainsFlags),
+                                                                  kNormGainsEntries,
+                                                                  std::size(kNormGainsEntries)};
 
 }  // namespace normlab::train

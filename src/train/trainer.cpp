@@ -204,6 +204,28 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
   infer_key_t_ = take(dh * T);
 }
 
+NormGains Trainer::norm_gains() const {
+  const int D = config_.hidden;
+  NormGains g;
+  g.layers = config_.layers;
+  g.hidden = D;
+  g.step = step_;
+  // Appends the D floats at offset; an absent tensor adds nothing.
+  const auto append = [&](std::vector<float>* out, std::size_t offset) {
+    const float* v = tensor_at(params_.data(), offset);
+    if (v != nullptr) out->insert(out->end(), v, v + D);
+  };
+  for (const LayerParamOffsets& o : layout_.layers) {
+    append(&g.gain, o.norm1_gain);
+    append(&g.gain, o.norm2_gain);
+    append(&g.bias, o.norm1_bias);
+    append(&g.bias, o.norm2_bias);
+  }
+  append(&g.final_gain, layout_.final_gain);
+  append(&g.final_bias, layout_.final_bias);
+  return g;
+}
+
 MemoryReport Trainer::memory() const {
   const double f = sizeof(float);
   MemoryReport m;

@@ -88,6 +88,20 @@ struct LayerNormProbe {
   std::vector<float> token_similarity;  // (L + 1)
 };
 
+// Copies of the norms' learned parameters (layout.h), the same floats the
+// forward reads: each layer's N1 and N2 (as in LayerNormProbe), then the
+// final norm. RMSNorm has a gain per feature; LayerNorm a gain and a bias;
+// norm 'none' neither. Gains start at 1 and biases at 0 (init.h).
+struct NormGains {
+  int32_t layers = 0;             // L
+  int32_t hidden = 0;             // D
+  int32_t step = 0;               // the trainer's steps completed when copied
+  std::vector<float> gain;        // (L, 2, D) N1's then N2's; empty with norm 'none'
+  std::vector<float> bias;        // (L, 2, D) LayerNorm only, else empty
+  std::vector<float> final_gain;  // (D) pre-norm with a norm only, else empty
+  std::vector<float> final_bias;  // (D) pre-norm LayerNorm only, else empty
+};
+
 // Pointers into one layer's forward cache (R rows).
 struct LayerActs {
   float* norm1;       // (R, D) pre: N1(x); post: x + Attn(x), N1's input
@@ -173,6 +187,10 @@ class Trainer {
   void layer_norms(LayerNormProbe* probe, const uint8_t* tokens, int T);
   // The same on the held-out split's first window (T = config.seq bytes).
   void heldout_layer_norms(LayerNormProbe* probe);
+
+  // The norms' gains (and LayerNorm's biases) as they are now: a copy, so
+  // it stays valid whatever the trainer does next. Between any two units.
+  NormGains norm_gains() const;
 
   // The bytes this trainer holds (memory_needed(config, text bytes)).
   MemoryReport memory() const;

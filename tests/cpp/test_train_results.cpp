@@ -84,6 +84,19 @@ TEST_CASE("trainer result tables match their structs", "[train][results]") {
   check_table(train::kLayerNormTable, probe);
   CHECK_FALSE(flag_set(train::kLayerNormTable, probe, "norm"));
 
+  // The gains: every flag set for pre-norm LayerNorm, none without a norm.
+  o.norm = "layernorm";
+  o.placement = "pre";
+  train::Trainer layer_norm(train::resolve_train_options(o), o.text);
+  const train::NormGains gains = layer_norm.norm_gains();
+  check_table(train::kNormGainsTable, gains);
+  for (const char* flag : {"gain", "bias", "finalGain", "finalBias"})
+    CHECK(flag_set(train::kNormGainsTable, gains, flag));
+  const train::NormGains none = plain.norm_gains();
+  check_table(train::kNormGainsTable, none);
+  for (const char* flag : {"gain", "bias", "finalGain", "finalBias"})
+    CHECK_FALSE(flag_set(train::kNormGainsTable, none, flag));
+
   // A run of no steps (advance() within a short budget) packs empty arrays.
   train::TrainRun empty;
   check_table(train::kTrainRunTable, empty);

@@ -326,3 +326,81 @@ TEST_CASE("trainer: sampling a byte at a time gives generate()'s bytes", "[train
     }
   }
 }
+
+namespace {
+
+// The D floats at offset in the trainer's parameters.
+std::vector<float> param_row(const train::Trainer& trainer, std::size_t offset) {
+  const int D = trainer.config().hidden;
+  return std::vector<float>(trainer.params() + offset, trainer.params() + offset + D);
+}
+
+// Rows [(2 l + n) D, (2 l + n + 1) D) of a (L, 2, D) copy.
+std::vector<float> norm_row(const std::vector<float>& values, int D, int l, int n) {
+  const auto begin = values.begin() + static_cast<std::ptrdiff_t>((2 * l + n) * D);
+  return std::vector<float>(begin, begin + D);
+}
+
+// Every row of gains equals the parameters at its layout offset.
+void check_copies_params(const train::NormGains& g, const train::Trainer& trainer) {
+  const int D = trainer.config().hidden;
+  const train::ParamLayout& p = trainer.layout();
+  for (int l = 0; l < trainer.config().layers; ++l) {
+    const train::LayerParamOffsets& o = p.layers[l];
+    if (o.norm1_gain != train::kAbsent) {
+      CHECK(norm_row(g.gain, D, l, 0) == param_row(trainer, o.norm1_gain));
+      CHECK(norm_row(g.gain, D, l, 1) == param_row(trainer, o.norm2_gain));
+    }
+    if (o.norm1_bias != train::kAbsent) {
+      CHECK(norm_row(g.bias, D, l, 0) == param_row(trainer, o.norm1_bias));
+      CHECK(norm_row(g.bias, D, l, 1) == param_row(trainer, o.norm2_bias));
+    }
+  }
+  if (p.final_gain != train::kAbsent) CHECK(g.final_gain == param_row(trainer, p.final_gain));
+  if (p.final_bias != train::kAbsent) CHECK(g.final_bias == param_row(trainer, p.final_bias));
+}
+
+}  // namespace
+
+TEST_CASE("trainer: norm_gains copies the norms' gains and biases", "[train]") {
+  for (const char* norm : {"rmsnorm", "layernorm", "none"}) {
+    for (const char* placement : {"pre", "post"}) {
+      INFO(norm << ", " << placement);
+      train::TrainOptions o = tiny_options(placement, norm);
+      o.lr = 1e-2;
+      train::Trainer trainer(train::resolve_train_options(o), o.text);
+      const int L = 2, D = 8;
+      const bool has_norm = std::string(norm) != "none";
+      const bool layer_norm = std::string(norm) == "layernorm";
+      const bool has_final = has_norm && std::string(placement) == "pre";
+
+      const train::NormGains start = trainer.norm_gains();
+      CHECK(start.layers == L);
+      CHECK(start.hidden == D);
+      CHECK(start.step == 0);
+      // At init every gain is exactly 1 and every bias exactly 0 (init.h).
+      CHECK(start.gain == std::vector<float>(has_norm ? L * 2 * D : 0, 1.0f));
+      CHECK(start.bias == std::vector<float>(layer_norm ? L * 2 * D : 0, 0.0f));
+      CHECK(start.final_gain == std::vector<float>(has_final ? D : 0, 1.0f));
+      CHECK(start.final_bias == std::vector<float>(has_final && layer_norm ? D : 0, 0.0f));
+      check_copies_params(start, trainer);
+
+      for (int s = 0; s < 3; ++s) trainer.step();
+      const train::NormGains trained = trainer.norm_gains();
+      CHECK(trained.step == 3);
+      check_copies_params(trained, trainer);
+      // Adam moves every parameter by about lr a step: after three, each
+      // gain has left 1 (and each bias 0), none by more than 3 lr.
+      for (float g : trained.gain) CHECK((g != 1.0f && std::fabs(g - 1.0f) <= 3.01e-2f));
+      for (float b : trained.bias) CHECK((b != 0.0f && std::fabs(b) <= 3.01e-2f));
+      for (float g : trained.final_gain) CHECK(g != 1.0f);
+      for (float b : trained.final_bias) CHECK(b != 0.0f);
+
+      // A copy: a later step leaves it as it was.
+      const std::vector<float> kept = trained.gain;
+      trainer.step();
+      CHECK(trained.gain == kept);
+      if (has_norm) CHECK(trainer.norm_gains().gain != kept);
+    }
+  }
+}

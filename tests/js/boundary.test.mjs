@@ -424,10 +424,11 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(Object.keys(results), ['forward', 'gradients', 'config']);
   const train = readBoundary(await createTrainSimd());
   assert.deepEqual(train.axes, axes);
-  assert.deepEqual(Object.keys(train.results), ['trainRun', 'trainConfig', 'trainLayerNorms']);
+  assert.deepEqual(Object.keys(train.results), ['trainRun', 'trainConfig', 'trainLayerNorms', 'trainGains']);
   assert.equal(train.workspace, null);
   assert.equal(train.error, null);
   assert.deepEqual(membersPaths(decls.get('TrainerLayerNorms'), decls), describedPaths(train.results.trainLayerNorms));
+  assert.deepEqual(membersPaths(decls.get('TrainerGains'), decls), describedPaths(train.results.trainGains));
   assert.deepEqual(unionOf(decls.get('LayerNormName')), [...axes.N]);
 });
 

@@ -763,3 +763,134 @@ describe('layerNorms(): the stream and the norms, layer by layer', () => {
     }
   });
 });
+
+describe("gains(): the norms' learned parameters", () => {
+  const layerOf = (values, hidden, l) => [...values.subarray(l * hidden, (l + 1) * hidden)];
+
+  test('RMSNorm: every gain 1 at init, (layers x hidden) per norm, no bias; pre-norm adds the final norm', async () => {
+    for (const placement of ['pre', 'post']) {
+      const trainer = await nl.createTrainer({ ...SMALL, layers: 3, placement });
+      try {
+        const g = trainer.gains();
+        assert.deepEqual(Object.keys(g), ['layers', 'hidden', 'step', 'gain', 'bias', 'finalGain', 'finalBias']);
+        assert.deepEqual([g.layers, g.hidden, g.step], [3, 16, 0]);
+        assert.deepEqual(Object.keys(g.gain), ['inputNorm', 'postAttentionNorm']);
+        for (const values of Object.values(g.gain)) {
+          assert.ok(values instanceof Float32Array);
+          assert.deepEqual([...values], new Array(3 * 16).fill(1));
+        }
+        assert.equal(g.bias, null);
+        assert.equal(g.finalBias, null);
+        if (placement === 'pre') assert.deepEqual([...g.finalGain], new Array(16).fill(1));
+        else assert.equal(g.finalGain, null, 'post-norm has no final norm');
+      } finally {
+        trainer.delete();
+      }
+    }
+  });
+
+  test('training moves them; the result is a copy; the same seed gives the same bits', async () => {
+    const a = await nl.createTrainer({ ...SMALL, placement: 'pre' });
+    const b = await nl.createTrainer({ ...SMALL, placement: 'pre' });
+    try {
+      a.step(3);
+      const g = a.gains();
+      assert.equal(g.step, 3);
+      for (const name of ['inputNorm', 'postAttentionNorm']) {
+        for (let l = 0; l < SMALL.layers; l++) {
+          const moved = layerOf(g.gain[name], 16, l).filter((v) => v !== 1).length;
+          assert.ok(moved > 8, `${name} layer ${l}: ${moved} of 16 gains moved`);
+          for (const v of layerOf(g.gain[name], 16, l)) assert.ok(Number.isFinite(v) && v > 0.5 && v < 1.5, `${v}`);
+        }
+      }
+      assert.ok(g.finalGain.some((v) => v !== 1));
+      const kept = bits(g.gain.inputNorm);
+      a.step(1);
+      assert.deepEqual(bits(g.gain.inputNorm), kept, 'a later step leaves the copy alone');
+      assert.notDeepEqual(bits(a.gains().gain.inputNorm), kept);
+      b.step(4);
+      assert.deepEqual(bits(b.gains().gain.postAttentionNorm), bits(a.gains().gain.postAttentionNorm));
+      // Reading them changes no result of the training.
+      assert.deepEqual(bits(a.step(1).loss), bits(b.step(1).loss));
+    } finally {
+      a.delete();
+      b.delete();
+    }
+  });
+
+  test('LayerNorm: gains at 1 and biases at 0 at init, both move; norm none: all null', async () => {
+    const trainer = await nl.createTrainer({ ...SMALL, norm: 'layernorm', placement: 'pre' });
+    try {
+      const g = trainer.gains();
+      assert.deepEqual([...g.gain.inputNorm], new Array(2 * 16).fill(1));
+      for (const values of [g.bias.inputNorm, g.bias.postAttentionNorm, g.finalBias]) {
+        assert.deepEqual([...values], new Array(values.length).fill(0));
+      }
+      assert.equal(g.bias.postAttentionNorm.length, 2 * 16);
+      assert.equal(g.finalBias.length, 16);
+      trainer.step(2);
+      const moved = trainer.gains();
+      assert.ok(moved.bias.inputNorm.some((v) => v !== 0));
+      assert.ok(moved.gain.postAttentionNorm.some((v) => v !== 1));
+    } finally {
+      trainer.delete();
+    }
+    const plain = await nl.createTrainer({ ...SMALL, norm: 'none' });
+    try {
+      plain.step(1);
+      const g = plain.gains();
+      assert.deepEqual([g.layers, g.hidden, g.step], [2, 16, 1]);
+      assert.deepEqual([g.gain, g.bias, g.finalGain, g.finalBias], [null, null, null, null]);
+    } finally {
+      plain.delete();
+    }
+  });
+
+  test('a deleted trainer says so', async () => {
+    const trainer = await nl.createTrainer(SMALL);
+    trainer.delete();
+    assertThrowsExactly(() => trainer.gains(), Error, 'trainer was deleted');
+  });
+
+  test('identity packing: the norms are (L, N, D) in C++ and N then L D here', async () => {
+    const module = await createTrainSimd();
+    const boundary = readBoundary(module);
+    const handle = new module.Trainer({
+      layers: 2,
+      hidden: 8,
+      heads: 2,
+      norm: 'layernorm',
+      placement: 'pre',
+      eps: NaN,
+      initStd: NaN,
+      lr: 1e-3,
+      warmup: 0,
+      steps: 5,
+      seed: 1,
+      seq: 8,
+      batch: 2,
+      text: new TextEncoder().encode('abcd'.repeat(100)),
+    });
+    try {
+      assert.equal(handle.packGains(), '');
+      assert.equal(handle.packIdentityForTests('trainGains'), '');
+      const g = boundary.results.trainGains.read(handle.packed().slice());
+      const id = (entry, k) => entry * 65536 + k;
+      const row = (entry, n, l) => Array.from({ length: 8 }, (_, k) => id(entry, (l * 2 + n) * 8 + k));
+      assert.deepEqual([g.layers, g.hidden, g.step], [id(0, 0), id(1, 0), id(2, 0)]);
+      assert.deepEqual([...g.gain.inputNorm], [...row(3, 0, 0), ...row(3, 0, 1)]);
+      assert.deepEqual([...g.gain.postAttentionNorm], [...row(3, 1, 0), ...row(3, 1, 1)]);
+      assert.deepEqual([...g.bias.postAttentionNorm], [...row(4, 1, 0), ...row(4, 1, 1)]);
+      assert.deepEqual(
+        [...g.finalGain],
+        Array.from({ length: 8 }, (_, k) => id(5, k)),
+      );
+      assert.deepEqual(
+        [...g.finalBias],
+        Array.from({ length: 8 }, (_, k) => id(6, k)),
+      );
+    } finally {
+      handle.delete();
+    }
+  });
+});

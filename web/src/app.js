@@ -10,6 +10,7 @@ import {
   createCalculatorModel,
   createPlaygroundModel,
   gainView,
+  trainedGainView,
 } from './compute.js';
 import {
   MAX_PROMPT_TOKENS,
@@ -28,6 +29,7 @@ import { createLmsReporter } from './lms.js';
 import { KATEX_VERSION, typeset } from './math.js';
 import { challengeFacts, exerciseFacts } from './model-facts.js';
 import {
+  LAB_RUNS,
   PLAYGROUND_QUESTION_STRETCH,
   SOFTMAX_QUESTION_L2,
   readPredictions,
@@ -112,6 +114,12 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     checks: initialChecks(),
     checkedResult: null,
     pressed: null,
+    // The training lab's finished runs with a norm (lab-widget.js
+    // trainedRuns), newest per run id, each with a serial that changes when
+    // its gains do; and which gains the learned-gain widget shows.
+    labRuns: [],
+    labSerial: 0,
+    gainChoice: { source: 'synthetic', run: null, layer: 0, which: 'inputNorm' },
   };
   // Opt-in User Timing marks for tests/bench/page-perf.mjs.
   const timing = win.NORMLAB_TIMING === true;
@@ -197,7 +205,12 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     showWhy: (id) => learner.write('quiz', showExplanation(quizSection(), id)),
     reset: () => learner.write('quiz', null),
   });
-  const gain = createGainWidget(widget('gain'));
+  const gain = createGainWidget(widget('gain'), {
+    choose: (change) => {
+      runtime.gainChoice = { ...runtime.gainChoice, ...change };
+      render();
+    },
+  });
   const modelControls = createModelControls(widget('model-controls'), {
     prompt: (prompt) => set({ prompt }),
     resetPrompt: () => set({ prompt: null }),
@@ -246,7 +259,16 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const offScreen = createOffScreenViews();
   const gradientFlow = createGradientFlow(widget('gradient-flow'), { depth: (gradDepth) => set({ gradDepth }) });
   // The training lab comes in its own script when its section nears the view.
-  const lab = createLabLoader({ win, doc, root: widget('training-lab'), store: learner });
+  const lab = createLabLoader({ win, doc, root: widget('training-lab'), store: learner, onTrained: takeLabRuns });
+  function takeLabRuns(runs) {
+    const kept = new Map(runtime.labRuns.map((run) => [run.id, run]));
+    for (const run of runs) {
+      const old = kept.get(run.id);
+      kept.set(run.id, old && old.gains === run.gains ? old : { ...run, serial: ++runtime.labSerial });
+    }
+    runtime.labRuns = LAB_RUNS.filter((id) => kept.has(id)).map((id) => kept.get(id));
+    render();
+  }
   const computeCalculator = createCalculatorModel();
   const computePlayground = createPlaygroundModel();
 
@@ -505,6 +527,22 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     return { prompt: settings.prompt, norm: settings.norm, eps: settings.eps, depth: state.gradDepth };
   }
 
+  // The learned-gain widget's data: the reader's choice as far as it can be
+  // met (the trained source needs a finished lab run), the lab's runs, and
+  // the gains it shows.
+  function gainData(nl, view, settings) {
+    const runs = runtime.labRuns;
+    const wanted = runtime.gainChoice;
+    if (wanted.source === 'trained' && runs.length > 0 && nl) {
+      const run = runs.find((r) => r.id === wanted.run) ?? runs[0];
+      const layer = Math.min(wanted.layer, run.gains.layers.length - 1);
+      const choice = { ...wanted, run: run.id, layer };
+      return { choice, runs, gains: trainedGainView(nl, run, layer, wanted.which) };
+    }
+    const choice = { ...wanted, source: 'synthetic' };
+    return { choice, runs, gains: nl && view ? gainView(demo.gains(nl, settings), view) : null };
+  }
+
   function paintModelViews(nl, ctx) {
     const settings = modelSettings();
     let forward = null;
@@ -520,7 +558,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     guarded('model settings', () =>
       modelControls.update({ settings, isDefaultPrompt: state.prompt === null, forward }, ctx),
     );
-    guarded('learned gain', () => gain.update(nl && view ? gainView(demo.gains(nl, settings), view) : null, ctx));
+    guarded('learned gain', () => gain.update(gainData(nl, view, settings), ctx));
     const walk = autorun.view(view);
     guarded('auto-run', () => autorunWidget.update({ ...walk, depth: state.depth, reducedMotion, view }, ctx));
     guarded('layer chart', () => layerChart.update({ view, layer, scale: state.layerScale, walk }, ctx));

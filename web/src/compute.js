@@ -231,13 +231,45 @@ export function normScaling(view) {
   return { factor, streamL2: [...view.residualL2], top: view.next.probs[0] };
 }
 
+// What the gain widget reads off a set of gains: how many of the shown
+// values amplify (> 1) or suppress (< 1), their extremes, and the RMS over
+// all the norm's gains (nl.stats), the factor its outputs' length carries.
+export function gainStats(nl, values, all) {
+  return {
+    amplified: values.filter((g) => g > 1).length,
+    suppressed: values.filter((g) => g < 1).length,
+    min: Math.min(...values),
+    max: Math.max(...values),
+    rmsAll: nl.stats(Float32Array.from(all)).rms[0],
+  };
+}
+
+// The gain widget's data for one norm a lab run trained (lab-widget.js
+// trainedRuns): all its gains, read as the sample's are, and its output's
+// L2 per token the lab measured on the held-out window after training
+// (null if it has none).
+export function trainedGainView(nl, run, layer, which) {
+  const values = run.gains.layers[layer][which];
+  return {
+    source: 'trained',
+    run: { id: run.id, options: run.options, steps: run.steps, diverged: run.diverged, serial: run.serial },
+    layer,
+    which,
+    hidden: values.length,
+    features: values.map((_, i) => i),
+    values,
+    ...gainStats(nl, values, values),
+    outputL2: run.normOut?.[which]?.[layer] ?? null,
+  };
+}
+
 // The gain widget's data: the gain sample (demo-controller.js gains()) and
 // the sampled norm's output L2 per token in the forward view, the length the
 // gains' RMS predicts (null without a norm: the probe is then its input).
 export function gainView(gains, view) {
   if (!gains) return null;
   const outputL2 = view.config.norm === 'none' ? null : view.probes[`${gains.which}.out`].l2[gains.layer];
-  return { ...gains, outputL2 };
+  return { ...gains, source: 'synthetic', outputL2 };
 }
 
 // The forward views' data: per-layer averages over the prompt's tokens.

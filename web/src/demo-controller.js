@@ -29,7 +29,7 @@
 // rest: wasm memory, which never shrinks, holds as much for the embed demo
 // as for the page.
 import { autorunSteps, createAutorun, drawnAt } from './autorun.js';
-import { forwardView, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js';
+import { forwardView, gainStats, gradientView, normScaling, promptProblem, promptTokenCount } from './compute.js';
 import {
   AUTORUN_STEP_MS,
   DEPTH_MAX,
@@ -235,12 +235,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
       seed: GAIN_SAMPLE_SEED,
       features,
       values,
-      amplified: values.filter((g) => g > 1).length,
-      suppressed: values.filter((g) => g < 1).length,
-      min: Math.min(...values),
-      max: Math.max(...values),
-      // Over all the norm's gains: the factor its outputs' length carries.
-      rmsAll: nl.stats(all).rms[0],
+      ...gainStats(nl, values, all),
     };
     return runtime.gainView;
   }

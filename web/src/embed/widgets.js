@@ -158,10 +158,13 @@ const BUILDERS = {
   },
   gain(root, env) {
     const model = modelHelpers(env);
-    const widget = createGainWidget(box(root, 'gain'));
+    // An element has no training lab: the synthetic sample only.
+    const widget = createGainWidget(box(root, 'gain'), { withLab: false });
+    const choice = { source: 'synthetic', run: null, layer: 0, which: 'inputNorm' };
     return (nl, state, ctx) => {
       const { settings, view } = model.forward(nl, state, ctx.t);
-      widget.update(nl && view ? gainView(model.demo.gains(nl, settings), view) : null, ctx);
+      const gains = nl && view ? gainView(model.demo.gains(nl, settings), view) : null;
+      widget.update({ choice, runs: [], gains }, ctx);
     };
   },
   'layer-chart'(root, env) {

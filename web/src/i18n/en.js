@@ -408,6 +408,38 @@ export default {
     tableCaption: 'The {count} sampled gains',
     feature: 'Feature',
     value: 'Gain',
+    sourceLegend: 'Gains shown',
+    sourceSynthetic: 'the synthetic model’s sample (default)',
+    sourceTrained: 'trained in the lab',
+    trainedUnavailable:
+      'The trained option opens once the training lab further down has finished a run: then the gains that run learned can be shown here.',
+    run: 'Run',
+    layer: 'Layer',
+    norm: 'Norm',
+    sideAttention: 'attention-side',
+    sideMlp: 'MLP-side',
+    rmsNorm: 'RMSNorm',
+    layerNorm: 'LayerNorm',
+    runPre: 'pre-norm',
+    runPost: 'post-norm',
+    runWarmup: 'post-norm + warmup ({warmup} steps)',
+    runOption: '{name}, {layers} layers, lr {lr}',
+    trainedSource:
+      'Trained in the lab: the {run} run ({layers} layers, learning rate {lr}, {steps} steps), layer {layer}, {side} norm ({norm}), all {hidden} of its gains. Bars rise above the line at 1.0 for amplified features and hang below it for suppressed ones.',
+    trainedSourceDiverged:
+      'Trained in the lab: the {run} run ({layers} layers, learning rate {lr}), layer {layer}, {side} norm ({norm}), all {hidden} of its gains as they stood when the run diverged at step {steps} (that step applied no update). Bars rise above the line at 1.0 for amplified features and hang below it for suppressed ones.',
+    trainedNote:
+      'Trained gains: the norm’s own {hidden} parameters, read from the lab’s model when its run ended. Every one of them started at 1; the bars show where training moved each.',
+    axisAll: 'all {count} features, in feature order',
+    tableCaptionAll: 'All {count} gains of this norm',
+    lengthEstimate:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token.',
+    lengthTrained:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. After training, on the held-out text, the lab measured {measured} per token at this norm’s output, {ratio} times the estimate. The estimate weighs every feature alike; the vectors the trained norm receives are larger in some features than in others, and the gains there count for more.',
+    lengthTrainedMatches:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. After training, on the held-out text, the lab measured {measured} per token at this norm’s output: equal to the digits shown, though the rule stays an estimate, since it weighs every feature alike and a real normalized vector does not.',
+    lengthTrainedLayerNorm:
+      'The gains also set the output’s length: about $\\sqrt{d}$ times their RMS, here {sqrtD} × {rms} ≈ {predicted} per token. After training, on the held-out text, the lab measured {measured} per token at this norm’s output, {ratio} times the estimate. LayerNorm also adds the bias it learned after the gain, which the estimate leaves out.',
   },
   demo: {
     title: 'The demo panel: magnitude across the layers',

@@ -390,6 +390,37 @@ export default {
     tableCaption: '抽取的 {count} 个增益',
     feature: '特征',
     value: '增益',
+    sourceLegend: '显示哪组增益',
+    sourceSynthetic: '合成模型的样本（默认）',
+    sourceTrained: '训练实验室里训练出的增益',
+    trainedUnavailable: '等下方的训练实验室跑完一组训练，这一项才能选：届时这里会显示那组训练学到的增益。',
+    run: '训练组',
+    layer: '层',
+    norm: '归一化',
+    sideAttention: '注意力一侧',
+    sideMlp: 'MLP 一侧',
+    rmsNorm: 'RMSNorm',
+    layerNorm: 'LayerNorm',
+    runPre: '前置归一化',
+    runPost: '后置归一化',
+    runWarmup: '后置归一化 + 预热（{warmup} 步）',
+    runOption: '{name}，{layers} 层，学习率 {lr}',
+    trainedSource:
+      '训练实验室里训练出的模型：{run}这一组（{layers} 层，学习率 {lr}，训练 {steps} 步），第 {layer} 层、{side}的归一化（{norm}），全部 {hidden} 个增益。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
+    trainedSourceDiverged:
+      '训练实验室里训练出的模型：{run}这一组（{layers} 层，学习率 {lr}），第 {layer} 层、{side}的归一化（{norm}），全部 {hidden} 个增益，取的是这组训练在第 {steps} 步发散时的值（那一步没有再更新参数）。被放大的特征，柱子高出 1.0 这条线；被抑制的，柱子垂在线下。',
+    trainedNote:
+      '训练得到的增益：这 {hidden} 个数就是这个归一化层自己的参数，在实验室那组训练结束时从模型中读出。它们都从 1 开始，柱子显示的是训练把每个增益推到了哪里。',
+    axisAll: '全部 {count} 个特征，按特征序号排列',
+    tableCaptionAll: '这个归一化层的全部 {count} 个增益',
+    lengthEstimate:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。',
+    lengthTrained:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。训练结束后，实验室在留出文本上测得这个归一化的输出为每词元 {measured}，是估算值的 {ratio} 倍。估算把每个特征看得一样重；而训练后的归一化层收到的向量，在有些特征上分量更大，那里的增益也就更有分量。',
+    lengthTrainedMatches:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。训练结束后，实验室在留出文本上测得这个归一化的输出为每词元 {measured}。显示的几位数字刚好相同，但这条规则仍只是估算：它把每个特征看得一样重，而真实的归一化向量并非如此。',
+    lengthTrainedLayerNorm:
+      '增益还决定输出的长度：约为 $\\sqrt{d}$ 乘以增益的 RMS，这里是 {sqrtD} × {rms} ≈ {predicted}（每词元）。训练结束后，实验室在留出文本上测得这个归一化的输出为每词元 {measured}，是估算值的 {ratio} 倍。LayerNorm 在增益之后还会加上它学到的偏置，估算没有把偏置算进去。',
   },
   demo: {
     title: '演示面板：各层的量级',

@@ -12,8 +12,11 @@
 // window. The lab keeps its settings to itself (they are not part of the
 // page's shareable view) and its guess in the learner store.
 //
-// mountLab(root, { win, doc, store }) -> { update({ lang, nl }) }: the page
-// calls update() on every paint; the lab repaints itself while it trains.
+// mountLab(root, { win, doc, store, onTrained }) -> { update({ lang, nl }) }:
+// the page calls update() on every paint; the lab repaints itself while it
+// trains. Each time a run ends with a norm, onTrained(runs) gets every run of
+// the contrast that has (trainedRuns below): the page shows their gains
+// elsewhere; the lab knows nothing of where.
 import { drawLineChart } from '../charts/line-chart.js';
 import { createChartFrame } from '../charts/chart-frame.js';
 import { createLegend } from '../charts/legend.js';
@@ -94,7 +97,7 @@ const NORMS_SERIES = {
   after: { stream: 'normsStreamAfter', first: 'normsFirstAfter', second: 'normsSecondAfter' },
 };
 
-export function mountLab(root, { win = window, doc = document, store = null } = {}) {
+export function mountLab(root, { win = window, doc = document, store = null, onTrained = null } = {}) {
   const steps = labSteps(win);
   const settings = { ...LAB_DEFAULTS, runs: [...LAB_DEFAULTS.runs] };
   let ownText = '';
@@ -103,7 +106,21 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
 
   // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
   const timing = win.NORMLAB_TIMING === true;
-  const runner = createLabRunner({ win, doc, onChange: () => requestPaint(false) });
+  let published = 0;
+  const runner = createLabRunner({
+    win,
+    doc,
+    onChange: () => {
+      requestPaint(false);
+      publishTrained();
+    },
+  });
+  function publishTrained() {
+    const runs = trainedRuns(runner.state.runs);
+    if (runs.length === published) return;
+    published = runs.length;
+    if (runs.length && onTrained) onTrained(runs);
+  }
 
   // Settings.
   const intro = el('p', { className: 'lab-intro' });
@@ -1271,6 +1288,27 @@ export function mountLab(root, { win = window, doc = document, store = null } = 
       requestPaint(true);
     },
   };
+}
+
+// The runs that ended (done or diverged) with a norm's gains, as plain data:
+// { id, options: the trainer's options but the text, steps trained,
+// diverged, gains: runner.js plainGains, normOut: each norm's output L2 per
+// token, layer by layer, measured on the held-out window after training }.
+export function trainedRuns(runs) {
+  return runs
+    .filter((run) => run.gains && (run.status === 'done' || run.status === 'diverged'))
+    .map((run) => {
+      const { text: _text, ...options } = run.options;
+      const norms = run.layerNorms.after?.norms ?? null;
+      return {
+        id: run.id,
+        options,
+        steps: run.loss.length,
+        diverged: run.status === 'diverged',
+        gains: run.gains,
+        normOut: norms && Object.fromEntries(Object.entries(norms).map(([name, n]) => [name, n.out])),
+      };
+    });
 }
 
 // Checkboxes or radio buttons, one per id, each in a <label>; returns the

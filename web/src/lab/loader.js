@@ -3,10 +3,11 @@
 // as a classic script and a stylesheet (both allowed from 'self' under the
 // page's CSP, and from file://) when the lab's section comes within
 // LOAD_MARGIN of the viewport; the lab then mounts itself in `root` and takes
-// the page's language and module from update().
+// the page's language and module from update(), and tells onTrained(runs)
+// of the runs it finished (lab-widget.js).
 const LOAD_MARGIN = '600px 0px';
 
-export function createLabLoader({ win, doc, root, store }) {
+export function createLabLoader({ win, doc, root, store, onTrained = null }) {
   let lab = null;
   let latest = null;
   const load = () => {
@@ -16,7 +17,7 @@ export function createLabLoader({ win, doc, root, store }) {
     const script = doc.createElement('script');
     script.src = 'lab.js';
     script.onload = () => {
-      lab = win.normlabLab.mount(root, { win, doc, store });
+      lab = win.normlabLab.mount(root, { win, doc, store, onTrained });
       if (latest) lab.update(latest);
     };
     script.onerror = () => console.error('normlab: the training lab (lab.js) did not load');

@@ -15,7 +15,9 @@
 // layer on the held-out text's first window (trainer.layerNorms()) and the
 // most likely next characters after the sample's prompt (next-chars.js),
 // before the first step and when the run ends (diverged: on the last
-// weights it updated); the sample, as text and as its bytes.
+// weights it updated); the sample, as text and as its bytes; and the
+// norms' learned gains when the run ends (trainer.gains(), null without a
+// norm), each layer's two norms as arrays of hidden values.
 
 import { createNextChars } from './next-chars.js';
 
@@ -37,6 +39,19 @@ function plainLayerNorms(probe) {
       Object.entries(probe.norms).map(([name, n]) => [name, { in: Array.from(n.in), out: Array.from(n.out) }]),
     );
   return { step: probe.step, tokens: probe.tokens, residual: Array.from(probe.residual), norms };
+}
+
+// trainer.gains()'s gains as plain arrays, layer by layer: { step, hidden,
+// layers: [{ inputNorm, postAttentionNorm }] }, or null without a norm.
+function plainGains(gains) {
+  if (gains.gain === null) return null;
+  const { hidden } = gains;
+  const row = (values, l) => Array.from(values.subarray(l * hidden, (l + 1) * hidden));
+  const layers = [];
+  for (let l = 0; l < gains.layers; l++) {
+    layers.push({ inputNorm: row(gains.gain.inputNorm, l), postAttentionNorm: row(gains.gain.postAttentionNorm, l) });
+  }
+  return { step: gains.step, hidden, layers };
 }
 
 export function createLabRunner({ win, doc, onChange }) {
@@ -215,7 +230,10 @@ export function createLabRunner({ win, doc, onChange }) {
 
   function release() {
     const run = state.runs[state.current];
-    if (trainer && run) run.layerNorms.after = plainLayerNorms(trainer.layerNorms());
+    if (trainer && run) {
+      run.layerNorms.after = plainLayerNorms(trainer.layerNorms());
+      run.gains = plainGains(trainer.gains());
+    }
     trainer?.delete();
     trainer = null;
     nextChars = null;
@@ -265,6 +283,7 @@ export function createLabRunner({ win, doc, onChange }) {
           sampleBytes: null,
           nextChars: { before: null, after: null },
           layerNorms: { before: null, after: null },
+          gains: null,
         })),
       });
       onChange();
