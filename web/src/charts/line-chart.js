@@ -69,8 +69,11 @@ function axisTicks(axis, spec, scale, maxTicks) {
 // baseline and 0.25 em below it, as the page's fonts draw them.
 const LABEL_FONT_PX = 12;
 const LABEL_CLEARANCE = 3;
-// One line of labels further off: a box's height and the clearance.
+// How far off its first place a label may move, nearest first: a few
+// pixels at a time up to a line of labels (a box's height and the
+// clearance), then a line and a half and two lines.
 const LABEL_STEP = 17;
+const LABEL_OFFSETS = [0, 4, 8, 12, LABEL_STEP, 1.5 * LABEL_STEP, 2 * LABEL_STEP];
 function labelWidth(text, latinEm = 0.6) {
   let em = 0;
   for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : c === '.' || c === ',' ? 0.3 : latinEm;
@@ -151,9 +154,8 @@ function placeLabel(places, width, bounds, lines, taken) {
 // A rule's label: below the line at the right end first (the series of
 // these charts start low and climb, the norms' outputs sit on their sqrt(d)
 // rule), then above it at the left, then the other two corners, then
-// above and below the line's middle; then the same a line of text and two
-// lines further off, so that a curve hugging the rule (a stalled loss on
-// its plateau) leaves room.
+// above and below the line's middle; then the same further off, so that a
+// curve hugging the rule (a stalled loss on its plateau) leaves room.
 const RULE_LABEL_GAP = 4;
 function placeRuleLabel(rule, y, plot, bounds, lines, taken) {
   const width = labelWidth(rule.label);
@@ -163,7 +165,7 @@ function placeRuleLabel(rule, y, plot, bounds, lines, taken) {
   const right = plot.right - RULE_LABEL_GAP;
   const left = plot.left + 6;
   const middle = (plot.left + plot.right - width) / 2;
-  const places = [0, LABEL_STEP, 2 * LABEL_STEP].flatMap((off) => [
+  const places = LABEL_OFFSETS.flatMap((off) => [
     { anchor: 'end', x: right, baseline: below(off) },
     { anchor: 'start', x: left, baseline: above(off) },
     { anchor: 'end', x: right, baseline: above(off) },
@@ -188,7 +190,7 @@ function placeGuessLabel(guess, cx, cy, bounds, lines, taken) {
   const beside = (anchor, x) => [
     ...sides(0).map((baseline) => ({ anchor, x, baseline })),
     { anchor, x: anchor === 'end' ? x - GUESS_RADIUS : x + GUESS_RADIUS, baseline: level },
-    ...[LABEL_STEP, 2 * LABEL_STEP].flatMap((off) => sides(off).map((baseline) => ({ anchor, x, baseline }))),
+    ...LABEL_OFFSETS.slice(1).flatMap((off) => sides(off).map((baseline) => ({ anchor, x, baseline }))),
   ];
   const places = [...beside('end', cx - GUESS_LABEL_GAP), ...beside('start', cx + GUESS_LABEL_GAP)];
   return placeLabel(places, labelWidth(guess.label, GUESS_LATIN_EM), bounds, lines, taken);
