@@ -331,6 +331,17 @@ export async function chartCollisions(page, scope, slack = 1) {
                 out.push(`${chart}: a line of ${owner.getAttribute('class')} runs through ${name(t)}`);
             }
           }
+          // The symbols a chart draws at its points: the reader's guesses,
+          // the marks, the dots on a series.
+          for (const dot of svg.querySelectorAll('.guess-dot, path.mark, .series-dot')) {
+            const r = dot.getBoundingClientRect();
+            if (!r.width) continue;
+            const owner = dot.closest('g.series');
+            for (const { t, box } of labels) {
+              if (owner && t.closest('g.series') === owner) continue;
+              if (overlap(box, r)) out.push(`${chart}: a ${dot.getAttribute('class')} symbol covers ${name(t)}`);
+            }
+          }
         }
       }
       return [...new Set(out)];
