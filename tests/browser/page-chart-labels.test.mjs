@@ -1,14 +1,15 @@
 // Every chart on the page, in the states a reader brings it to, keeps its
 // text readable: no two text boxes of a chart overlap (tick labels, axis
-// titles, rule, band, series, bar and guess labels) and no series' line runs
-// through a label. At 320, 390 and 1280 px, in English and Chinese, each
-// state checked in the light and the dark scheme: the demo panel asking for
-// a prediction (its markers at several places, near the sqrt(d) rule
-// among them) and after the walk, on both scales, for every norm and
-// placement, 1 and 64 layers; the softmax bars after a guess and at their
-// largest L2; the playground across its stretch; the gradient panel at 6 and
-// 48 layers; the gain bars; the training lab's learning-rate window. The
-// lab's training charts are checked after a run in lab.test.mjs.
+// titles, rule, band, series, bar and guess labels), no series' line runs
+// through a label and no point's symbol covers one. At 320, 390 and
+// 1280 px, in English and Chinese, each state checked in the light and the
+// dark scheme: the demo panel asking for a prediction (its markers at
+// several places, near the sqrt(d) rule among them) and after the walk, on
+// both scales, for every norm and placement, 1 and 64 layers; the softmax
+// bars after a guess and at their largest L2; the playground across its
+// stretch; the gradient panel at 6 and 48 layers; the gain bars; the
+// training lab's learning-rate window. The lab's training charts are
+// checked after a run in lab.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 

@@ -286,7 +286,8 @@ export async function seriousViolations(page, context = null) {
 // (a selector), every pair of visible text boxes that overlap (tick labels,
 // axis titles, rule, series, band, guess and bar labels alike), and every
 // label that a series' line passes through (the path sampled every 2 px;
-// tick labels and a series' own end label aside). Boxes are the browser's
+// tick labels and a series' own end label aside) or a point's symbol covers
+// (a guess's marker, a mark, a series' dot). Boxes are the browser's
 // rendered ones, shrunk by `slack` px on each side so that touching glyph
 // boxes do not count. One line per collision.
 export async function chartCollisions(page, scope, slack = 1) {
