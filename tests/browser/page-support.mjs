@@ -283,11 +283,13 @@ export async function seriousViolations(page, context = null) {
 }
 
 // Where a chart's text collides: within each chart's <svg> under `scope`
-// (a selector), every pair of visible text boxes that overlap, and every
-// rule label (g.rule text) or series-end label that a series' line passes
-// through (the path sampled every 2 px). Boxes are the browser's rendered
-// ones, shrunk by `slack` px on each side so that touching glyph boxes do
-// not count. One line per collision.
+// (a selector), every pair of visible text boxes that overlap (tick labels,
+// axis titles, rule, series, band, guess and bar labels alike), and every
+// label that a series' line passes through (the path sampled every 2 px;
+// tick labels and a series' own end label aside) or a point's symbol covers
+// (a guess's marker, a mark, a series' dot). Boxes are the browser's
+// rendered ones, shrunk by `slack` px on each side so that touching glyph
+// boxes do not count. One line per collision.
 export async function chartCollisions(page, scope, slack = 1) {
   return page.evaluate(
     ([sel, pad]) => {
@@ -297,6 +299,11 @@ export async function chartCollisions(page, scope, slack = 1) {
         return { left: r.left + pad, right: r.right - pad, top: r.top + pad, bottom: r.bottom - pad };
       };
       const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const name = (t) => {
+        const g = t.closest('g[class]');
+        const kind = t.closest('.tick') ? 'tick' : (t.getAttribute('class') ?? g?.getAttribute('class') ?? 'text');
+        return `"${t.textContent}" (${kind.split(' ')[0]})`;
+      };
       for (const root of document.querySelectorAll(sel)) {
         for (const svg of root.querySelectorAll('svg')) {
           const chart =
@@ -308,24 +315,32 @@ export async function chartCollisions(page, scope, slack = 1) {
           for (let i = 0; i < boxes.length; i++) {
             for (let j = i + 1; j < boxes.length; j++) {
               if (overlap(boxes[i].box, boxes[j].box))
-                out.push(`${chart}: "${boxes[i].t.textContent}" overlaps "${boxes[j].t.textContent}"`);
+                out.push(`${chart}: ${name(boxes[i].t)} overlaps ${name(boxes[j].t)}`);
             }
           }
-          const labels = boxes.filter(({ t }) => t.closest('g.rule') || t.closest('g.series'));
+          const labels = boxes.filter(({ t }) => !t.closest('.tick'));
           for (const path of svg.querySelectorAll('g.series path')) {
             const length = path.getTotalLength ? path.getTotalLength() : 0;
             if (!length) continue;
             const matrix = path.getScreenCTM();
             const points = [];
-            for (let s = 0; s <= length; s += 2) {
-              const p = path.getPointAtLength(s).matrixTransform(matrix);
-              points.push(p);
-            }
+            for (let s = 0; s <= length; s += 2) points.push(path.getPointAtLength(s).matrixTransform(matrix));
             const owner = path.closest('g.series');
             for (const { t, box } of labels) {
               if (t.closest('g.series') === owner) continue;
               if (points.some((p) => p.x > box.left && p.x < box.right && p.y > box.top && p.y < box.bottom))
-                out.push(`${chart}: a line of ${owner.getAttribute('class')} runs through "${t.textContent}"`);
+                out.push(`${chart}: a line of ${owner.getAttribute('class')} runs through ${name(t)}`);
+            }
+          }
+          // The symbols a chart draws at its points: the reader's guesses,
+          // the marks, the dots on a series.
+          for (const dot of svg.querySelectorAll('.guess-dot, path.mark, .series-dot')) {
+            const r = dot.getBoundingClientRect();
+            if (!r.width) continue;
+            const owner = dot.closest('g.series');
+            for (const { t, box } of labels) {
+              if (owner && t.closest('g.series') === owner) continue;
+              if (overlap(box, r)) out.push(`${chart}: a ${dot.getAttribute('class')} symbol covers ${name(t)}`);
             }
           }
         }

@@ -56,76 +56,163 @@ function axisTicks(axis, spec, scale, maxTicks) {
   axis.tickFormat(tick);
 }
 
-// A rule's label goes where no series crosses it: below the line at the
-// right end first (the series of these charts start low and climb, the
-// norms' outputs sit on their sqrt(d) rule), then above it at the left, then
-// the other two corners. Boxes are estimated from the text: a CJK character
-// is about 1 em wide, any other about 0.6 em.
-const RULE_FONT_PX = 12;
-const RULE_LABEL_GAP = 4;
+// Labels inside the plot (a guess's, a rule's) go where nothing else is:
+// each has places to try in order of preference and takes the first whose
+// box stays within the plot (or above it, in the chart's top margin), clear
+// of every series' line, of the other rules and of the boxes taken before
+// it (labels placed earlier, marks, the reader's markers). The guesses'
+// labels are placed first, next to their markers; the rules' labels, which
+// may sit anywhere along their line, then keep clear of them. Boxes are
+// estimated from the text, so that placing a label costs no layout: a CJK
+// character is 1 em wide, a point or comma 0.3 em, any other about 0.6 em
+// (0.64 em in the guesses' semibold); glyphs reach 0.92 em above the
+// baseline and 0.25 em below it, as the page's fonts draw them.
+const LABEL_FONT_PX = 12;
 const LABEL_CLEARANCE = 3;
-function ruleLabelWidth(text) {
+// How far off its first place a label may move, nearest first: a few
+// pixels at a time up to a line of labels (a box's height and the
+// clearance), then a line and a half and two lines.
+const LABEL_STEP = 17;
+const LABEL_OFFSETS = [0, 4, 8, 12, LABEL_STEP, 1.5 * LABEL_STEP, 2 * LABEL_STEP];
+function labelWidth(text, latinEm = 0.6) {
   let em = 0;
-  for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.6;
-  return em * RULE_FONT_PX;
+  for (const c of text) em += /[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : c === '.' || c === ',' ? 0.3 : latinEm;
+  return em * LABEL_FONT_PX;
 }
 
-// Whether the polyline (pixel points) passes through the box: some segment's
-// part within the box's x range reaches into its y range.
-function crosses(points, box) {
+// A place is { anchor: 'start' | 'end', x, baseline }.
+function labelBox(place, width) {
+  const left = place.anchor === 'end' ? place.x - width : place.x;
+  return {
+    left,
+    right: left + width,
+    top: place.baseline - LABEL_FONT_PX * 0.92,
+    bottom: place.baseline + LABEL_FONT_PX * 0.25,
+  };
+}
+
+const grown = (b, by) => ({ left: b.left - by, right: b.right + by, top: b.top - by, bottom: b.bottom + by });
+
+// How much of the polyline (pixel points) lies inside the box: the length
+// of each segment clipped to it (Liang-Barsky), summed.
+function lengthInside(points, box) {
+  let total = 0;
   for (let i = 1; i < points.length; i++) {
     const [x0, y0] = points[i - 1];
-    const [x1, y1] = points[i];
-    const left = Math.max(box.left, Math.min(x0, x1));
-    const right = Math.min(box.right, Math.max(x0, x1));
-    if (left > right) continue;
-    const slope = x1 === x0 ? 0 : (y1 - y0) / (x1 - x0);
-    const ya = x1 === x0 ? y0 : y0 + slope * (left - x0);
-    const yb = x1 === x0 ? y1 : y0 + slope * (right - x0);
-    if (Math.max(ya, yb) >= box.top && Math.min(ya, yb) <= box.bottom) return true;
+    const dx = points[i][0] - x0;
+    const dy = points[i][1] - y0;
+    let t0 = 0;
+    let t1 = 1;
+    for (const [p, q] of [
+      [-dx, x0 - box.left],
+      [dx, box.right - x0],
+      [-dy, y0 - box.top],
+      [dy, box.bottom - y0],
+    ]) {
+      if (p === 0) {
+        if (q < 0) t1 = -1;
+      } else if (p < 0) t0 = Math.max(t0, q / p);
+      else t1 = Math.min(t1, q / p);
+    }
+    if (t1 > t0) total += (t1 - t0) * Math.hypot(dx, dy);
   }
-  return false;
+  return total;
 }
 
-// Candidate places: the four corners next to the line, then the same a line
-// of text and two lines further off, so that a curve hugging the rule (a
-// stalled loss on its plateau) leaves room; the first whose box stays in
-// the plot, clear of every series and of the labels placed before it.
-const RULE_LABEL_OFFSETS = [0, 14, 28];
-function placeRuleLabel(rule, y, plot, seriesPixels, placed) {
-  const width = ruleLabelWidth(rule.label);
-  const ry = y(rule.value);
-  const places = RULE_LABEL_OFFSETS.flatMap((off) => [
-    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry + off + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
-    { anchor: 'start', x: plot.left + 6, baseline: ry - off - RULE_LABEL_GAP - 1 },
-    { anchor: 'end', x: plot.right - RULE_LABEL_GAP, baseline: ry - off - RULE_LABEL_GAP - 1 },
-    { anchor: 'start', x: plot.left + 6, baseline: ry + off + RULE_LABEL_GAP + RULE_FONT_PX * 0.8 },
-  ]);
-  const boxOf = (p) => {
-    const left = p.anchor === 'end' ? p.x - width : p.x;
-    return { left, right: left + width, top: p.baseline - RULE_FONT_PX * 0.8, bottom: p.baseline + RULE_FONT_PX * 0.2 };
+const overlapArea = (a, b) =>
+  Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+  Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+
+// The first of `places` where a label `width` px wide is clear (the
+// estimate is rough and a curve is drawn with some width: a few pixels are
+// kept clear around the box); where none is, the one inside `bounds` with
+// the least in the way: the length of line and the area of other boxes over
+// it, counted four times over the text itself and once over the margin
+// around it. Its box is added to `taken`. lines: polylines in pixels.
+function placeLabel(places, width, bounds, lines, taken) {
+  const cost = (p) => {
+    const box = labelBox(p, width);
+    if (box.left < bounds.left || box.right > bounds.right || box.top < bounds.top || box.bottom > bounds.bottom)
+      return Infinity;
+    const room = grown(box, LABEL_CLEARANCE);
+    let sum = 0;
+    for (const points of lines) sum += lengthInside(points, room) + 3 * lengthInside(points, box);
+    for (const b of taken) sum += (overlapArea(b, room) + 3 * overlapArea(b, box)) / LABEL_FONT_PX;
+    return sum;
   };
-  const inside = (b) => b.top >= plot.top && b.bottom <= plot.bottom;
-  // The estimate is rough and a curve is drawn with some width: keep a few
-  // pixels clear around the box.
-  const padded = (b) => ({
-    left: b.left - LABEL_CLEARANCE,
-    right: b.right + LABEL_CLEARANCE,
-    top: b.top - LABEL_CLEARANCE,
-    bottom: b.bottom + LABEL_CLEARANCE,
-  });
-  const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  const place =
-    places.find((p) => {
-      const box = boxOf(p);
-      return (
-        inside(box) &&
-        !seriesPixels.some((points) => crosses(points, padded(box))) &&
-        !placed.some((b) => overlaps(b, box))
-      );
-    }) ?? places[1];
-  placed.push(boxOf(place));
+  let place = places[0];
+  let least = Infinity;
+  for (const p of places) {
+    const c = cost(p);
+    if (c < least) [place, least] = [p, c];
+    if (c === 0) break;
+  }
+  taken.push(labelBox(place, width));
   return place;
+}
+
+// A rule's label: below the line at the right end first (the series of
+// these charts start low and climb, the norms' outputs sit on their sqrt(d)
+// rule), then above it at the left, then the other two corners, then
+// above and below the line's middle; then the same further off, so that a
+// curve hugging the rule (a stalled loss on its plateau) leaves room.
+const RULE_LABEL_GAP = 4;
+function placeRuleLabel(rule, y, plot, bounds, lines, taken) {
+  const width = labelWidth(rule.label);
+  const ry = y(rule.value);
+  const below = (off) => ry + off + RULE_LABEL_GAP + LABEL_FONT_PX * 0.8;
+  const above = (off) => ry - off - RULE_LABEL_GAP - 1;
+  const right = plot.right - RULE_LABEL_GAP;
+  const left = plot.left + 6;
+  const middle = (plot.left + plot.right - width) / 2;
+  const places = LABEL_OFFSETS.flatMap((off) => [
+    { anchor: 'end', x: right, baseline: below(off) },
+    { anchor: 'start', x: left, baseline: above(off) },
+    { anchor: 'end', x: right, baseline: above(off) },
+    { anchor: 'start', x: left, baseline: below(off) },
+    { anchor: 'start', x: middle, baseline: below(off) },
+    { anchor: 'start', x: middle, baseline: above(off) },
+  ]);
+  return placeLabel(places, width, bounds, lines, taken);
+}
+
+// A guess's label: left of its marker, on the side the guess asks for
+// (above or below) and then the other, then level with it; then the same
+// further off, then right of the marker.
+const GUESS_RADIUS = 6;
+const GUESS_LABEL_GAP = 8;
+const GUESS_LATIN_EM = 0.64;
+function placeGuessLabel(guess, cx, cy, bounds, lines, taken) {
+  const above = (off) => cy - off - LABEL_FONT_PX * 0.7;
+  const below = (off) => cy + off + LABEL_FONT_PX * 1.3;
+  const sides = (off) => (guess.labelAt === 'below' ? [below(off), above(off)] : [above(off), below(off)]);
+  const level = cy + LABEL_FONT_PX * 0.35;
+  const beside = (anchor, x) => [
+    ...sides(0).map((baseline) => ({ anchor, x, baseline })),
+    { anchor, x: anchor === 'end' ? x - GUESS_RADIUS : x + GUESS_RADIUS, baseline: level },
+    ...LABEL_OFFSETS.slice(1).flatMap((off) => sides(off).map((baseline) => ({ anchor, x, baseline }))),
+  ];
+  const places = [...beside('end', cx - GUESS_LABEL_GAP), ...beside('start', cx + GUESS_LABEL_GAP)];
+  return placeLabel(places, labelWidth(guess.label, GUESS_LATIN_EM), bounds, lines, taken);
+}
+
+// The pixel box of a guess's marker, with its stroke.
+function guessDotBox([cx, cy]) {
+  const r = GUESS_RADIUS + 2;
+  return { left: cx - r, right: cx + r, top: cy - r, bottom: cy + r };
+}
+
+// Each guess's label place, in order: clear of `lines`, of the boxes in
+// `taken`, of the other guesses' markers and of the labels placed before
+// it. Adds the labels' boxes to `taken`.
+function placeGuessLabels(guesses, bounds, lines, taken) {
+  return guesses.map((g) => {
+    const others = guesses.filter((o) => o !== g).map((o) => guessDotBox(o.at));
+    const room = [...taken, ...others];
+    const place = placeGuessLabel(g, ...g.at, bounds, lines, room);
+    taken.push(room.at(-1));
+    return place;
+  });
 }
 
 // data: {
@@ -197,11 +284,21 @@ export function drawLineChart(svg, width, height, data) {
   const plotTop = MARGIN.top;
   const plotBottom = height - MARGIN.bottom;
   const plot = { left: MARGIN.left, right: width - MARGIN.right, top: plotTop, bottom: plotBottom };
+  const guesses = (data.guesses ?? []).map((g) => ({ ...g, at: guessPixel(g, x, y) }));
+  const labelled = guesses.length > 0 || (data.rules ?? []).length > 0;
+  const lines = { series: labelled ? seriesPixels(data.series, x, y) : [], rules: ruleLines(data.rules, y, plot) };
+  // The boxes the rules' labels keep off: the marks, the reader's markers
+  // and their labels.
+  const taken = markBoxes(data.marks, x, y, plot);
+  const bounds = { ...plot, top: 0 };
+  const guessPlaces = placeGuessLabels(guesses, bounds, [...lines.series, ...lines.rules], taken);
+  taken.push(...guesses.map((g) => guessDotBox(g.at)));
 
   // The axes, rules and series are redrawn only when what they show
   // changed: a Layer selector step moves the marker alone, and rewriting
   // the rest (d3 sets every attribute and text again) would cost the
-  // browser a style, layout and paint pass over the whole chart.
+  // browser a style, layout and paint pass over the whole chart. The rule
+  // labels keep off the reader's markers, so these count too.
   const frame = JSON.stringify([
     width,
     height,
@@ -212,9 +309,10 @@ export function drawLineChart(svg, width, height, data) {
     data.series,
     data.marks ?? [],
     Boolean(data.legend),
+    guesses.map((g) => [g.at, g.label, g.labelAt]),
   ]);
   if (svg.node().__lineChartFrame !== frame) {
-    drawFrame(svg, width, height, data, { MARGIN, x, y, plot });
+    drawFrame(svg, width, height, data, { MARGIN, x, y, plot, bounds, lines, taken });
     svg.node().__lineChartFrame = frame;
   }
 
@@ -244,13 +342,34 @@ export function drawLineChart(svg, width, height, data) {
     .attr('cy', (p) => y(p.y))
     .attr('r', 5);
 
-  drawGuesses(svg, x, y, data.guesses ?? []);
+  drawGuesses(svg, y, guesses, guessPlaces);
   drawHover(svg, x, plot, data.hover);
 }
 
+const seriesPixels = (series, x, y) => series.map((s) => s.points.map(([px, py]) => [x(px), y(py)]));
+const ruleLines = (rules, y, plot) =>
+  (rules ?? []).map((r) => [
+    [plot.left, y(r.value)],
+    [plot.right, y(r.value)],
+  ]);
+// A mark's box; a mark with no y sits on the plot's top edge.
+const markBoxes = (marks, x, y, plot) =>
+  (marks ?? []).map((m) => {
+    const cx = x(m.x);
+    const cy = m.y === null ? plot.top : y(m.y);
+    return { left: cx - 4, right: cx + 4, top: cy - 4, bottom: cy + 4 };
+  });
+
+// Where a guess's marker is drawn: its value kept inside the y domain.
+function guessPixel(guess, x, y) {
+  const [lo, hi] = y.domain();
+  return [x(guess.x), y(Math.min(Math.max(guess.y, Math.min(lo, hi)), Math.max(lo, hi)))];
+}
+
 // The chart's frame: the shaded band, the axes and their titles, the rules
-// and the series.
-function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
+// and the series. lines ({ series, rules }, in pixels) and taken: what the
+// rules' labels keep off.
+function drawFrame(svg, width, height, data, { MARGIN, x, y, plot, bounds, lines, taken }) {
   const plotTop = plot.top;
   const plotBottom = plot.bottom;
 
@@ -308,13 +427,6 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     .attr('text-anchor', 'middle')
     .text((d) => d);
 
-  const seriesPixels = data.rules?.length ? data.series.map((s) => s.points.map(([px, py]) => [x(px), y(py)])) : [];
-  // A rule label avoids the marks too, as boxes taken as placed already.
-  const placedLabels = (data.marks ?? []).map((m) => {
-    const cx = x(m.x);
-    const cy = m.y === null ? plot.top : y(m.y);
-    return { left: cx - 4, right: cx + 4, top: cy - 4, bottom: cy + 4 };
-  });
   svg
     .selectAll('g.rule')
     .data(data.rules ?? [], (r) => r.id)
@@ -336,8 +448,9 @@ function drawFrame(svg, width, height, data, { MARGIN, x, y, plot }) {
     // Rule labels stay inside the plot, leaving the right margin to the
     // series labels (a series may end on the rule), and off the series.
     .call((g) =>
-      g.select('text').each(function (r) {
-        const place = placeRuleLabel(r, y, plot, seriesPixels, placedLabels);
+      g.select('text').each(function (r, i) {
+        const others = [...lines.series, ...lines.rules.filter((_, j) => j !== i)];
+        const place = placeRuleLabel(r, y, plot, bounds, others, taken);
         select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(r.label);
       }),
     );
@@ -405,7 +518,9 @@ function drawMarks(svg, x, y, plot, marks) {
 // hold (touch-action: none in the stylesheet keeps the page from scrolling
 // under the drag). The keyboard and screen readers set the same values with
 // the form controls the widget puts next to the chart.
-function drawGuesses(svg, x, y, guesses) {
+// guesses: the data's, each with `at`, its marker's pixel; places: their
+// labels' (placeGuessLabels).
+function drawGuesses(svg, y, guesses, places) {
   const [lo, hi] = y.domain();
   const inside = (v) => Math.min(Math.max(v, Math.min(lo, hi)), Math.max(lo, hi));
   const groups = svg
@@ -422,20 +537,17 @@ function drawGuesses(svg, x, y, guesses) {
     .attr('data-value', (d) => String(d.y));
   groups
     .select('.guess-dot')
-    .attr('cx', (d) => x(d.x))
-    .attr('cy', (d) => y(inside(d.y)))
-    .attr('r', 6);
-  groups
-    .select('.guess-label')
-    .attr('x', (d) => x(d.x) - 8)
-    .attr('y', (d) => y(inside(d.y)))
-    .attr('dy', (d) => (d.labelAt === 'below' ? '1.3em' : '-0.7em'))
-    .attr('text-anchor', 'end')
-    .text((d) => d.label);
+    .attr('cx', (d) => d.at[0])
+    .attr('cy', (d) => d.at[1])
+    .attr('r', GUESS_RADIUS);
+  groups.select('.guess-label').each(function (d) {
+    const place = places[guesses.indexOf(d)];
+    select(this).attr('x', place.x).attr('y', place.baseline).attr('text-anchor', place.anchor).text(d.label);
+  });
   groups
     .select('.guess-handle')
-    .attr('cx', (d) => x(d.x))
-    .attr('cy', (d) => y(inside(d.y)))
+    .attr('cx', (d) => d.at[0])
+    .attr('cy', (d) => d.at[1])
     .attr('r', (d) => (d.onDrag ? 16 : 0));
   groups.each(function bind(d) {
     const handle = select(this).select('.guess-handle');
