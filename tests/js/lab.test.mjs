@@ -425,6 +425,8 @@ test('the layer-norm reading: growth from first layer to last, norm outputs agai
     )[1].key;
   assert.equal(edge(1 + 0.999 * PINNED_WITHIN), 'normsPinned');
   assert.equal(edge(1 - 1.001 * PINNED_WITHIN), 'normsSpread');
+  // Outputs the same to the 3 digits shown: one length, not a range.
+  assert.equal(edge(1 + 1e-5), 'normsPinnedAt');
 });
 
 test('float32Text writes the shortest decimal that reads back as the same float32', () => {

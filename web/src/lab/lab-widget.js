@@ -831,7 +831,7 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     setText(normsPlacement, t(placement === 'post' ? 'normsPost' : 'normsPre'));
     normsReading.replaceChildren(
       ...probes.flatMap(([when, probe]) =>
-        layerNormsReading(probe, { when, placement, hidden }).map(({ key: chosen, params }) => {
+        layerNormsReading(probe, { when, placement, hidden }).map(({ key, params }) => {
           const shown = {
             when: t(when === 'before' ? 'normsWhenBefore' : 'normsWhenAfter', { step: integer(probe.step) }),
             first: significant(params.first ?? NaN, 3),
@@ -844,8 +844,6 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
             d: hidden,
             percent: decimals(params.percent ?? NaN, 1),
           };
-          // Outputs equal to the digits shown: one length, not a range.
-          const key = chosen === 'normsPinned' && shown.low === shown.high ? 'normsPinnedAt' : chosen;
           const p = el('p', { textContent: t(key, shown) });
           p.dataset.reading = key;
           p.dataset.when = when;

@@ -7,6 +7,7 @@
 // adds to, so it may grow; in post-norm it is the MLP-side norm's output,
 // pinned like the norms', and what grows instead is the sum each norm
 // receives, the stream plus its sub-block's output.
+import { significant } from '../format.js';
 
 // A growth from the first layer's input to the last layer's output beyond
 // this factor is "grows"; below its inverse, "shrinks"; else "about level".
@@ -63,8 +64,11 @@ export function layerNormsReading(probe, { when, placement, hidden }) {
     const low = Math.min(...outs);
     const high = Math.max(...outs);
     const off = Math.max(Math.abs(low - sqrtD), Math.abs(high - sqrtD)) / sqrtD;
+    // Pinned outputs equal to the digits the reading shows (3 significant)
+    // are one length, not a range from a number to itself.
+    const one = significant(low, 3) === significant(high, 3);
     sentences.push({
-      key: off <= PINNED_WITHIN ? 'normsPinned' : 'normsSpread',
+      key: off > PINNED_WITHIN ? 'normsSpread' : one ? 'normsPinnedAt' : 'normsPinned',
       params: { when, low, high, sqrtD, d: hidden, percent: off * 100 },
     });
   }
