@@ -90,7 +90,7 @@ const nearSqrtD = (value, what) => assert.ok(Math.abs(value - 32) < 3.2, `${what
 describe('the single-layer breakdown', () => {
   test('layer 22\'s "Input RMSNorm input" outgrows layer 0\'s while the outputs stay near 32', () =>
     withPage('?layer=0', async (page) => {
-      assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), '注意力前的 RMSNorm：输入');
+      assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input RMSNorm input');
       const in0 = await boxStat(page, 'inputNormIn');
       const out0 = await boxStat(page, 'inputNormOut');
       await setLayer(page, 22);
@@ -669,7 +669,7 @@ describe('the prompt and the link', () => {
       async (page) => {
         assert.equal(await page.inputValue('#model-prompt'), '每层都加回残差流。');
         assert.equal(await page.locator('.token-chip').count(), 27);
-        assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), '注意力前的 RMSNorm：输入');
+        assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input RMSNorm input');
         nearSqrtD(await boxStat(page, 'inputNormOut'), "layer 22's output");
         assert.ok((await boxStat(page, 'inputNormIn')) > 64);
       },
