@@ -58,7 +58,7 @@ export default {
   runFailed: '“{run}”这一组无法开始：{message}',
   lossTitle: '每一步的训练损失',
   axisStep: '步',
-  axisLoss: '损失（每字节奈特）',
+  axisLoss: '损失（nats/字节）',
   ruleEntropy: '一元熵 {value}',
   ruleUniform: 'ln 256 = {value}',
   entropyLine:
@@ -74,7 +74,7 @@ export default {
     '每一步先算第一层参数的 ‖Δθ‖ / ‖θ‖（这一步的更新相对于参数本身有多大），再除以最后一层的同一个量。训练器用的是 Adam：它把每个参数的步长除以该参数梯度大小的滑动平均，所以只要梯度没有远离这个平均，参数每步大约挪动一个学习率，与梯度本身大小无关；健康的各层挪得差不多，这个比值就在 1 附近。远小于 1，说明前几层的梯度已经跌到 Adam 记忆中的水平之下很多，它们几乎不动了；远大于 1，则是前几层比最后一层挪得更多。',
   tableUpdates: '第一层与最后一层的相对更新之比，逐步（括号里是两者各自的大小）',
   updateCell: '{ratio}（{first} / {last}）',
-  tableLoss: '每一步的训练损失，单位为每字节奈特（一元熵 {entropy}，ln 256 = {uniform}）',
+  tableLoss: '每一步的训练损失，单位为 nats/字节（一元熵 {entropy}，ln 256 = {uniform}）',
   tableRatio: '第一层与最后一层的梯度 L2 之比，逐步',
   tableShow: '以表格显示这些数字',
   colStep: '步',
