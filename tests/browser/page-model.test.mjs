@@ -669,7 +669,7 @@ describe('the prompt and the link', () => {
       async (page) => {
         assert.equal(await page.inputValue('#model-prompt'), '每层都加回残差流。');
         assert.equal(await page.locator('.token-chip').count(), 27);
-        assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), 'Input RMSNorm input');
+        assert.equal(await page.textContent('[data-box="inputNormIn"] .stat-title'), '注意力前的 RMSNorm：输入');
         nearSqrtD(await boxStat(page, 'inputNormOut'), "layer 22's output");
         assert.ok((await boxStat(page, 'inputNormIn')) > 64);
       },
