@@ -20,9 +20,7 @@ function expected(lang, norm, placement) {
     return norm === 'none'
       ? 'Settings: no norm, 24 layers, 30 tokens.'
       : `Settings: ${normName}, ${place}, 24 layers, 30 tokens.`;
-  return norm === 'none'
-    ? '设置：不做归一化、24 层，30 个词元。'
-    : `设置：${normName}、${place}、24 层，30 个词元。`;
+  return norm === 'none' ? '设置：不做归一化、24 层，30 个词元。' : `设置：${normName}、${place}、24 层，30 个词元。`;
 }
 
 for (const lang of ['en', 'zh-CN']) {

@@ -51,10 +51,7 @@ for (const lang of ['en', 'zh-CN']) {
               assert.ok(line.includes(phrase), line);
               assert.ok(!/[{}]/.test(line), `a parameter left unfilled: ${line}`);
             }
-            assert.equal(
-              attention,
-              lang === 'en' ? `Settings: ${phrase}, 30 tokens.` : `设置：${phrase}，30 个词元。`,
-            );
+            assert.equal(attention, lang === 'en' ? `Settings: ${phrase}, 30 tokens.` : `设置：${phrase}，30 个词元。`);
           });
         }
       }
