@@ -13,26 +13,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { LAB, bringLabIn, chartCollisions, fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import {
+  LAB,
+  bringLabIn,
+  chartCollisions,
+  drawEveryChart,
+  fileUrl,
+  gradientsDone,
+  openPage,
+  settle,
+  shareBrowserAndServer,
+} from './page-support.mjs';
 import { FAST_WALK, waitStatus } from './walk-support.mjs';
 
 const shared = shareBrowserAndServer();
-
-// Scrolls every visible chart into view in turn, so that each section that
-// paints on approach has painted.
-async function drawEveryChart(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    for (const box of document.querySelectorAll('.chart-box')) {
-      if (box.getClientRects().length === 0) continue;
-      box.scrollIntoView({ block: 'center' });
-      await frame();
-    }
-  });
-}
-
-const gradientsDone = (page) =>
-  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
 
 // The collisions under `scope` in the light and the dark scheme, each
 // prefixed with the state's name; the page is left in the light scheme.

@@ -7,23 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { drawEveryChart, fileUrl, gradientsDone, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
-
-async function drawEveryChart(page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    for (const box of document.querySelectorAll('.chart-box')) {
-      if (box.getClientRects().length === 0) continue;
-      box.scrollIntoView({ block: 'center' });
-      await frame();
-    }
-  });
-}
-
-const gradientsDone = (page) =>
-  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
 
 // The layer chart's geometry: for each sample point of each series path (one
 // per 2 px of its length), whether it falls inside the sqrt(d) rule's label,

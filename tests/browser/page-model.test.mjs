@@ -14,7 +14,7 @@ import en from '../../web/src/i18n/en.js';
 import { fill } from '../../web/src/i18n/index.js';
 import zhCN from '../../web/src/i18n/zh-CN.js';
 import { pageClaims } from '../../web/src/lab/claims.js';
-import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { fileUrl, gradientsDone, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 // The lab's committed tables: the gradient panel's last paragraph quotes
 // their counts (web/src/lab/claims.js).
@@ -466,8 +466,6 @@ describe("the model's other views", () => {
     page
       .locator('[data-widget="gradient-flow"] dd[data-readout]')
       .evaluateAll((dds) => Object.fromEntries(dds.map((dd) => [dd.dataset.readout, dd.textContent])));
-  const gradientsDone = (page) =>
-    page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
 
   test('the gradient view: every sentence of its reading carries the live numbers', () =>
     withPage('', async (page) => {

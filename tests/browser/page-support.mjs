@@ -350,3 +350,20 @@ export async function chartCollisions(page, scope, slack = 1) {
     [scope, slack],
   );
 }
+
+// Scrolls every visible chart into view in turn, so that each section that
+// paints on approach has painted.
+export async function drawEveryChart(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const box of document.querySelectorAll('.chart-box')) {
+      if (box.getClientRects().length === 0) continue;
+      box.scrollIntoView({ block: 'center' });
+      await frame();
+    }
+  });
+}
+
+// Resolves when the gradient panel has finished its passes.
+export const gradientsDone = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
