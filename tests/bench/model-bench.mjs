@@ -2,7 +2,7 @@
 // calls it: model creation, forward (all probes) and gradients medians for
 // the default config (24 layers, hidden 1024, 16 heads, RMSNorm, pre-norm)
 // with a 16-token prompt, SIMD128 vs scalar; the wasm memory it needs; and
-// the gradient-flow figures of issue 3 (last / first layer parameter-gradient
+// the gradient-flow figures (last / first layer parameter-gradient
 // L2 at depths 6, 12, 24, 48, pre- and post-norm).
 //
 //   node tests/bench/model-bench.mjs [--dist dist/normlab.mjs]

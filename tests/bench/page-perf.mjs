@@ -1,4 +1,4 @@
-// The page's interaction budget (issue 4), measured in headless Chromium with
+// The page's interaction budget, measured in headless Chromium with
 // the Performance API:
 //   - forward views: from a slider's input event to the frame that shows the
 //     recomputed views, at the default config (target: one frame, 16 ms);

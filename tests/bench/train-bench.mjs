@@ -13,7 +13,7 @@
 // which leaves out the waits for a core that a loaded machine adds to wall
 // time.
 // FLOPs per step are counted for each (train/options.h: flops_per_step; the
-// peer's own count per formulation) and their ratios printed. Targets (issue 13) are printed,
+// peer's own count per formulation) and their ratios printed. Targets are printed,
 // never asserted.
 //
 //   node tests/bench/train-bench.mjs [--dist dist/normlab.mjs] [--native build/bench-train.json]
@@ -217,7 +217,7 @@ async function main() {
   console.log(matmul(native, 'matmul, native'));
 
   const demo = results[0];
-  console.log('\nTargets (issue 13), printed, not asserted:');
+  console.log('\nTargets, printed, not asserted:');
   const check = (ok, text) => console.log(`  ${ok ? 'met    ' : 'NOT met'}  ${text}`);
   check(
     demo.ms['ours-simd'] <= 40,

@@ -1,4 +1,4 @@
-// The auto-run walk inside <normlab-demo> (issue 5): as on the page, it asks
+// The auto-run walk inside <normlab-demo>: as on the page, it asks
 // for a prediction first (kept in the element's own memory), walks layer
 // 0 -> 23 once the panel's chart has come into view and the prediction is
 // in or skipped, with pause, resume and replay, compares, and hands the

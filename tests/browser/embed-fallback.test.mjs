@@ -1,4 +1,4 @@
-// Embedding without SIMD128 or without WebAssembly at all (issue 5): the
+// Embedding without SIMD128 or without WebAssembly at all: the
 // <normlab-*> elements and ?widget= frames on the scalar backend (forced with
 // backend="scalar" / ?backend=scalar, and picked by themselves in a browser
 // whose WebAssembly lacks SIMD128) show the same figures as on SIMD128, and

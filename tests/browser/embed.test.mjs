@@ -1,4 +1,4 @@
-// Embedding (issue 5): the <normlab-*> custom elements of dist/normlab-embed.js
+// Embedding: the <normlab-*> custom elements of dist/normlab-embed.js
 // on dist/embed-demo.html, and iframe mode (index.html?widget=NAME), under the
 // strict Content-Security-Policy course pages use, against hostile host CSS
 // and XSS payloads in every attribute and URL parameter.

@@ -1,4 +1,4 @@
-// How the page answers a guess (issue 23, point 6): a guess within the close
+// How the page answers a guess: a guess within the close
 // range is shown as a success (green), one that was off, too high or too
 // low, in the neutral warning colour and never in the success green; a
 // skipped question in neither. The demo panel's curve prediction, the

@@ -1,5 +1,5 @@
-// What a student sees by default carries no build jargon (issue 23, point
-// 6), in both languages: the page's visible text, with the training lab
+// What a student sees by default carries no build jargon, in
+// both languages: the page's visible text, with the training lab
 // loaded, names no committed sweep, no ./build.sh, no compiler, instruction
 // set or commit. The lab's note on how its sweep was made is there for
 // teachers, in a <details> that starts closed. The dictionaries are checked

@@ -1,6 +1,6 @@
 // The attention panel's settings line as the page renders it, for every
-// norm and placement the settings offer, in both languages (issue 23,
-// point 4): the norm and placement picked, or, with no norm, no placement
+// norm and placement the settings offer, in both languages:
+// the norm and placement picked, or, with no norm, no placement
 // at all. Expected lines are written out here, from the control labels.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

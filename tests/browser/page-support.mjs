@@ -17,7 +17,7 @@ export const distDir = fileURLToPath(new URL('dist/', root));
 export const screenshotDir = fileURLToPath(new URL('build/screenshots/', root));
 export const fileUrl = new URL('index.html', `file://${distDir}`).href;
 
-// The policy the page must run under when embedded (issue 5).
+// The policy the page must run under when embedded.
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 // The fonts Chromium may use: only those build.sh installs (its font_config

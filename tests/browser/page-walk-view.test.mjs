@@ -1,4 +1,4 @@
-// The walk keeps what it narrates in view (issue 23, point 2): at 1280 × 900
+// The walk keeps what it narrates in view: at 1280 × 900
 // (the chart and the narration side by side) and at 390 × 844 (the
 // narration right under the chart), in both languages, at the walk's first
 // step, its middle step and its last step, wherever a reader following it

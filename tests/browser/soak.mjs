@@ -1,4 +1,4 @@
-// The soak (issue 5): headless Chromium drives the page (or the embed demo's
+// The soak: headless Chromium drives the page (or the embed demo's
 // custom elements) through thousands of scripted control moves and prompt
 // changes, spread over every widget, and watches what a long session does
 // to it: the wasm memory, the JS heap after forced garbage collection,

@@ -9,7 +9,7 @@
 // spread. The PRNG is seeded: a failure names its backend, op, call and row,
 // and reproduces.
 //
-// The contract checked (issue 2's numerics, reference.h's special cases):
+// The contract checked (reference.h's special cases):
 //   - where the exact result is a finite float32, the output is finite and
 //     within 1e-5 of the row's scale, max |reference| over the row, plus a
 //     few subnormal steps (below ~1e-36 float32 has no 1e-5 resolution);

@@ -1,5 +1,5 @@
-// Sentences a teacher would correct, pinned in both languages (issue 23,
-// point 5), and build jargon kept out of what a student reads (point 6):
+// Sentences a teacher would correct, pinned in both languages, and
+// build jargon kept out of what a student reads:
 // - takeaway 3 says RMSNorm scored about as well as LayerNorm, never that
 //   dropping the mean and bias costs no quality;
 // - the residual path is described by its Jacobian I + ∂F/∂x (the identity

@@ -107,7 +107,7 @@ test('the single-layer breakdown: every card title and stat label is Chinese', (
   assert.equal(en.breakdown.box.inputNormIn, 'Input {norm} input');
 });
 
-// The rewrites of issue 23's point 8, pinned in both languages where the
+// Rewrites of the wording, pinned in both languages where the
 // English changed too.
 test('rewrites: a count of no layers reads as "none" in both languages', () => {
   assert.match(
