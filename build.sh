@@ -352,22 +352,30 @@ cmd_bench() {
   deps_build; build
   run build-wasm-bench cmake --build "$BUILD/wasm" -j "$JOBS" --target normlab_bench_train_wasm_simd normlab_bench_train_wasm_scalar
   npm_ci "$ROOT/tests/bench"
-  say "native kernels (-O3 -march=native)"
-  "$BUILD/native/normlab_bench_native" --json "$BUILD/bench-native.json"
-  say "native trainer: ms per training step, FLOPs, matmul GFLOP/s"
-  "$BUILD/native/normlab_bench_train" --text "$ROOT/web/data/training-text.zh.txt" --json "$BUILD/bench-train.json"
-  say "wasm and peers (Node $(node --version), single thread)"
-  node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json"
-  say "synthetic model: creation, forward, gradients, memory, gradient flow"
-  node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md"
-  say "trainer: ms per step in wasm (SIMD128, scalar) and natively, against tfjs-backend-wasm"
-  node "$ROOT/tests/bench/train-bench.mjs" --native "$BUILD/bench-train.json" --wasm-bench "$BUILD/wasm" \
-    --md "$BUILD/bench-train.md"
   deps_browser
+  # Each step's output is shown and kept in build/bench/<step>.log; the last
+  # step writes tests/bench/RESULTS.md, headline.json and the README's table
+  # from the logs and the steps' JSON.
+  local logs=$BUILD/bench chromium=${CHROMIUM:-/usr/bin/chromium}
+  mkdir -p "$logs"
+  say "native kernels (-O3 -march=native)"
+  "$BUILD/native/normlab_bench_native" --json "$BUILD/bench-native.json" | tee "$logs/native.log"
+  say "native trainer: ms per training step, FLOPs, matmul GFLOP/s"
+  "$BUILD/native/normlab_bench_train" --text "$ROOT/web/data/training-text.zh.txt" --json "$BUILD/bench-train-native.json" \
+    | tee "$logs/native-train.log"
+  say "wasm and peers (Node $(node --version), single thread)"
+  node "$ROOT/tests/bench/bench.mjs" --native "$BUILD/bench-native.json" --md "$BUILD/bench.md" | tee "$logs/kernels.log"
+  say "synthetic model: creation, forward, gradients, memory, gradient flow"
+  node "$ROOT/tests/bench/model-bench.mjs" --md "$BUILD/bench-model.md" | tee "$logs/model.log"
+  say "trainer: ms per step in wasm (SIMD128, scalar) and natively, against tfjs-backend-wasm"
+  node "$ROOT/tests/bench/train-bench.mjs" --native "$BUILD/bench-train-native.json" --wasm-bench "$BUILD/wasm" \
+    --md "$BUILD/bench-train.md" | tee "$logs/train.log"
   say "the page's interaction budget (headless Chromium)"
-  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/page-perf.mjs"
+  CHROMIUM=$chromium node "$ROOT/tests/bench/page-perf.mjs" --json "$BUILD/bench-page.json" | tee "$logs/page.log"
   say "the training lab against the page's sliders (headless Chromium)"
-  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} node "$ROOT/tests/bench/lab-perf.mjs"
+  CHROMIUM=$chromium node "$ROOT/tests/bench/lab-perf.mjs" | tee "$logs/lab.log"
+  say "the report: tests/bench/RESULTS.md, tests/bench/headline.json, the README's headline table"
+  node "$ROOT/tests/bench/results.mjs" --build "$BUILD"
 }
 
 # Each fuzzer starts from its saved corpus and writes what it finds to

@@ -4,6 +4,7 @@
 //
 //   [--runs N]   moves per control (default 40)
 //   [--url URL]  the page to measure (default dist/index.html from disk)
+//   [--json FILE] also write the figures as JSON, for tests/bench/results.mjs
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,6 +17,7 @@ export function parseArgs(argv) {
     else if (argv[i] === '--loads') o.loads = Number(argv[++i]);
     else if (argv[i] === '--loads-only') o.loadsOnly = true;
     else if (argv[i] === '--url') o.url = argv[++i];
+    else if (argv[i] === '--json') o.json = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return o;

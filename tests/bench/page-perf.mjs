@@ -12,7 +12,7 @@
 // Prints the figures, and where a keystroke's frame goes; asserts nothing
 // (the machine's load decides too much).
 //
-//   node tests/bench/page-perf.mjs [--runs 40] [--loads 8] [--loads-only] [--url URL]
+//   node tests/bench/page-perf.mjs [--runs 40] [--loads 8] [--loads-only] [--url URL] [--json FILE]
 //
 // The page records User Timing measures only when window.NORMLAB_TIMING is
 // set, which this script does before the page's scripts run:
@@ -23,6 +23,7 @@
 //                           and the result object)
 //   normlab:forward:view    and the view data made from the result
 //   normlab:gradient-views  last input -> gradient views painted
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 import { launchBrowser } from '../browser/page-support.mjs';
@@ -32,10 +33,14 @@ const FRAME_MS = 16;
 const GRADIENT_MS = 100;
 
 const fmt = (ms) => `${ms.toFixed(1)} ms`.padStart(9);
+// What --json writes: every row printed, under the prompt it was measured at.
+const recorded = { rows: [], loads: [] };
+let section = null;
 function row(name, values, target) {
   const p50 = quantile(values, 0.5);
   const p95 = quantile(values, 0.95);
   const within = values.filter((v) => v <= target).length;
+  recorded.rows.push({ section, name, median: p50, p95, max: Math.max(...values), within, n: values.length, target });
   console.log(
     `  ${name.padEnd(42)} median ${fmt(p50)}  p95 ${fmt(p95)}  max ${fmt(Math.max(...values))}  ` +
       `within ${target} ms: ${within}/${values.length}`,
@@ -153,6 +158,7 @@ async function measurePage(browser, url, runs) {
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   const prompt = await page.inputValue('#model-prompt');
   const tokens = Buffer.byteLength(prompt, 'utf8');
+  section = { prompt, tokens };
   console.log(
     `\n== prompt “${prompt}” (${tokens} tokens), backend ${await page.textContent('#backend')}, 24 layers, 1024 wide; ` +
       `load average ${os.loadavg()[0].toFixed(2)}`,
@@ -297,6 +303,7 @@ async function measureLoads(browser, url, loads) {
     ['first gradients, pre-norm', figures.pre],
     ['first gradients, post-norm', figures.post],
   ]) {
+    recorded.loads.push({ name, median: quantile(values, 0.5), min: Math.min(...values), max: Math.max(...values) });
     console.log(
       `  ${name.padEnd(42)} median ${fmt(quantile(values, 0.5))}  min ${fmt(Math.min(...values))}  max ${fmt(Math.max(...values))}`,
     );
@@ -306,6 +313,7 @@ async function measureLoads(browser, url, loads) {
 const options = parseArgs(process.argv.slice(2));
 const browser = await launchBrowser();
 try {
+  Object.assign(recorded, { chromium: browser.version(), cores: os.cpus().length, loadAtStart: os.loadavg() });
   console.log(`normlab page interaction budget: ${options.url}`);
   console.log(
     `Chromium ${browser.version()}, ${options.runs} moves per control; median, 95th percentile and worst of each`,
@@ -323,6 +331,8 @@ try {
     await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(PROMPT_32)}`, options.runs);
     await measurePage(browser, `${options.url}?layer=0&prompt=${encodeURIComponent(LONG_PROMPT)}`, options.runs);
   }
+  recorded.loadAtEnd = os.loadavg();
+  if (options.json) writeFileSync(options.json, JSON.stringify(recorded, null, 1) + '\n');
 } finally {
   await browser.close();
 }

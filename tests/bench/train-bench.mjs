@@ -16,7 +16,7 @@
 // peer's own count per formulation) and their ratios printed. Targets are printed,
 // never asserted.
 //
-//   node tests/bench/train-bench.mjs [--dist dist/normlab.mjs] [--native build/bench-train.json]
+//   node tests/bench/train-bench.mjs [--dist dist/normlab.mjs] [--native build/bench-train-native.json]
 //        [--wasm-bench build/wasm] [--md build/bench-train.md] [--quick]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ const ROOT = path.resolve(HERE, '../..');
 function parseArgs(argv) {
   const o = {
     dist: path.join(ROOT, 'dist/normlab.mjs'),
-    native: path.join(ROOT, 'build/bench-train.json'),
+    native: path.join(ROOT, 'build/bench-train-native.json'),
     wasmBench: path.join(ROOT, 'build/wasm'),
     md: path.join(ROOT, 'build/bench-train.md'),
     quick: false,
