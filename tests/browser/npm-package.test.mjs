@@ -44,11 +44,12 @@ after(async () => {
   if (shared.dir) rmSync(shared.dir, { recursive: true, force: true });
 });
 
-test('the tarball holds the API with its types, the elements, the stylesheet, the licence and notices, nothing else', () => {
+test('the tarball holds the API with its types, the elements, the stylesheet, the licence, notices and both READMEs, nothing else', () => {
   assert.equal(shared.tarball, join(shared.dir, `normlab-${version}.tgz`));
   assert.deepEqual(shared.files, [
     'LICENSE',
     'README.md',
+    'README.zh-CN.md',
     'dist/THIRD_PARTY_NOTICES.txt',
     'dist/normlab-embed.css',
     'dist/normlab-embed.mjs',
