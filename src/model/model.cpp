@@ -291,6 +291,7 @@ void Model::prepare(int T) {
   carve(&counter, &sizing, Tm);
   UnsetFloats& workspace = scratch().workspace;
   grow(&workspace, counter.used());
+  fill_unset(workspace.data(), counter.used());
   Carver carver(workspace.data());
   carve(&carver, &buffers_, T);
 }
@@ -421,6 +422,7 @@ void Model::run_kept(const std::vector<int>& tokens, int L) {
     const int shared = std::min(T, static_cast<int>(k.tokens.size()));
     while (prefix < shared && k.tokens[prefix] == tokens[prefix]) prefix++;
   }
+  if constexpr (kFillUnsetNan) fill_unkept_rows(kept, prefix);
   const bool post = records_norm_rescale();
   // Nothing is differentiated: per-token intermediates reuse one row.
   buffers_.cache.attention.row_stride = 0;
@@ -438,6 +440,34 @@ void Model::run_kept(const std::vector<int>& tokens, int L) {
   }
   k.layers = prefix == T ? std::max(kept, L) : L;
   k.tokens = tokens;
+}
+
+// What the kept run no longer holds, NaN (fill_unset): every row from
+// `held` on of stream entries 0..kept and layers 0..kept-1, and all of the
+// rest. run_kept() writes whatever of it the new run reads.
+void Model::fill_unkept_rows(int kept, int held) {
+  KeptRun& k = scratch().kept;
+  const size_t D = config_.hidden;
+  const size_t H = config_.heads;
+  for (int l = 0; l <= config_.layers; l++) {
+    const size_t first = l <= kept ? held : 0;
+    fill_unset(kept_stream(l) + first * D, (Tm - first) * D);
+  }
+  for (int l = 0; l < config_.layers; l++) {
+    const size_t first = l < kept ? held : 0;
+    const size_t rows = Tm - first;
+    for (int p = 0; p < kProbes; p++) {
+      fill_unset(k.stats.data() + ((static_cast<size_t>(l) * kProbes + p) * Tm + first) * kStats,
+                 rows * kStats);
+    }
+    fill_unset(k.attention_entropy.data() + (l * Tm + first) * H, rows * H);
+    fill_unset(k.attention_max_prob.data() + (l * Tm + first) * H, rows * H);
+    for (int n = 0; n < kLayerNorms; n++) {
+      const size_t at = (static_cast<size_t>(l) * kLayerNorms + n) * Tm + first;
+      fill_unset(k.norm_rescale.data() + at, rows);
+      fill_unset(k.norm_rescale_product.data() + at, rows);
+    }
+  }
 }
 
 // Statistics of each probe of layer l (see probes.h), rows first..T-1, into
@@ -825,6 +855,8 @@ float* Model::prepare_backward(int slots, int T) {
     s.gradients = ParameterSet(config_.layers, config_.hidden);
   }
   s.gradients.set_zero();
+  fill_unset(s.checkpoints.data(), s.checkpoints.size());
+  fill_unset(s.rescale_stats.data(), s.rescale_stats.size());
   buffers_.cache.attention.row_stride = config_.hidden;
   buffers_.cache.mlp.row_stride = config_.hidden;
   return s.checkpoints.data();

@@ -258,6 +258,10 @@ class Model {
   // Brings the kept run to `tokens` through `L` layers, computing only
   // what it lacks (see forward()).
   void run_kept(const std::vector<int>& tokens, int L);
+  // NaN over what the kept run does not hold once `kept` layers of it
+  // serve the new prompt's first `held` rows (a NORMLAB_FILL_UNSET_NAN
+  // build's check; see unset_floats.h).
+  void fill_unkept_rows(int kept, int held);
   // The kept run's probes of layer l, rows first..T-1. x, x_next: (T, D)
   // layer l's input and output.
   void record_layer_probes(int l, const float* x, const float* x_next, int first, int T);

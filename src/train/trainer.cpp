@@ -507,6 +507,7 @@ bool Trainer::advance(StepResult* result) {
   if (units_done_ == 0) {
     batch(step_, inputs_.data(), targets_.data());
     loss_sum_ = 0.0;
+    fill_unset(activations_.data(), activations_.size());
   }
   ++units_done_;
   if (phase_ != Phase::update) {
@@ -574,6 +575,7 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
+  fill_unset(activations_.data(), activations_.size());
   const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
   phase_ = Phase::forward;
   mb_ = 0;
@@ -601,6 +603,10 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     probe->attention_entropy.assign(L, 0.0f);
     probe->token_similarity.assign(L + 1, 0.0f);
   }
+  // The inference buffers, the end of scratch_ from infer_acts_ on: NaN in
+  // a NORMLAB_FILL_UNSET_NAN build (unset_floats.h), as each pass writes
+  // what it reads.
+  fill_unset(infer_acts_.norm1, scratch_.data() + scratch_.size() - infer_acts_.norm1);
   const LayerActs& a = infer_acts_;
   auto l2 = [T, D](const float* rows) { return static_cast<float>(mean_row_l2(rows, T, D)); };
   float* x = infer_stream_[0];

@@ -120,6 +120,7 @@ struct LayerActs {
 
 // The parameters, their transposed copies and the activations are written
 // before they are read: not zeroed at construction (model/unset_floats.h).
+using model::fill_unset;
 using model::UnsetFloats;
 
 class Trainer {
