@@ -21,6 +21,9 @@
 
 namespace normlab::train {
 
+// The residual additions and gradient sums: the model's add (model/vec.h).
+using model::add;
+
 namespace {
 
 constexpr int V = TrainConfig::kVocab;
@@ -450,7 +453,7 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
     loss_sum_ += row_loss(logits_ + row, probs_ + row, targets[r]);
   }
   float* dlogits = logits_;
-  scale_by(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
+  model::scale(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
   for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= scale;
   float* dxf = config_.has_final_norm() ? dtmp_ : dstream_;
   matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D,
