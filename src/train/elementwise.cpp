@@ -16,14 +16,15 @@
 #include <cmath>
 
 #include "normlab/fast_exp.hpp"
+#include "normlab/arch.hpp"
 #include "normlab/vec.hpp"
-#include "train/arch.hpp"
 
 namespace normlab::train {
 
 namespace {
 
 using normlab::simd::exp2_nonpositive;
+using normlab::simd::train_arch;
 using normlab::simd::vec_map;
 using normlab::simd::vec_sum_of;
 
