@@ -54,6 +54,18 @@ class Carver {
   size_t used_ = 0;
 };
 
+// Each layer norm's input probe and gain, in the order of kLayerNormNames.
+constexpr Probe kLayerNormInputs[kLayerNorms] = {kInputNormIn, kPostAttnNormIn};
+constexpr LayerTensor kLayerNormGains[kLayerNorms] = {kInputNormGain, kPostAttnNormGain};
+
+// The index in kLayerNormNames of `which`, or -1.
+int layer_norm_index(const std::string& which) {
+  for (int n = 0; n < kLayerNorms; n++) {
+    if (which == kLayerNormNames[n]) return n;
+  }
+  return -1;
+}
+
 float rms_of(const float* x, int n) { return static_cast<float>(std::sqrt(sum_squares(x, n) / n)); }
 
 // Statistics of rows x_t * k_t from those of x_t: every statistic scales by
@@ -552,25 +564,23 @@ void Model::record_layer_probes(int l, const float* x, const float* x_next, int 
 // starts at layer 0's first norm. Rows first..T-1, into the kept run.
 void Model::record_norm_rescale(int l, int first, int T) {
   KeptRun& k = scratch().kept;
-  const Probe norm_inputs[2] = {kInputNormIn, kPostAttnNormIn};
-  const RowStats* in[2];
-  for (int n = 0; n < 2; n++) {
+  const RowStats* in[kLayerNorms];
+  for (int n = 0; n < kLayerNorms; n++) {
     in[n] = reinterpret_cast<const RowStats*>(
-        k.stats.data() + (static_cast<size_t>(l) * kProbes + norm_inputs[n]) * Tm * kStats);
+        k.stats.data() + (static_cast<size_t>(l) * kProbes + kLayerNormInputs[n]) * Tm * kStats);
   }
   norm_rescale(k.norm_rescale.data(), k.norm_rescale_product.data(), in, l, first, T, Tm);
 }
 
-void Model::norm_rescale(float* rescale, float* product, const RowStats* const in[2], int l,
-                         int first, int T, int stride) const {
+void Model::norm_rescale(float* rescale, float* product, const RowStats* const in[kLayerNorms],
+                         int l, int first, int T, int stride) const {
   const int D = config_.hidden;
   const float sqrt_d = std::sqrt(static_cast<float>(D));
-  const LayerTensor gains[2] = {kInputNormGain, kPostAttnNormGain};
-  for (int n = 0; n < 2; n++) {
-    const float rms_g = rms_of(params_->tensor(l, gains[n]), D);
+  for (int n = 0; n < kLayerNorms; n++) {
+    const float rms_g = rms_of(params_->tensor(l, kLayerNormGains[n]), D);
     for (int t = first; t < T; t++) {
       const float size = config_.norm == NormKind::layernorm ? sqrt_d * in[n][t].std : in[n][t].l2;
-      const size_t i = (static_cast<size_t>(l) * 2 + n) * stride + t;
+      const size_t i = (static_cast<size_t>(l) * kLayerNorms + n) * stride + t;
       rescale[i] = sqrt_d * rms_g / size;
       const float before = (l == 0 && n == 0) ? 1.0f : product[i - stride];
       product[i] = before * rescale[i];
@@ -850,7 +860,7 @@ float* Model::prepare_backward(int slots, int T) {
   const size_t D = config_.hidden;
   grow(&s.checkpoints,
        std::max(static_cast<size_t>(s.checkpoint_rows), static_cast<size_t>(slots) * T) * D);
-  grow(&s.rescale_stats, static_cast<size_t>(2) * Tm * kStats);
+  grow(&s.rescale_stats, static_cast<size_t>(kLayerNorms) * Tm * kStats);
   if (s.gradients.layers() != config_.layers || s.gradients.hidden() != config_.hidden) {
     s.gradients = ParameterSet(config_.layers, config_.hidden);
   }
@@ -930,7 +940,7 @@ void Model::record_gradient_norm_rescale(int l, int T) {
   RowStats* stats = reinterpret_cast<RowStats*>(scratch().rescale_stats.data());
   row_stats(stats, buffers_.cache.input_norm_in, T, D);
   row_stats(stats + T, buffers_.cache.post_attn_norm_in, T, D);
-  const RowStats* in[2] = {stats, stats + T};
+  const RowStats* in[kLayerNorms] = {stats, stats + T};
   norm_rescale(r.norm_rescale.data(), r.norm_rescale_product.data(), in, l, 0, T, T);
   for (int n = l * kLayerNorms; n < (l + 1) * kLayerNorms; n++) {
     r.norm_rescale_mean[n] = mean_of(r.norm_rescale.data() + n * T, T);
@@ -1056,10 +1066,13 @@ void Model::record_embedding_and_final_norm_gradient_l2() {
 
 Problem Model::check_gain_query(double layer, const std::string& which) const {
   if (problem_) return problem_;
-  if (which == "finalNorm") return {};
-  if (which != "inputNorm" && which != "postAttentionNorm") {
+  if (which == kFinalNormName) return {};
+  if (layer_norm_index(which) < 0) {
+    std::string names;
+    for (const char* name : kLayerNormNames)
+      names += (names.empty() ? "'" : ", '") + std::string(name) + "'";
     return {ProblemCode::kNotOneOf, Field::kWhich,
-            "which must be 'inputNorm', 'postAttentionNorm' or 'finalNorm'"};
+            "which must be " + names + " or '" + kFinalNormName + "'"};
   }
   if (!(std::isfinite(layer) && layer == std::floor(layer) && layer >= 0 &&
         layer < config_.layers)) {
@@ -1074,8 +1087,8 @@ std::string Model::validate_gain_query(double layer, const std::string& which) c
 }
 
 const float* Model::gains(int layer, const std::string& which) const {
-  if (which == "finalNorm") return params_->final_gain();
-  return params_->tensor(layer, which == "inputNorm" ? kInputNormGain : kPostAttnNormGain);
+  if (which == kFinalNormName) return params_->final_gain();
+  return params_->tensor(layer, kLayerNormGains[layer_norm_index(which)]);
 }
 
 }  // namespace normlab::model

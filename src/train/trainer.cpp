@@ -11,6 +11,7 @@
 #include <cstring>
 #include <utility>
 
+#include "model/probes.h"
 #include "model/rng.h"
 #include "normlab/kernels.h"
 #include "train/attention.h"
@@ -601,8 +602,8 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     probe->tokens = T;
     probe->step = step_;
     probe->residual.assign(L + 1, 0.0f);
-    probe->norm_in.assign(has_norm ? 2 * L : 0, 0.0f);
-    probe->norm_out.assign(has_norm ? 2 * L : 0, 0.0f);
+    probe->norm_in.assign(has_norm ? model::kLayerNorms * L : 0, 0.0f);
+    probe->norm_out.assign(has_norm ? model::kLayerNorms * L : 0, 0.0f);
     probe->attention_entropy.assign(L, 0.0f);
     probe->token_similarity.assign(L + 1, 0.0f);
   }
@@ -624,12 +625,12 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
       probe->attention_entropy[l] =
           static_cast<float>(mean_attention_entropy(a.att, config_.heads, T));
       if (has_norm) {
-        float* in = probe->norm_in.data() + 2 * l;
-        float* out = probe->norm_out.data() + 2 * l;
-        in[0] = pre ? probe->residual[l] : l2(a.norm1);
-        out[0] = l2(pre ? a.norm1 : a.mid);
-        in[1] = l2(pre ? a.mid : a.norm2);
-        out[1] = l2(pre ? a.norm2 : y);
+        float* in = probe->norm_in.data() + model::kLayerNorms * l;
+        float* out = probe->norm_out.data() + model::kLayerNorms * l;
+        in[model::kInputNorm] = pre ? probe->residual[l] : l2(a.norm1);
+        out[model::kInputNorm] = l2(pre ? a.norm1 : a.mid);
+        in[model::kPostAttentionNorm] = l2(pre ? a.mid : a.norm2);
+        out[model::kPostAttentionNorm] = l2(pre ? a.norm2 : y);
       }
     }
     std::swap(x, y);
