@@ -1,6 +1,6 @@
-// The entry points of matmul.h: the SIMD product instantiated for this
-// build's trainer architecture (normlab/arch.hpp: train_arch), its double reference, and the linear
-// layer built on it.
+// The entry points of matmul.h: the SIMD product instantiated for the
+// trainer's architecture (normlab/arch.hpp: train_arch), its double
+// reference, and the linear layer built on it.
 //
 // M, N, K = rows, columns, reduction length; R = rows, C = input features,
 // OC = output features
