@@ -144,8 +144,8 @@ class Model {
   // 2 tokens. Leaves the kept run as it is.
   double loss(const std::string& prompt_utf8);
 
-  // A norm's gains: which = "inputNorm" or "postAttentionNorm" (layer in
-  // 0..L-1) or "finalNorm" (layer ignored). No problem if valid;
+  // A norm's gains: which = a layer norm's name, kLayerNormNames (layer in
+  // 0..L-1), or kFinalNormName, "finalNorm" (layer ignored). No problem if valid;
   // validate_gain_query gives the message alone.
   Problem check_gain_query(double layer, const std::string& which) const;
   std::string validate_gain_query(double layer, const std::string& which) const;
@@ -235,7 +235,7 @@ class Model {
   struct Scratch {
     UnsetFloats workspace;             // prepare()'s, for kMaxPromptTokens
     UnsetFloats checkpoints;           // (rows, D) gradients() only
-    std::vector<float> rescale_stats;  // (2, Tm, S) gradients() post-norm only
+    std::vector<float> rescale_stats;  // (N, Tm, S) gradients() post-norm only
     int checkpoint_rows = kCheckpointRows;
     ParameterSet gradients;  // parameter_gradients()
     ForwardResult forward;   // forward_result()
@@ -258,6 +258,10 @@ class Model {
   // Brings the kept run to `tokens` through `L` layers, computing only
   // what it lacks (see forward()).
   void run_kept(const std::vector<int>& tokens, int L);
+  // NaN over what the kept run does not hold once `kept` layers of it
+  // serve the new prompt's first `held` rows (a NORMLAB_FILL_UNSET_NAN
+  // build's check; see unset_floats.h).
+  void fill_unkept_rows(int kept, int held);
   // The kept run's probes of layer l, rows first..T-1. x, x_next: (T, D)
   // layer l's input and output.
   void record_layer_probes(int l, const float* x, const float* x_next, int first, int T);
@@ -265,8 +269,8 @@ class Model {
   // Layer l's rescaling factors and running products for tokens
   // first..T-1, in (L, N, stride) arrays, from the two norms' input
   // statistics in[k] (rows 0..T-1 each).
-  void norm_rescale(float* rescale, float* product, const RowStats* const in[2], int l, int first,
-                    int T, int stride) const;
+  void norm_rescale(float* rescale, float* product, const RowStats* const in[kLayerNorms], int l,
+                    int first, int T, int stride) const;
   // forward()'s result: the kept run's first L layers and T tokens, their
   // means, then the final norm's probes and the next token.
   void fill_forward_result(int L, int T, int top_k);

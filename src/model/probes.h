@@ -68,6 +68,13 @@ namespace normlab::model {
   X(kFinalNormNormed, "finalNorm.normed") \
   X(kFinalNormOut, "finalNorm.out")
 
+// X(enumerator, name): a layer's two norms, N1 (the attention sub-block's)
+// then N2 (the MLP sub-block's), as the model's (L, N, T) rescale arrays and
+// the trainer's LayerNormProbe (L, N) index them.
+#define NORMLAB_LAYER_NORMS(X) \
+  X(kInputNorm, "inputNorm")   \
+  X(kPostAttentionNorm, "postAttentionNorm")
+
 // X(RowStats member, name): the statistics of a row, in RowStats' order
 // (the static_assert below holds the two together).
 #define NORMLAB_ROW_STATS(X) \
@@ -84,18 +91,19 @@ namespace normlab::model {
 
 enum Probe : int { NORMLAB_LAYER_PROBES(NORMLAB_ENUMERATOR) };
 enum FinalProbe : int { NORMLAB_FINAL_PROBES(NORMLAB_ENUMERATOR) };
+enum LayerNormIndex : int { NORMLAB_LAYER_NORMS(NORMLAB_ENUMERATOR) };
 
 constexpr int kProbes = 0 NORMLAB_LAYER_PROBES(NORMLAB_COUNT);
 constexpr int kFinalProbes = 0 NORMLAB_FINAL_PROBES(NORMLAB_COUNT);
 constexpr int kStats = 0 NORMLAB_ROW_STATS(NORMLAB_COUNT);
+constexpr int kLayerNorms = 0 NORMLAB_LAYER_NORMS(NORMLAB_COUNT);
 
 inline constexpr const char* kProbeNames[kProbes] = {NORMLAB_LAYER_PROBES(NORMLAB_NAME)};
 inline constexpr const char* kFinalProbeNames[kFinalProbes] = {NORMLAB_FINAL_PROBES(NORMLAB_NAME)};
 inline constexpr const char* kStatNames[kStats] = {NORMLAB_ROW_STATS(NORMLAB_NAME)};
-
-// A layer's two norms, as the (L, N, T) rescale arrays index them.
-constexpr int kLayerNorms = 2;
-inline constexpr const char* kLayerNormNames[kLayerNorms] = {"inputNorm", "postAttentionNorm"};
+inline constexpr const char* kLayerNormNames[kLayerNorms] = {NORMLAB_LAYER_NORMS(NORMLAB_NAME)};
+// The final norm, named beside the layers' norms (Model::gains).
+inline constexpr const char* kFinalNormName = "finalNorm";
 
 // The statistics are read as RowStats records: S packed floats, in order.
 #define NORMLAB_STAT_OFFSET(member, text) offsetof(RowStats, member),

@@ -347,12 +347,7 @@ void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4], in
   for (int k = 0; k < 4; k++) segment_axpy_ref(y, alpha + k * (n / seg), x[k], n, seg);
 }
 
-double sum_squares(const float* x, int n) {
-  return vec_sum_of<Arch>(n, [x](auto load, int i) {
-    const auto v = load(x + i);
-    return v * v;
-  });
-}
+double sum_squares(const float* x, int n) { return simd::vec_sum_squares<Arch>(x, n); }
 
 double sum_squares_ref(const float* x, int n) {
   double sum = 0.0;

@@ -5,6 +5,8 @@
 // n = vector length, block = Hadamard block length (a power of two dividing
 // n), seg = segment length (a head: dh)
 //
+// add and scale are the trainer's too (train/elementwise.h).
+//
 // Each op has a SIMD implementation built for this target (the same xsimd
 // architecture as the normlab kernels: native x86, WebAssembly SIMD128, or
 // the emulated 128-bit architecture of the scalar wasm build) and a plain
@@ -88,7 +90,8 @@ void segment_axpy4_ref(float* y, const float* alpha, const float* const x[4], in
 
 // sum x^2 in double: float partial sums over 1024-element blocks (as dot's),
 // added in double, so parameter and gradient norms over up to 10^6 numbers
-// keep float precision. x: (n)
+// keep float precision (normlab::simd::vec_sum_squares, which the trainer's
+// sum_squares runs too). x: (n)
 double sum_squares(const float* x, int n);
 double sum_squares_ref(const float* x, int n);
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -87,6 +88,23 @@ XSIMD_INLINE double vec_sum_of(int n, Term&& term) {
   }
   for (; i < n; ++i) {
     sum += term(scalar_load{}, i);
+  }
+  return sum;
+}
+
+// sum x_i^2 for i < n, summed as vec_sum_of. vec_sum_of counts in int: an
+// array of more than 2^30 floats is summed in chunks of 2^30, each chunk's
+// sum added in double. x: (n)
+template <class Arch>
+XSIMD_INLINE double vec_sum_squares(const float* x, std::size_t n) {
+  constexpr std::size_t kChunk = std::size_t{1} << 30;
+  double sum = 0.0;
+  for (std::size_t at = 0; at < n; at += kChunk) {
+    const float* x_c = x + at;
+    sum += vec_sum_of<Arch>(static_cast<int>(std::min(kChunk, n - at)), [x_c](auto load, int i) {
+      const auto v = load(x_c + i);
+      return v * v;
+    });
   }
   return sum;
 }

@@ -16,14 +16,15 @@
 #include <cmath>
 
 #include "normlab/fast_exp.hpp"
+#include "normlab/arch.hpp"
 #include "normlab/vec.hpp"
-#include "train/arch.hpp"
 
 namespace normlab::train {
 
 namespace {
 
 using normlab::simd::exp2_nonpositive;
+using normlab::simd::train_arch;
 using normlab::simd::vec_map;
 using normlab::simd::vec_sum_of;
 
@@ -63,29 +64,6 @@ void gelu_backward(float* dinp, const float* dout, const float* inp, int n) {
       dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
 }
 
-// vec_map and vec_sum_of count in int: arrays given by size_t length are
-// processed in chunks of 2^30 elements.
-constexpr std::size_t kChunk = std::size_t{1} << 30;
-
-void add(float* out, const float* a, const float* b, std::size_t n) {
-  for (std::size_t at = 0; at < n; at += kChunk) {
-    const int len = static_cast<int>(std::min(kChunk, n - at));
-    float* o = out + at;
-    const float* x = a + at;
-    const float* y = b + at;
-    vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) + load(y + i); });
-  }
-}
-
-void scale_by(float* out, const float* inp, float s, std::size_t n) {
-  for (std::size_t at = 0; at < n; at += kChunk) {
-    const int len = static_cast<int>(std::min(kChunk, n - at));
-    float* o = out + at;
-    const float* x = inp + at;
-    vec_map<train_arch>(o, len, [=](auto load, int i) { return load(x + i) * s; });
-  }
-}
-
 // One pass over the four arrays: each batch of m, v and p is read and
 // written once (three vec_map passes read m and v twice more), with the
 // same float operations per element as a pass per array.
@@ -117,16 +95,7 @@ void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n,
 }
 
 double sum_squares(const float* x, std::size_t n) {
-  double sum = 0.0;
-  for (std::size_t at = 0; at < n; at += kChunk) {
-    const int len = static_cast<int>(std::min(kChunk, n - at));
-    const float* x_c = x + at;
-    sum += vec_sum_of<train_arch>(len, [x_c](auto load, int i) {
-      const auto v = load(x_c + i);
-      return v * v;
-    });
-  }
-  return sum;
+  return normlab::simd::vec_sum_squares<train_arch>(x, n);
 }
 
 // References: the same formulas in double with libm's tanh and sqrt.
@@ -158,12 +127,6 @@ void adam_update_ref(float* p, float* m, float* v, const float* grad, std::size_
     v[i] = static_cast<float>(v_i);
     p[i] = static_cast<float>(p[i] - lr * (m_i / c1) / (std::sqrt(v_i / c2) + eps));
   }
-}
-
-double sum_squares_ref(const float* x, std::size_t n) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
-  return sum;
 }
 
 }  // namespace normlab::train

@@ -1,8 +1,10 @@
-// The trainer's elementwise ops: GELU and its backward, the residual
-// addition, Adam's update and the sum of squares behind the gradient norms.
-// Each runs on the same vec_map / vec_sum_of primitives as the normlab
-// kernels (normlab/vec.hpp), for this build's architecture (train/arch.hpp),
-// and has a plain scalar reference `*_ref` next to it.
+// The trainer's elementwise ops: GELU and its backward, Adam's update and
+// the sum of squares behind the gradient norms. Each runs on the same
+// vec_map / vec_sum_of primitives as the normlab kernels (normlab/vec.hpp),
+// for the trainer's architecture (train_arch), and has a plain scalar
+// reference `*_ref` next to it. The residual addition and the scaling are
+// the model's add and scale (model/vec.h): one IEEE operation per element,
+// the same bits on every architecture.
 //
 // n = elements
 #pragma once
@@ -26,12 +28,6 @@ void gelu_forward(float* out, const float* inp, int n);
 // dinp, dout, inp: (n)
 void gelu_backward(float* dinp, const float* dout, const float* inp, int n);
 
-// out = a + b. out may alias a or b. out, a, b: (n)
-void add(float* out, const float* a, const float* b, std::size_t n);
-
-// out = inp * s. out may alias inp. out, inp: (n)
-void scale_by(float* out, const float* inp, float s, std::size_t n);
-
 // One Adam step on n parameters (no weight decay):
 //   m = beta1 m + (1 - beta1) g,  v = beta2 v + (1 - beta2) g^2
 //   p -= lr (m / c1) / (sqrt(v / c2) + eps)
@@ -40,14 +36,16 @@ void scale_by(float* out, const float* inp, float s, std::size_t n);
 void adam_update(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
                  float beta1, float beta2, float eps, float c1, float c2);
 
-// sum x^2 in double (float lanes within blocks of 1024, double across, as
-// vec_sum_of). x: (n)
+// sum x^2 in double: normlab::simd::vec_sum_squares, the primitive behind
+// model::sum_squares (model/vec.h), at the trainer's architecture. Natively
+// the two architectures differ (AVX2 here, the widest ISA there), and so
+// does the order of the float sums; in wasm they are the same. Its scalar
+// reference is model::sum_squares_ref. x: (n)
 double sum_squares(const float* x, std::size_t n);
 
 void gelu_forward_ref(float* out, const float* inp, int n);
 void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n);
 void adam_update_ref(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
                      float beta1, float beta2, float eps, float c1, float c2);
-double sum_squares_ref(const float* x, std::size_t n);
 
 }  // namespace normlab::train

@@ -1,6 +1,6 @@
-// The entry points of matmul.h: the SIMD product instantiated for this
-// build's architecture (arch.hpp), its double reference, and the linear
-// layer built on it.
+// The entry points of matmul.h: the SIMD product instantiated for the
+// trainer's architecture (normlab/arch.hpp: train_arch), its double
+// reference, and the linear layer built on it.
 //
 // M, N, K = rows, columns, reduction length; R = rows, C = input features,
 // OC = output features
@@ -21,6 +21,8 @@
 #include <cstddef>
 
 namespace normlab::train {
+
+using normlab::simd::train_arch;
 
 const char* matmul_arch_name() { return train_arch::name(); }
 

@@ -41,7 +41,7 @@ enum class Causal {
   a_upper,    // A(i, k) = 0 for k < i: k starts at the block's first row
 };
 
-// Name of the xsimd architecture the trainer's kernels run on (arch.hpp):
+// Name of the xsimd architecture the trainer's kernels run on (normlab/arch.hpp: train_arch):
 // "fma3<avx2>", "wasm", "emulated", ...
 const char* matmul_arch_name();
 

@@ -16,7 +16,7 @@
 // from its old value or 0 (matmul.h: the order the trainer relies on).
 #pragma once
 
-#include "train/arch.hpp"
+#include "normlab/arch.hpp"
 #include "train/matmul.h"
 
 #include <xsimd/xsimd.hpp>

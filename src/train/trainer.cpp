@@ -11,6 +11,7 @@
 #include <cstring>
 #include <utility>
 
+#include "model/probes.h"
 #include "model/rng.h"
 #include "normlab/kernels.h"
 #include "train/attention.h"
@@ -20,6 +21,9 @@
 #include "model/vec.h"
 
 namespace normlab::train {
+
+// The residual additions and gradient sums: the model's add (model/vec.h).
+using model::add;
 
 namespace {
 
@@ -450,7 +454,7 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
     loss_sum_ += row_loss(logits_ + row, probs_ + row, targets[r]);
   }
   float* dlogits = logits_;
-  scale_by(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
+  model::scale(dlogits, probs_, scale, static_cast<std::size_t>(R) * V);
   for (int r = 0; r < R; ++r) dlogits[static_cast<std::size_t>(r) * V + targets[r]] -= scale;
   float* dxf = config_.has_final_norm() ? dtmp_ : dstream_;
   matmul_backward(dxf, grads_.data() + layout_.wte, dlogits, xf, params_.data() + layout_.wte, R, D,
@@ -507,6 +511,7 @@ bool Trainer::advance(StepResult* result) {
   if (units_done_ == 0) {
     batch(step_, inputs_.data(), targets_.data());
     loss_sum_ = 0.0;
+    fill_unset(activations_.data(), activations_.size());
   }
   ++units_done_;
   if (phase_ != Phase::update) {
@@ -574,6 +579,7 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
+  fill_unset(activations_.data(), activations_.size());
   const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
   phase_ = Phase::forward;
   mb_ = 0;
@@ -596,11 +602,15 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
     probe->tokens = T;
     probe->step = step_;
     probe->residual.assign(L + 1, 0.0f);
-    probe->norm_in.assign(has_norm ? 2 * L : 0, 0.0f);
-    probe->norm_out.assign(has_norm ? 2 * L : 0, 0.0f);
+    probe->norm_in.assign(has_norm ? model::kLayerNorms * L : 0, 0.0f);
+    probe->norm_out.assign(has_norm ? model::kLayerNorms * L : 0, 0.0f);
     probe->attention_entropy.assign(L, 0.0f);
     probe->token_similarity.assign(L + 1, 0.0f);
   }
+  // The inference buffers, the end of scratch_ from infer_acts_ on: NaN in
+  // a NORMLAB_FILL_UNSET_NAN build (unset_floats.h), as each pass writes
+  // what it reads.
+  fill_unset(infer_acts_.norm1, scratch_.data() + scratch_.size() - infer_acts_.norm1);
   const LayerActs& a = infer_acts_;
   auto l2 = [T, D](const float* rows) { return static_cast<float>(mean_row_l2(rows, T, D)); };
   float* x = infer_stream_[0];
@@ -615,12 +625,12 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
       probe->attention_entropy[l] =
           static_cast<float>(mean_attention_entropy(a.att, config_.heads, T));
       if (has_norm) {
-        float* in = probe->norm_in.data() + 2 * l;
-        float* out = probe->norm_out.data() + 2 * l;
-        in[0] = pre ? probe->residual[l] : l2(a.norm1);
-        out[0] = l2(pre ? a.norm1 : a.mid);
-        in[1] = l2(pre ? a.mid : a.norm2);
-        out[1] = l2(pre ? a.norm2 : y);
+        float* in = probe->norm_in.data() + model::kLayerNorms * l;
+        float* out = probe->norm_out.data() + model::kLayerNorms * l;
+        in[model::kInputNorm] = pre ? probe->residual[l] : l2(a.norm1);
+        out[model::kInputNorm] = l2(pre ? a.norm1 : a.mid);
+        in[model::kPostAttentionNorm] = l2(pre ? a.mid : a.norm2);
+        out[model::kPostAttentionNorm] = l2(pre ? a.norm2 : y);
       }
     }
     std::swap(x, y);

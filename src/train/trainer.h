@@ -70,14 +70,16 @@ struct StepResult {
 //   post  N1: x + Attn(x) -> mid; N2: mid + MLP(mid) -> the layer's output,
 //         which is the stream the next layer receives
 // An RMSNorm output row has L2 = sqrt(D) rms(g) sqrt(ms / (ms + eps)), ms its
-// input's mean square: sqrt(D) for gain 1 once ms >> eps.
+// input's mean square: sqrt(D) for gain 1 once ms >> eps. The norms are
+// indexed and named as the model's (model/probes.h: NORMLAB_LAYER_NORMS,
+// N = kLayerNorms; N1 = kInputNorm, N2 = kPostAttentionNorm).
 struct LayerNormProbe {
   int32_t layers = 0;           // L
   int32_t tokens = 0;           // T
   int32_t step = 0;             // the trainer's steps completed when measured
   std::vector<float> residual;  // (L + 1) the stream entering each layer, then leaving the last
-  std::vector<float> norm_in;   // (L, 2) N1's and N2's inputs; empty with norm 'none'
-  std::vector<float> norm_out;  // (L, 2) their outputs, after the gain (and LayerNorm's bias)
+  std::vector<float> norm_in;   // (L, N) N1's and N2's inputs; empty with norm 'none'
+  std::vector<float> norm_out;  // (L, N) their outputs, after the gain (and LayerNorm's bias)
   // How spread each layer's attention is: the entropy of each softmax row
   // t >= 1 over its t + 1 keys, divided by log(t + 1) (1 = uniform, 0 = all
   // on one key), averaged over the heads and rows. NaN for T = 1.
@@ -120,6 +122,7 @@ struct LayerActs {
 
 // The parameters, their transposed copies and the activations are written
 // before they are read: not zeroed at construction (model/unset_floats.h).
+using model::fill_unset;
 using model::UnsetFloats;
 
 class Trainer {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tensor_check.h"
+#include "model/vec.h"
 #include "train/elementwise.h"
 
 using namespace normlab;
@@ -71,7 +72,7 @@ TEST_CASE("Adam update and sum of squares against the double reference", "[train
     for (int i = 0; i < n; ++i)
       worst_p = std::max(worst_p, std::fabs(static_cast<double>(p[i]) - p_ref[i]));
     worst_s = std::max(
-        worst_s, rel_diff(train::sum_squares(g.data(), n), train::sum_squares_ref(g.data(), n)));
+        worst_s, rel_diff(train::sum_squares(g.data(), n), model::sum_squares_ref(g.data(), n)));
   }
   std::printf(
       "Adam vs double reference: max |dp| %.2e (steps of up to ~1e-2); sum of squares rel %.2e\n",
@@ -90,15 +91,16 @@ TEST_CASE("Adam update and sum of squares against the double reference", "[train
   CHECK(p[1] == Approx(1.01).epsilon(1e-6));
 }
 
-TEST_CASE("add and scale_by are exact elementwise", "[train][elementwise]") {
-  // One IEEE operation per element: the same bits as the scalar expression,
-  // in the lanes and in the tail.
+TEST_CASE("the trainer's add and scale are exact elementwise", "[train][elementwise]") {
+  // The model's add and scale (model/vec.h), which the trainer calls: one
+  // IEEE operation per element, the same bits as the scalar expression, in
+  // the lanes and in the tail, whatever the architecture.
   Rng rng(23);
   for (int n : sweep_sizes()) {
     const std::vector<float> a = rng.uniform_vec(n, -3, 3), b = rng.uniform_vec(n, -3, 3);
     std::vector<float> sum(n), scaled(n);
-    train::add(sum.data(), a.data(), b.data(), n);
-    train::scale_by(scaled.data(), a.data(), 0.1f, n);
+    model::add(sum.data(), a.data(), b.data(), n);
+    model::scale(scaled.data(), a.data(), 0.1f, n);
     for (int i = 0; i < n; ++i) {
       CHECK(sum[i] == a[i] + b[i]);
       CHECK(scaled[i] == a[i] * 0.1f);
