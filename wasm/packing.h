@@ -141,8 +141,10 @@ long long largest_packing(const nm::ResultTable<R>& table, const nm::DimValues& 
 template <class R>
 const char* pack(std::vector<uint8_t>* out, const nm::ResultTable<R>& table, const R& r,
                  const nm::DimValues& dims) {
-  bool flags[8] = {};
-  for (int f = 0; f < table.flag_count && f < 8; ++f) flags[f] = table.flags[f].value(r);
+  // No table has more (the static_asserts beside the tables).
+  bool flags[nm::kMaxFlags] = {};
+  for (int f = 0; f < table.flag_count && f < nm::kMaxFlags; ++f)
+    flags[f] = table.flags[f].value(r);
   const auto present = [&](const nm::ResultEntry<R>& e) {
     if (e.source == nullptr) return false;
     if (e.when == nullptr) return true;

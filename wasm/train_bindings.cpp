@@ -10,9 +10,9 @@
 // - Each JS trainer lives in a module instance of its own (trainer.js makes
 //   one per trainer), so the memory a run grew is given back when JS drops
 //   that instance; the handle below is the one object in it.
-// - Options arrive validated: JS asks validateTrainOptions (on an instance
-//   of this module kept for validation and the description, before it makes
-//   the trainer's) and throws its message. A handle built from options that
+// - Options arrive validated: JS asks validateTrainOptions, on the instance
+//   that is to hold the trainer, before it makes the handle, and throws its
+//   message. A handle built from options that
 //   fail anyway holds no trainer and says why in problem(); every other
 //   method then does nothing.
 // - A step is a sequence of units (train/trainer.h); step(n) runs n whole

@@ -30,8 +30,9 @@
 // (wasm/train_bindings.cpp: normlab_train_simd or normlab_train_scalar, the
 // flavour of the nl instance's backend), which the backend loader
 // (wasm/normlab.js) loads on the first createTrainer(): a page that never
-// trains never downloads it. The loader keeps one instance of it for
-// validating options and reading its description.
+// trains never downloads it. The loader reads the module's description
+// once, from the first instance it makes, and hands that instance to the
+// first trainer; every later trainer gets a new one.
 //
 // Memory. Each trainer lives in an instance of that module of its own
 // (createModule again): a run's parameters, Adam state and activations grow
@@ -42,7 +43,7 @@
 //
 // Errors. Options are checked before the trainer's instance is made: their
 // types here, their values by the C++ validation (train/options.h, on the
-// loader's instance of the trainer's module), whose message is thrown
+// instance that is to hold the trainer), whose message is thrown
 // unchanged: a TypeError when the field it names had the wrong type, else a
 // RangeError. A run that diverges (a loss or gradient NaN or Inf) is
 // reported in the result (diverged: true, loss NaN), never thrown.
@@ -88,9 +89,6 @@ const MAX_STEPS_PER_CALL = 100000;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
-
-/** The committed training text (web/data/training-text.zh.txt): the default `text`. */
-export const trainingText = TRAINING_TEXT;
 
 // loadTrainModule() resolves to the trainer's module: { instance(): a new
 // instance of it, one per trainer, which validates the options and holds the

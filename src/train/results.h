@@ -160,4 +160,13 @@ inline constexpr model::ResultTable<NormGains> kNormGainsTable = {"trainGains",
                                                                   kNormGainsEntries,
                                                                   std::size(kNormGainsEntries)};
 
+// Every table's dims fit a model::DimValues, and its flags the packer's array.
+static_assert(std::size(kTrainRunDims) <= model::DimValues::kMaxDims &&
+                  std::size(kLayerNormDims) <= model::DimValues::kMaxDims &&
+                  std::size(kNormGainsDims) <= model::DimValues::kMaxDims,
+              "a table has more dims than DimValues holds");
+static_assert(std::size(kLayerNormFlags) <= model::kMaxFlags &&
+                  std::size(kNormGainsFlags) <= model::kMaxFlags,
+              "a table has more flags than the packer holds");
+
 }  // namespace normlab::train
