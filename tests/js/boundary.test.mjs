@@ -426,7 +426,8 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(train.axes, axes);
   assert.deepEqual(Object.keys(train.results), ['trainRun', 'trainConfig', 'trainLayerNorms', 'trainGains']);
   assert.equal(train.workspace, null);
-  assert.equal(train.error, null);
+  // Both modules' problems are the same codes and fields.
+  assert.deepEqual(train.description.problems, boundary.description.problems);
   assert.deepEqual(membersPaths(decls.get('TrainerLayerNorms'), decls), describedPaths(train.results.trainLayerNorms));
   assert.deepEqual(membersPaths(decls.get('TrainerGains'), decls), describedPaths(train.results.trainGains));
   assert.deepEqual(unionOf(decls.get('LayerNormName')), [...axes.N]);

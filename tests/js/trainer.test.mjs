@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 
 import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
-import { readBoundary } from '../../wasm/boundary.js';
+import { coerceOptions, readBoundary } from '../../wasm/boundary.js';
 import { assertRejectsExactly, assertThrowsExactly } from './assert-throws.mjs';
 import { LAYERS, SEED, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
 
@@ -20,6 +20,14 @@ before(async () => {
   nl = await loadNormlab({ backend: 'simd128' });
 });
 after(() => nl.dispose());
+
+// The options struct a raw module's Trainer takes: these options with every
+// other at its default, as createTrainer() fills them (the module's option
+// table), the text as UTF-8 bytes.
+function rawOptions(boundary, options) {
+  const { values } = coerceOptions(boundary.options.trainer, options, 'trainer');
+  return { ...values, text: new TextEncoder().encode(values.text) };
+}
 
 // A trainer small enough for many steps in a test.
 const SMALL = { layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 6 };
@@ -88,6 +96,40 @@ describe('bad options reject with the exact message, before any instance is made
       await assertRejectsExactly(nl.createTrainer(options), ErrorClass, message);
     });
   }
+
+  // Every option of the module's table (src/train/options.h) has a case of
+  // its own above with a bad value and one with a value of the wrong type;
+  // each one's problem, as the module reports it, names that option's field
+  // with that message, and boundary.error makes it that error class.
+  test("every trainer option has its cases, and each one's problem names its field", async () => {
+    const module = await createTrainSimd();
+    const boundary = readBoundary(module);
+    const { fields } = boundary.description.problems;
+    const text = await readFile(new URL('../../web/data/training-text.zh.txt', import.meta.url), 'utf8');
+    const alone = (options) =>
+      options !== null && typeof options === 'object' && !Array.isArray(options) && Object.keys(options).length === 1;
+    for (const row of boundary.options.trainer) {
+      const own = CASES.filter(([options]) => alone(options) && row.name in options);
+      assert.ok(
+        own.some(([, ErrorClass]) => ErrorClass === RangeError),
+        `a case with a bad ${row.name}`,
+      );
+      assert.ok(
+        own.some(([, ErrorClass]) => ErrorClass === TypeError),
+        `a case with a ${row.name} of the wrong type`,
+      );
+      for (const [options, ErrorClass, message] of own) {
+        const { values, wrongType } = coerceOptions(boundary.options.trainer, options, 'trainer', { text });
+        // A text of the wrong type is refused in JS, before the module.
+        if (wrongType.has('text')) continue;
+        values.text = new TextEncoder().encode(values.text);
+        const problem = module.checkTrainOptions(values);
+        assert.equal(fields[problem.field], row.name, optionsName(options));
+        assert.equal(problem.message, message);
+        assert.equal(boundary.error(problem, wrongType).constructor, ErrorClass, optionsName(options));
+      }
+    }
+  });
 
   test('too much memory for a trainer', async () => {
     const huge = { layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) };
@@ -557,25 +599,20 @@ describe('the results hold what the description declares', () => {
   });
 
   test('identity packings: each entry holds its own member', () => {
-    const text = new TextEncoder().encode('abcd'.repeat(100));
-    const handle = new module.Trainer({
-      layers: 2,
-      hidden: 16,
-      heads: 2,
-      norm: 'rmsnorm',
-      placement: 'post',
-      eps: NaN,
-      initStd: NaN,
-      lr: 1e-3,
-      warmup: 0,
-      steps: 5,
-      seed: 1,
-      seq: 8,
-      batch: 2,
-      text,
-    });
+    const handle = new module.Trainer(
+      rawOptions(boundary, {
+        layers: 2,
+        hidden: 16,
+        heads: 2,
+        lr: 1e-3,
+        steps: 5,
+        seq: 8,
+        batch: 2,
+        text: 'abcd'.repeat(100),
+      }),
+    );
     try {
-      assert.equal(handle.problem(), '');
+      assert.equal(handle.problem().code, 0);
       assert.equal(handle.step(3), '');
       for (const name of ['trainRun', 'trainConfig']) {
         assert.equal(handle.packIdentityForTests(name), '');
@@ -855,22 +892,20 @@ describe("gains(): the norms' learned parameters", () => {
   test('identity packing: the norms are (L, N, D) in C++ and N then L D here', async () => {
     const module = await createTrainSimd();
     const boundary = readBoundary(module);
-    const handle = new module.Trainer({
-      layers: 2,
-      hidden: 8,
-      heads: 2,
-      norm: 'layernorm',
-      placement: 'pre',
-      eps: NaN,
-      initStd: NaN,
-      lr: 1e-3,
-      warmup: 0,
-      steps: 5,
-      seed: 1,
-      seq: 8,
-      batch: 2,
-      text: new TextEncoder().encode('abcd'.repeat(100)),
-    });
+    const handle = new module.Trainer(
+      rawOptions(boundary, {
+        layers: 2,
+        hidden: 8,
+        heads: 2,
+        norm: 'layernorm',
+        placement: 'pre',
+        lr: 1e-3,
+        steps: 5,
+        seq: 8,
+        batch: 2,
+        text: 'abcd'.repeat(100),
+      }),
+    );
     try {
       assert.equal(handle.packGains(), '');
       assert.equal(handle.packIdentityForTests('trainGains'), '');
