@@ -22,27 +22,28 @@ namespace normlab::model {
 
 // The fields a problem can be about: the model options, the trainer's
 // others, then the calls' arguments.
-#define NORMLAB_PROBLEM_FIELDS(X) \
-  X(kNone, "")                    \
-  X(kLayers, "layers")            \
-  X(kHidden, "hidden")            \
-  X(kHeads, "heads")              \
-  X(kNorm, "norm")                \
-  X(kPlacement, "placement")      \
-  X(kEps, "eps")                  \
-  X(kSeed, "seed")                \
-  X(kInitStd, "initStd")          \
-  X(kLr, "lr")                    \
-  X(kWarmup, "warmup")            \
-  X(kSteps, "steps")              \
-  X(kSeq, "seq")                  \
-  X(kBatch, "batch")              \
-  X(kText, "text")                \
-  X(kPrompt, "prompt")            \
-  X(kTopK, "topK")                \
-  X(kLayer, "layer")              \
-  X(kWhich, "which")              \
-  X(kNBytes, "nBytes")            \
+#define NORMLAB_PROBLEM_FIELDS(X)            \
+  X(kNone, "")                               \
+  X(kLayers, "layers")                       \
+  X(kHidden, "hidden")                       \
+  X(kHeads, "heads")                         \
+  X(kNorm, "norm")                           \
+  X(kPlacement, "placement")                 \
+  X(kEps, "eps")                             \
+  X(kSeed, "seed")                           \
+  X(kInitStd, "initStd")                     \
+  X(kResidualInitScale, "residualInitScale") \
+  X(kLr, "lr")                               \
+  X(kWarmup, "warmup")                       \
+  X(kSteps, "steps")                         \
+  X(kSeq, "seq")                             \
+  X(kBatch, "batch")                         \
+  X(kText, "text")                           \
+  X(kPrompt, "prompt")                       \
+  X(kTopK, "topK")                           \
+  X(kLayer, "layer")                         \
+  X(kWhich, "which")                         \
+  X(kNBytes, "nBytes")                       \
   X(kTemperature, "temperature")
 
 #define NORMLAB_PROBLEM_ENUMERATOR(name, text) name,

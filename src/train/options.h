@@ -51,6 +51,10 @@ struct TrainOptions {
   double eps = std::numeric_limits<double>::quiet_NaN();
   // NaN means the width's default, init_std_for(hidden): 0.098 at 32.
   double init_std = std::numeric_limits<double>::quiet_NaN();
+  // The residual branches' output projections' initial std, as a multiple
+  // of init_std: 1 leaves them as every other matrix; GPT-2 takes
+  // 1 / sqrt(2 L), DeepNorm its beta; 0 starts every branch at zero.
+  double residual_init_scale = 1;
   double lr = 3e-3;    // Adam's step size after warmup
   double warmup = 0;   // steps of linear warmup
   double steps = 400;  // the run's planned length
@@ -88,6 +92,7 @@ struct TrainConfig {
   Placement placement = Placement::post;
   float eps = 1e-6f;
   float init_std = static_cast<float>(init_std_for(hidden));  // init.h
+  float residual_init_scale = 1.0f;                           // init.h
   double lr = 3e-3;
   int warmup = 0;
   int steps = 400;
@@ -155,6 +160,12 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
         .resolving([](const TrainOptions& o, TrainConfig* c) {
           c->init_std =
               static_cast<float>(std::isnan(o.init_std) ? init_std_for(c->hidden) : o.init_std);
+        }),
+    model::numeric<TrainOptions, TrainConfig>("residualInitScale", Field::kResidualInitScale,
+                                              OptionKind::kNumber,
+                                              &TrainOptions::residual_init_scale, 0, 1)
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          c->residual_init_scale = static_cast<float>(o.residual_init_scale);
         }),
     model::numeric<TrainOptions, TrainConfig>("lr", Field::kLr, OptionKind::kFiniteAbove,
                                               &TrainOptions::lr, 0, 0)

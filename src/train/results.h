@@ -88,6 +88,7 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
     {"eps", "", NORMLAB_RESULT_MEMBER(eps)},
     {"initStd", "", NORMLAB_RESULT_MEMBER(init_std)},
+    {"residualInitScale", "", NORMLAB_RESULT_MEMBER(residual_init_scale)},
     {"lr", "", NORMLAB_RESULT_MEMBER(lr)},
     {"warmup", "", NORMLAB_RESULT_MEMBER(warmup)},
     {"steps", "", NORMLAB_RESULT_MEMBER(steps)},

@@ -39,6 +39,7 @@ describe('bad options reject with the exact message, before any instance is made
   const HIDDEN = 'hidden must be a power of two in 8..256';
   const LR = 'lr must be a finite number > 0';
   const INIT_STD = 'initStd must be a number > 0 and <= 1';
+  const RESIDUAL_INIT_SCALE = 'residualInitScale must be a number in 0..1';
   const TEXT = (min, seq, n) =>
     `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
@@ -68,6 +69,10 @@ describe('bad options reject with the exact message, before any instance is made
     [{ initStd: 1.5 }, RangeError, INIT_STD],
     [{ initStd: NaN }, RangeError, INIT_STD],
     [{ initStd: '0.02' }, TypeError, INIT_STD],
+    [{ residualInitScale: -0.5 }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: 2 }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: NaN }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: '1' }, TypeError, RESIDUAL_INIT_SCALE],
     [{ warmup: -1 }, RangeError, WARMUP],
     [{ warmup: 100001 }, RangeError, WARMUP],
     [{ warmup: 0.5 }, RangeError, WARMUP],
@@ -166,6 +171,7 @@ describe('config', () => {
         eps: Math.fround(1e-6),
         // GPT-2's 0.02 at its width 768, scaled to width 32 as 1 / sqrt(width).
         initStd: Math.fround(0.02 * Math.sqrt(768 / 32)),
+        residualInitScale: 1,
         lr: 3e-3,
         warmup: 0,
         steps: 400,
@@ -191,6 +197,7 @@ describe('config', () => {
       placement: 'pre',
       eps: 0.25,
       initStd: 0.125,
+      residualInitScale: 0.25,
       lr: 0.01,
       warmup: 7,
       steps: 9,
@@ -221,6 +228,49 @@ function entropyOf(s) {
   for (const c of counts.values()) h -= (c / bytes.length) * Math.log(c / bytes.length);
   return h;
 }
+
+describe('residualInitScale', () => {
+  // Pre-norm, so the stream is the sum of what the branches add.
+  const PRE = { ...SMALL, placement: 'pre' };
+
+  test('1 is the default, bit for bit; another scale starts elsewhere', async () => {
+    const [plain, one, half] = await Promise.all(
+      [PRE, { ...PRE, residualInitScale: 1 }, { ...PRE, residualInitScale: 0.5 }].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const [a, b, c] = [plain, one, half].map((t) => t.step(2));
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast'])
+        assert.deepEqual(bits(b[key]), bits(a[key]), key);
+      assert.notDeepEqual(bits(c.loss), bits(a.loss));
+      assert.equal(half.config.residualInitScale, 0.5);
+    } finally {
+      for (const t of [plain, one, half]) t.delete();
+    }
+  });
+
+  // It scales exactly the matrices whose output joins the stream: at 0
+  // every branch adds zero, so the stream leaves each layer as it entered
+  // (the same length at every point, to the bit); at 1 it grows.
+  test('at 0 no branch adds to the stream at step 0', async () => {
+    const [zero, plain] = await Promise.all(
+      [
+        { ...PRE, layers: 4, residualInitScale: 0 },
+        { ...PRE, layers: 4 },
+      ].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const stream = zero.layerNorms().residual;
+      assert.equal(stream.length, 5);
+      assert.deepEqual(bits(stream), bits(new Array(5).fill(stream[0])));
+      const grown = plain.layerNorms().residual;
+      assert.equal(grown[0], stream[0], 'the same embeddings');
+      assert.ok(grown[4] !== grown[0], `${grown}`);
+    } finally {
+      zero.delete();
+      plain.delete();
+    }
+  });
+});
 
 describe('determinism', () => {
   test('the same seed twice: bit-identical; another seed: not', async () => {
