@@ -4,8 +4,8 @@
 //
 // N = steps a call completed
 //
-//   const trainer = await nl.createTrainer({ layers, hidden, heads, norm, placement,
-//                                            eps, initStd, lr, warmup, steps, seed, seq, batch, text })
+//   const trainer = await nl.createTrainer(options)   options: the rows of the module's option
+//                                  table (src/train/options.h; normlab.d.ts: TrainerOptions)
 //   trainer.config                 the options resolved (text aside)
 //   trainer.step(n = 1)            -> TrainRun: n whole steps
 //   trainer.advance(budgetMs)      -> TrainRun: units of steps until budgetMs has passed
