@@ -13,7 +13,8 @@
 //   buffers (kWorkspaceBuffers below) and the model's results
 //   (src/model/results.h) each have a name, an element type and a shape in
 //   symbolic dimensions. boundary() exports them, with the named axes'
-//   names and the problem codes and fields, as one JSON description that JS
+//   names, the problem codes and fields and the model's option table
+//   (src/model/options.h), as one JSON description that JS
 //   reads once per module load (wasm/boundary.js); JS then finds every
 //   buffer and builds every result object by name from it. Nothing is laid
 //   out by position on one side and replayed on the other.
@@ -300,27 +301,15 @@ std::string describe_boundary() {
   }
   j.close("]");
   j.close("}");
-  j.key("problems").open("{");
-  j.key("codes").strings(nm::kProblemCodeNames, static_cast<int>(std::size(nm::kProblemCodeNames)));
-  j.key("fields").strings(nm::kFieldNames, static_cast<int>(std::size(nm::kFieldNames)));
+  describe_problems(&j);
+  j.key("options").open("{");
+  describe_options(&j, nm::kModelOptions);
   j.close("}");
   j.close("}");
   return j.text();
 }
 
 // ---------------------------------------------------------------- model
-
-// A Problem as JS receives it: code and field as their enum values, whose
-// names the description lists.
-struct JsProblem {
-  int code;
-  int field;
-  std::string message;
-};
-
-JsProblem to_js(const nm::Problem& p) {
-  return {static_cast<int>(p.code), static_cast<int>(p.field), p.message};
-}
 
 // Every handle packs its results into this one buffer, and JS .slice()s
 // it right after the call that filled it: one call runs at a time, so one
@@ -504,15 +493,12 @@ EMSCRIPTEN_BINDINGS(normlab) {
   class_<Workspace>("Workspace").constructor<>().function("handle", &Workspace::handle);
 
   // ---- synthetic model
-  // JS fills every field (eps NaN = the norm's default).
-  value_object<nm::ModelOptions>("ModelOptions")
-      .field("layers", &nm::ModelOptions::layers)
-      .field("hidden", &nm::ModelOptions::hidden)
-      .field("heads", &nm::ModelOptions::heads)
-      .field("norm", &nm::ModelOptions::norm)
-      .field("placement", &nm::ModelOptions::placement)
-      .field("eps", &nm::ModelOptions::eps)
-      .field("seed", &nm::ModelOptions::seed);
+  // One field per option of kModelOptions; JS fills every one (eps NaN =
+  // the norm's default).
+  {
+    value_object<nm::ModelOptions> model_options("ModelOptions");
+    register_options(&model_options, nm::kModelOptions);
+  }
 
   value_object<JsProblem>("Problem")
       .field("code", &JsProblem::code)

@@ -3,9 +3,11 @@
 // declare what crosses (the Workspace's buffers there, the model's results in
 // src/model/results.h), or in wasm/train_bindings.cpp from the trainer's
 // (src/train/results.h); readBoundary() reads it once per module load. The
-// Workspace's buffers are then found, every model result object built, and
-// every problem turned into an error, by walking that description: nothing
-// here knows a layout of its own.
+// Workspace's buffers are then found, every model result object built,
+// every problem turned into an error, and every options object coerced for
+// the C++ side (the option tables of src/model/options.h and
+// src/train/options.h), by walking that description: nothing here knows a
+// layout, a default or a range of its own.
 //
 // A packed result (results.h says the same): one int32 per dim, then one per
 // flag, in the description's order; then each entry whose flag is set (or
@@ -47,8 +49,12 @@ const NO_FIELDS = new Set();
  *   workspace  { slot: { name: index in the layout }, need: { name: flag }, buffers }
  *              (null for the trainer's module)
  *   error(problem, wrongType?)  the Error a Problem calls for, or null
- *              (itself null for the trainer's module, whose problems are
- *              messages)
+ *   options    { table: frozen option rows }, the option tables of
+ *              src/model/options.h and src/train/options.h: the main
+ *              module's model, the trainer module's trainer and generate.
+ *              A row: { name, kind, default, lo?, hi?, choices?,
+ *              computedDefault?, cap?, positional?, heldOutParts? }
+ *              (packing.h)
  */
 export function readBoundary(module) {
   const description = JSON.parse(module.boundary());
@@ -61,9 +67,17 @@ export function readBoundary(module) {
     description,
     axes,
     results: Object.freeze(results),
-    // The trainer's module (train_bindings.cpp) has neither.
+    // The trainer's module (train_bindings.cpp) has none.
     workspace: description.workspace === undefined ? null : workspaceSlots(description.workspace),
     error: description.problems === undefined ? null : problemError(description.problems),
+    options: Object.freeze(
+      Object.fromEntries(
+        Object.entries(description.options ?? {}).map(([name, rows]) => [
+          name,
+          Object.freeze(rows.map((row) => Object.freeze(row))),
+        ]),
+      ),
+    ),
   });
 }
 
@@ -209,4 +223,55 @@ function problemError({ codes, fields }) {
     const ErrorClass = ERROR_CLASSES[code] ?? Error;
     return new ErrorClass(problem.message);
   };
+}
+
+// ---------------------------------------------------------------- options
+
+/**
+ * The values an options struct of the C++ side takes (every field filled),
+ * from what the caller passed, by walking the option table:
+ *   table     a row list of boundary.options (model, trainer, generate)
+ *   options   the caller's object (undefined: {}); a key the table lacks
+ *             (or a positional one) is a TypeError: unknown <what> option 'key'
+ *   what      for that message: 'model', 'trainer', 'generate'
+ *   given     values the call supplies itself: positional arguments
+ *             (nBytes), taken as they are, and defaults the table leaves to
+ *             JS (the trainer's text), used when the caller gave none
+ * Returns { values, wrongType }: a missing option takes its default (NaN
+ * for a computed one, which the C++ side then computes); a value of the
+ * wrong type is replaced by one the C++ check rejects, so that its problem
+ * names the field with its one message, and the field is added to
+ * wrongType (boundary.error then makes it a TypeError); an explicit NaN for
+ * an option with a computed default is likewise replaced, so that it is not
+ * taken for "use the default".
+ */
+export function coerceOptions(table, options, what, given = {}) {
+  const o = checkOptionsObject(options);
+  for (const key of Object.keys(o)) {
+    const row = table.find((r) => r.name === key);
+    if (row === undefined || row.positional) throw new TypeError(`unknown ${what} option '${key}'`);
+  }
+  const values = {};
+  const wrongType = new Set();
+  for (const row of table) {
+    const kind = row.kind === 'choice' || row.kind === 'text' ? 'string' : 'number';
+    const value = row.positional ? given[row.name] : o[row.name];
+    if (value === undefined && !row.positional) {
+      values[row.name] = given[row.name] ?? row.default ?? (kind === 'number' ? NaN : '');
+    } else if (typeof value !== kind) {
+      wrongType.add(row.name);
+      values[row.name] = kind === 'string' ? '' : -1;
+    } else {
+      values[row.name] = row.computedDefault !== undefined && Number.isNaN(value) ? -1 : value;
+    }
+  }
+  return { values, wrongType };
+}
+
+function checkOptionsObject(options) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('options must be an object');
+  }
+  return options;
 }

@@ -13,12 +13,18 @@
 //   normlab_train_simd.js     classic-script trainer modules, likewise, as
 //   normlab_train_scalar.js   normlabBackends.trainSimd128 and .trainScalar
 //   normlab.d.ts              types of the public API
+//   normlab-options.json      the modules' option tables, as their
+//                             descriptions give them (src/model/options.h,
+//                             src/train/options.h): { model, trainer,
+//                             generate }, each a list of option rows
+//                             (wasm/packing.h); what the page's lab reads
+//                             its defaults and ranges from
 //
 // The backends are Emscripten's SINGLE_FILE output: the wasm is inline as a
 // base64 data: URI, which is what lets a page run from file://.
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -102,6 +108,13 @@ async function main() {
     outfile: join(distDir, 'normlab.js'),
   });
   await copyFile(join(here, 'normlab.d.ts'), join(distDir, 'normlab.d.ts'));
+
+  const options = {};
+  for (const file of ['normlab_simd', 'normlab_train_simd']) {
+    const { default: createModule } = await import(pathToFileURL(join(distDir, `${file}.mjs`)).href);
+    Object.assign(options, JSON.parse((await createModule()).boundary()).options);
+  }
+  await writeFile(join(distDir, 'normlab-options.json'), `${JSON.stringify(options, null, 2)}\n`);
 
   for (const f of ['normlab.mjs', 'normlab.js', ...BACKENDS.flatMap(({ file }) => [`${file}.mjs`, `${file}.js`])]) {
     const bytes = (await readFile(join(distDir, f))).length;

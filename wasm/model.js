@@ -35,17 +35,18 @@
 // until memory grows); every array of the object is a view of that one
 // copy. Only tokenLabels is made here, from tokens.
 //
-// A call checks its arguments' types here (and topK, layers and extend()'s
-// count entirely: Embind would truncate a fractional one to the C++ int); the
-// values are judged by the C++ model, which returns a problem (code, field,
+// createModel()'s options are coerced by walking the module's option table
+// (src/model/options.h, through boundary.coerceOptions): their names, types
+// and defaults. A call checks its arguments' types here (and topK, layers
+// and extend()'s count entirely: Embind would truncate a fractional one to
+// the C++ int); the values are judged by the C++ model, which returns a problem (code, field,
 // message) instead of throwing (the modules are built without C++
 // exceptions). Its message is thrown
 // unchanged: as a TypeError when the field it names had the wrong type, else
 // as the class its code calls for (boundary.js: ERROR_CLASSES).
 
-const OPTION_DEFAULTS = { layers: 24, hidden: 1024, heads: 16, norm: 'rmsnorm', placement: 'pre', seed: 1 };
-const OPTION_NAMES = ['layers', 'hidden', 'heads', 'norm', 'placement', 'eps', 'seed'];
-const STRING_OPTIONS = new Set(['norm', 'placement']);
+import { coerceOptions } from './boundary.js';
+
 const MAX_TOP_K = 256;
 const DEFAULT_TOP_K = 5;
 
@@ -56,6 +57,7 @@ const utf8 = new TextEncoder();
 // disposing of it frees them too.
 export function makeCreateModel(module, boundary, { checkLive, onCreate, onDelete }) {
   const { config: CONFIG, forward: FORWARD, gradients: GRADIENTS } = boundary.results;
+  const OPTIONS = boundary.options.model;
   const fail = (problem, wrongType) => {
     const error = boundary.error(problem, wrongType);
     if (error !== null) throw error;
@@ -63,27 +65,7 @@ export function makeCreateModel(module, boundary, { checkLive, onCreate, onDelet
 
   return function createModel(options) {
     checkLive();
-    const o = checkObject(options, 'options');
-    for (const key of Object.keys(o)) {
-      if (!OPTION_NAMES.includes(key)) throw new TypeError(`unknown model option '${key}'`);
-    }
-    // A value of the wrong type is replaced by one the C++ validation rejects,
-    // so that it still names the field with its one message.
-    const wrongType = new Set();
-    const cpp = {};
-    for (const name of OPTION_NAMES) {
-      const value = o[name];
-      const kind = STRING_OPTIONS.has(name) ? 'string' : 'number';
-      if (value === undefined) {
-        cpp[name] = name === 'eps' ? NaN : OPTION_DEFAULTS[name]; // eps NaN: the norm's default
-      } else if (typeof value !== kind) {
-        wrongType.add(name);
-        cpp[name] = kind === 'string' ? '' : -1;
-      } else {
-        // An explicit NaN eps must not turn into "use the default".
-        cpp[name] = name === 'eps' && Number.isNaN(value) ? -1 : value;
-      }
-    }
+    const { values: cpp, wrongType } = coerceOptions(OPTIONS, options, 'model');
 
     const handle = new module.Model(cpp);
     let config;

@@ -516,6 +516,13 @@ export interface TrainerOptions {
    * 32): GPT-2's 0.02 at its width 768, scaled as 1 / sqrt(width).
    */
   initStd?: number;
+  /**
+   * The initial std of each layer's residual-branch output projections
+   * (attention's output projection and the MLP's second matrix), as a
+   * multiple of initStd: a number in 0..1. Default 1, as every other matrix.
+   * GPT-2 takes 1 / sqrt(2 layers); 0 starts every branch adding nothing.
+   */
+  residualInitScale?: number;
   /** Adam's step size after warmup, a finite number > 0. Default 3e-3. */
   lr?: number;
   /** Steps of linear warmup, integer in 0..100000. Default 0. */
@@ -547,6 +554,8 @@ export interface TrainerConfig {
   readonly eps: number;
   /** Rounded to float32. */
   readonly initStd: number;
+  /** Rounded to float32. */
+  readonly residualInitScale: number;
   readonly lr: number;
   readonly warmup: number;
   readonly steps: number;

@@ -10,15 +10,20 @@
 //   walking the same tables (describe(), describe_axes()).
 // - The leak count and memoryInfo(): every buffer, tensor, Workspace, Model
 //   and Trainer a module holds is counted in its g_live_allocations.
+// - Problems as JS receives them (JsProblem), and the option tables
+//   (model/option_table.h) as Embind field lists (register_options) and in
+//   the description (describe_options).
 // - Test support: identity_value() and fill_identity(), values naming an
 //   entry and an element (tests/js/boundary.test.mjs, trainer.test.mjs).
 #pragma once
 
+#include <emscripten/bind.h>
 #include <emscripten/heap.h>
 
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,6 +32,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/option_table.h"
+#include "model/problem.h"
 #include "model/results.h"
 
 namespace {
@@ -58,6 +65,18 @@ MemoryInfo memory_info() {
   const struct mallinfo m = mallinfo();
   return {static_cast<unsigned>(emscripten_get_heap_size()), static_cast<unsigned>(m.uordblks),
           g_live_allocations};
+}
+
+// A Problem as JS receives it: code and field as their enum values, whose
+// names the description lists (problems).
+struct JsProblem {
+  int code;
+  int field;
+  std::string message;
+};
+
+JsProblem to_js(const nm::Problem& p) {
+  return {static_cast<int>(p.code), static_cast<int>(p.field), p.message};
 }
 
 // ---------------------------------------------------------------- packing
@@ -141,8 +160,10 @@ long long largest_packing(const nm::ResultTable<R>& table, const nm::DimValues& 
 template <class R>
 const char* pack(std::vector<uint8_t>* out, const nm::ResultTable<R>& table, const R& r,
                  const nm::DimValues& dims) {
-  bool flags[8] = {};
-  for (int f = 0; f < table.flag_count && f < 8; ++f) flags[f] = table.flags[f].value(r);
+  // No table has more (the static_asserts beside the tables).
+  bool flags[nm::kMaxFlags] = {};
+  for (int f = 0; f < table.flag_count && f < nm::kMaxFlags; ++f)
+    flags[f] = table.flags[f].value(r);
   const auto present = [&](const nm::ResultEntry<R>& e) {
     if (e.source == nullptr) return false;
     if (e.when == nullptr) return true;
@@ -250,8 +271,15 @@ void fill_identity(R* r, const nm::ResultTable<R>& table) {
 //                              when?, names? }] } }      type "names": no data
 //   workspace: { dims: [symbol], buffers: [{ name, type, shape, need }] }
 //                                                        main module only
-//   problems:  { codes: [name], fields: [name] }         main module only;
-//                                                        indexed by value
+//   problems:  { codes: [name], fields: [name] }         indexed by value
+//   options:   { table: [{ name, kind, default,          main module: model;
+//                  lo?, hi?, choices?,                     trainer module:
+//                  computedDefault?, cap?: { by,           trainer, generate
+//                  divisor }, positional?,
+//                  heldOutParts? }] }
+//              default: the struct member's initializer (null when it is
+//              computed, or for a positional argument); hi absent for no
+//              upper bound. One entry per row of the option table, in order.
 
 class Json {
  public:
@@ -292,6 +320,13 @@ class Json {
   }
   Json& number(long long v) {
     text_ += std::to_string(v);
+    return *this;
+  }
+  // A finite double as nm::decimal_text writes it (64, 0.003,
+  // 4294967295); null for NaN or an infinity, which JSON lacks.
+  Json& real(double v) {
+    if (!std::isfinite(v)) return raw("null");
+    text_ += nm::decimal_text(v);
     return *this;
   }
   Json& symbols(const char* shape) {
@@ -338,6 +373,67 @@ void describe(Json* j, const nm::ResultTable<R>& table) {
   }
   j->close("]");
   j->close("}");
+}
+
+// One option table, as a member of the description's "options".
+template <class O, class C>
+void describe_options(Json* j, const nm::OptionTable<O, C>& table) {
+  const O defaults{};
+  j->key(table.name).open("[");
+  for (int i = 0; i < table.count; ++i) {
+    const nm::OptionSpec<O, C>& s = table.specs[i];
+    const bool numeric = s.number != nullptr;
+    j->comma().open("{");
+    j->key("name").string(s.name);
+    j->key("kind").string(nm::kOptionKindNames[static_cast<int>(s.kind)]);
+    j->key("default");
+    if (s.positional || s.computed_default != nullptr) {
+      j->raw("null");
+    } else if (numeric) {
+      j->real(defaults.*s.number);
+    } else {
+      j->string(defaults.*s.string);
+    }
+    if (numeric) {
+      j->key("lo").real(s.lo);
+      if (s.kind != nm::OptionKind::kFiniteAbove) j->key("hi").real(s.hi);
+    }
+    if (s.kind == nm::OptionKind::kChoice) j->key("choices").strings(s.choices, s.choice_count);
+    if (s.computed_default != nullptr) j->key("computedDefault").string(s.computed_default);
+    if (s.cap_by != nullptr) {
+      j->key("cap").open("{");
+      j->key("by").string(s.cap_by);
+      j->key("divisor").number(s.cap_divisor);
+      j->close("}");
+    }
+    if (s.positional) j->key("positional").raw("true");
+    if (s.held_out_parts != 0) j->key("heldOutParts").number(s.held_out_parts);
+    j->close("}");
+  }
+  j->close("]");
+}
+
+// The problem codes and fields, as the description's "problems" member.
+void describe_problems(Json* j) {
+  j->key("problems").open("{");
+  j->key("codes").strings(nm::kProblemCodeNames,
+                          static_cast<int>(std::size(nm::kProblemCodeNames)));
+  j->key("fields").strings(nm::kFieldNames, static_cast<int>(std::size(nm::kFieldNames)));
+  j->close("}");
+}
+
+// The Embind field list of an options struct: one field per option of the
+// table, by its JS name.
+template <class O, class C>
+void register_options(emscripten::value_object<O>* object, const nm::OptionTable<O, C>& table) {
+  for (int i = 0; i < table.count; ++i) {
+    const nm::OptionSpec<O, C>& s = table.specs[i];
+    if (s.number != nullptr) {
+      object->field(s.name, s.number);
+    } else {
+      object->field(s.name, s.string);
+    }
+  }
 }
 
 // The named axes, as the description's "axes" member.

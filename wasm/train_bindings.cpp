@@ -10,17 +10,20 @@
 // - Each JS trainer lives in a module instance of its own (trainer.js makes
 //   one per trainer), so the memory a run grew is given back when JS drops
 //   that instance; the handle below is the one object in it.
-// - Options arrive validated: JS asks validateTrainOptions (on an instance
-//   of this module kept for validation and the description, before it makes
-//   the trainer's) and throws its message. A handle built from options that
+// - Options arrive validated: JS asks checkTrainOptions, on the instance
+//   that is to hold the trainer, before it makes the handle, and throws the
+//   error its Problem calls for (wasm/boundary.js). A handle built from
+//   options that
 //   fail anyway holds no trainer and says why in problem(); every other
 //   method then does nothing.
 // - A step is a sequence of units (train/trainer.h); step(n) runs n whole
 //   steps in one call, advanceUnit() one unit, so JS can stop at a time
 //   budget between units. The steps completed since beginRun() (or within
 //   step(n)) are collected in one TrainRun and packed by packRun().
-// - boundary() describes the four results (packing.h: the description) and
-//   the named axes their enums use; memoryInfo() is this instance's.
+// - boundary() describes the four results (packing.h: the description), the
+//   named axes their enums use, the problem codes and fields, and the option
+//   tables of createTrainer() and generate() (src/train/options.h);
+//   memoryInfo() is this instance's.
 // - Nothing here throws (the shipped modules have no exceptions).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -50,48 +53,53 @@ std::string describe_boundary() {
   describe(&j, ntr::kLayerNormTable);
   describe(&j, ntr::kNormGainsTable);
   j.close("}");
+  describe_problems(&j);
+  j.key("options").open("{");
+  describe_options(&j, ntr::kTrainOptions);
+  describe_options(&j, ntr::kGenerateOptions);
+  j.close("}");
   j.close("}");
   return j.text();
 }
 
-std::string validate_train_options_js(const ntr::TrainOptions& options) {
-  return ntr::validate_train_options(options);
+JsProblem check_train_options_js(const ntr::TrainOptions& options) {
+  return to_js(ntr::check_train_options(options));
 }
 
-std::string validate_generate_options_js(double n_bytes, double temperature, double seed) {
-  return ntr::validate_generate_options(n_bytes, temperature, seed);
+JsProblem check_generate_options_js(double n_bytes, double temperature, double seed) {
+  return to_js(ntr::check_generate_options(n_bytes, temperature, seed));
 }
 
-std::string validate_layer_norms_prompt_js(double bytes, int seq) {
-  return ntr::validate_layer_norms_prompt(static_cast<std::size_t>(bytes), seq);
+JsProblem check_layer_norms_prompt_js(double bytes, int seq) {
+  return to_js(ntr::check_layer_norms_prompt(static_cast<std::size_t>(bytes), seq));
 }
 
 class TrainerHandle {
  public:
   explicit TrainerHandle(const ntr::TrainOptions& options)
-      : problem_(ntr::validate_train_options(options)) {
+      : problem_(ntr::check_train_options(options)) {
     ++g_live_allocations;
-    if (!problem_.empty()) return;
+    if (problem_) return;
     trainer_ = std::make_unique<ntr::Trainer>(ntr::resolve_train_options(options), options.text);
   }
   TrainerHandle(const TrainerHandle&) = delete;
   TrainerHandle& operator=(const TrainerHandle&) = delete;
   ~TrainerHandle() { --g_live_allocations; }
 
-  // Why the options were refused ("" when the trainer exists).
-  std::string problem() const { return problem_; }
+  // Why the options were refused (code 0 when the trainer exists).
+  JsProblem problem() const { return to_js(problem_); }
 
   // The resolved options, into packed() (kTrainConfigTable). "" or the
   // message of a table that does not match its struct.
   std::string pack_config() {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     return pack_checked(ntr::kTrainConfigTable, trainer_->config());
   }
 
   // n >= 1 whole steps (finishing the one in progress first); the run is
   // then in packed() (kTrainRunTable).
   std::string step(int n) {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     begin_run();
     ntr::StepResult r;
     for (int k = 0; k < n; ++k) {
@@ -119,7 +127,7 @@ class TrainerHandle {
 
   // The run since begin_run(), into packed().
   std::string pack_run() {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     run_.steps_done = trainer_->steps_done();
     run_.units_done = trainer_->units_done();
     run_.units_per_step = trainer_->units_per_step();
@@ -159,7 +167,7 @@ class TrainerHandle {
   double unigram_entropy() const { return trainer_ ? trainer_->unigram_entropy() : 0.0; }
   double memory_bytes() const { return trainer_ ? trainer_->memory().total : 0.0; }
 
-  // n bytes after the prompt's (validate_generate_options first); a view of
+  // n bytes after the prompt's (check_generate_options first); a view of
   // them, good until the next call (the view rule, bindings.cpp).
   val generate(const std::string& prompt_utf8, int n, double temperature, double seed) {
     generated_.clear();
@@ -207,15 +215,15 @@ class TrainerHandle {
   // Layer by layer, the lengths of one forward pass's residual stream and
   // norm outputs (Trainer::layer_norms), into packed() (kLayerNormTable):
   // on the prompt's bytes, or with none on the held-out split's first
-  // window. "" or the problem (validate_layer_norms_prompt).
+  // window. "" or the problem's message (check_layer_norms_prompt).
   std::string pack_layer_norms(const std::string& prompt_utf8) {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     if (prompt_utf8.empty()) {
       trainer_->heldout_layer_norms(&layer_norms_);
     } else {
-      const std::string problem =
-          ntr::validate_layer_norms_prompt(prompt_utf8.size(), trainer_->config().seq);
-      if (!problem.empty()) return problem;
+      const nm::Problem problem =
+          ntr::check_layer_norms_prompt(prompt_utf8.size(), trainer_->config().seq);
+      if (problem) return problem.message;
       trainer_->layer_norms(&layer_norms_, reinterpret_cast<const uint8_t*>(prompt_utf8.data()),
                             static_cast<int>(prompt_utf8.size()));
     }
@@ -225,7 +233,7 @@ class TrainerHandle {
   // The norms' gains and biases as they are now (Trainer::norm_gains), into
   // packed() (kNormGainsTable). "" or the problem.
   std::string pack_gains() {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     gains_ = trainer_->norm_gains();
     return pack_checked(ntr::kNormGainsTable, gains_);
   }
@@ -237,7 +245,7 @@ class TrainerHandle {
   // "trainLayerNorms", "trainGains") packed with every entry filled by fill_identity, under
   // its dims.
   std::string pack_identity_for_tests(const std::string& result) {
-    if (!trainer_) return problem_;
+    if (!trainer_) return problem_.message;
     if (result == "trainRun") return pack_identity(ntr::kTrainRunTable, run_);
     if (result == "trainConfig") return pack_identity(ntr::kTrainConfigTable, trainer_->config());
     if (result == "trainLayerNorms") return pack_identity(ntr::kLayerNormTable, layer_norms_);
@@ -282,7 +290,7 @@ class TrainerHandle {
            "' does not match its table";
   }
 
-  std::string problem_;
+  nm::Problem problem_;
   std::unique_ptr<ntr::Trainer> trainer_;
   ntr::TrainRun run_;
   ntr::LayerNormProbe layer_norms_;  // the last layerNorms() measurement
@@ -319,26 +327,21 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .field("liveAllocations", &MemoryInfo::live_allocations);
   function("memoryInfo", &memory_info);
 
-  // JS fills every field (eps, initStd NaN = the default; text: UTF-8 bytes).
-  value_object<ntr::TrainOptions>("TrainOptions")
-      .field("layers", &ntr::TrainOptions::layers)
-      .field("hidden", &ntr::TrainOptions::hidden)
-      .field("heads", &ntr::TrainOptions::heads)
-      .field("norm", &ntr::TrainOptions::norm)
-      .field("placement", &ntr::TrainOptions::placement)
-      .field("eps", &ntr::TrainOptions::eps)
-      .field("initStd", &ntr::TrainOptions::init_std)
-      .field("lr", &ntr::TrainOptions::lr)
-      .field("warmup", &ntr::TrainOptions::warmup)
-      .field("steps", &ntr::TrainOptions::steps)
-      .field("seed", &ntr::TrainOptions::seed)
-      .field("seq", &ntr::TrainOptions::seq)
-      .field("batch", &ntr::TrainOptions::batch)
-      .field("text", &ntr::TrainOptions::text);
+  // One field per option of kTrainOptions; JS fills every one (a computed
+  // default as NaN; text: UTF-8 bytes).
+  {
+    value_object<ntr::TrainOptions> train_options("TrainOptions");
+    register_options(&train_options, ntr::kTrainOptions);
+  }
 
-  function("validateTrainOptions", &validate_train_options_js);
-  function("validateGenerateOptions", &validate_generate_options_js);
-  function("validateLayerNormsPrompt", &validate_layer_norms_prompt_js);
+  value_object<JsProblem>("Problem")
+      .field("code", &JsProblem::code)
+      .field("field", &JsProblem::field)
+      .field("message", &JsProblem::message);
+
+  function("checkTrainOptions", &check_train_options_js);
+  function("checkGenerateOptions", &check_generate_options_js);
+  function("checkLayerNormsPrompt", &check_layer_norms_prompt_js);
 
   class_<TrainerHandle>("Trainer")
       .constructor<const ntr::TrainOptions&>()

@@ -4,8 +4,8 @@
 //
 // N = steps a call completed
 //
-//   const trainer = await nl.createTrainer({ layers, hidden, heads, norm, placement,
-//                                            eps, initStd, lr, warmup, steps, seed, seq, batch, text })
+//   const trainer = await nl.createTrainer(options)   options: the rows of the module's option
+//                                  table (src/train/options.h; normlab.d.ts: TrainerOptions)
 //   trainer.config                 the options resolved (text aside)
 //   trainer.step(n = 1)            -> TrainRun: n whole steps
 //   trainer.advance(budgetMs)      -> TrainRun: units of steps until budgetMs has passed
@@ -30,8 +30,9 @@
 // (wasm/train_bindings.cpp: normlab_train_simd or normlab_train_scalar, the
 // flavour of the nl instance's backend), which the backend loader
 // (wasm/normlab.js) loads on the first createTrainer(): a page that never
-// trains never downloads it. The loader keeps one instance of it for
-// validating options and reading its description.
+// trains never downloads it. The loader reads the module's description
+// once, from the first instance it makes, and hands that instance to the
+// first trainer; every later trainer gets a new one.
 //
 // Memory. Each trainer lives in an instance of that module of its own
 // (createModule again): a run's parameters, Adam state and activations grow
@@ -40,12 +41,15 @@
 // can be dropped). The nl instance's own memory is not touched. Loading the
 // module and making an instance are asynchronous, hence the promise.
 //
-// Errors. Options are checked before the trainer's instance is made: their
-// types here, their values by the C++ validation (train/options.h, on the
-// loader's instance of the trainer's module), whose message is thrown
-// unchanged: a TypeError when the field it names had the wrong type, else a
-// RangeError. A run that diverges (a loss or gradient NaN or Inf) is
-// reported in the result (diverged: true, loss NaN), never thrown.
+// Errors. Options are checked before the trainer is made: their names and
+// types here, by walking the module's option tables (src/train/options.h:
+// createTrainer()'s and generate()'s, through boundary.coerceOptions), their
+// values by the C++ checks (on the instance that is to hold the trainer),
+// which return a problem (code, field, message). Its message is thrown
+// unchanged: as a TypeError when the field it names had the wrong type,
+// else as the class its code calls for (boundary.js: ERROR_CLASSES). A run
+// that diverges (a loss or gradient NaN or Inf) is reported in the result
+// (diverged: true, loss NaN), never thrown.
 //
 // Results cross as the tables of src/train/results.h declare them, read by
 // walking the trainer module's description (wasm/boundary.js): one packed
@@ -54,43 +58,12 @@
 
 import TRAINING_TEXT from '../web/data/training-text.zh.txt';
 
-const OPTION_DEFAULTS = {
-  layers: 24,
-  hidden: 32,
-  heads: 4,
-  norm: 'rmsnorm',
-  placement: 'post',
-  lr: 3e-3,
-  warmup: 0,
-  steps: 400,
-  seed: 1,
-  seq: 64,
-  batch: 8,
-};
-const OPTION_NAMES = [
-  'layers',
-  'hidden',
-  'heads',
-  'norm',
-  'placement',
-  'eps',
-  'initStd',
-  'lr',
-  'warmup',
-  'steps',
-  'seed',
-  'seq',
-  'batch',
-  'text',
-];
-const STRING_OPTIONS = new Set(['norm', 'placement', 'text']);
+import { coerceOptions } from './boundary.js';
+
 const MAX_STEPS_PER_CALL = 100000;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
-
-/** The committed training text (web/data/training-text.zh.txt): the default `text`. */
-export const trainingText = TRAINING_TEXT;
 
 // loadTrainModule() resolves to the trainer's module: { instance(): a new
 // instance of it, one per trainer, which validates the options and holds the
@@ -99,57 +72,36 @@ export const trainingText = TRAINING_TEXT;
 export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDelete }) {
   return async function createTrainer(options) {
     checkLive();
-    const o = checkObject(options, 'options');
-    for (const key of Object.keys(o)) {
-      if (!OPTION_NAMES.includes(key)) throw new TypeError(`unknown trainer option '${key}'`);
-    }
-    if (o.text !== undefined && typeof o.text !== 'string') throw new TypeError('text must be a string');
-    // A value of the wrong type is replaced by one the C++ validation
-    // rejects, so that it still names the field with its one message.
-    const wrongType = new Set();
-    const cpp = {};
-    for (const name of OPTION_NAMES) {
-      const value = o[name];
-      const kind = STRING_OPTIONS.has(name) ? 'string' : 'number';
-      if (value === undefined) {
-        if (name === 'text') cpp.text = utf8.encode(TRAINING_TEXT);
-        else cpp[name] = OPTION_DEFAULTS[name] ?? NaN; // eps, initStd NaN: the C++ default
-      } else if (typeof value !== kind) {
-        wrongType.add(name);
-        cpp[name] = kind === 'string' ? '' : -1;
-      } else if (name === 'text') {
-        cpp.text = utf8.encode(value);
-      } else {
-        // An explicit NaN eps or initStd must not turn into "use the default".
-        cpp[name] = Number.isNaN(value) ? -1 : value;
-      }
-    }
     const { instance: newInstance, boundary } = await loadTrainModule();
+    const { values: cpp, wrongType } = coerceOptions(boundary.options.trainer, options, 'trainer', {
+      text: TRAINING_TEXT,
+    });
+    if (wrongType.has('text')) throw new TypeError('text must be a string');
+    cpp.text = utf8.encode(cpp.text);
     const instance = await newInstance();
     checkLive();
-    const problem = instance.validateTrainOptions(cpp);
-    if (problem !== '') {
-      const field = /^\w+/.exec(problem)[0];
-      throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
-    }
+    const error = boundary.error(instance.checkTrainOptions(cpp), wrongType);
+    if (error !== null) throw error;
 
     const handle = new instance.Trainer(cpp);
     let config;
     try {
-      failIf(handle.problem());
+      const refused = boundary.error(handle.problem(), wrongType);
+      if (refused !== null) throw refused;
       failIf(handle.packConfig());
       config = Object.freeze(boundary.results.trainConfig.read(handle.packed().slice()));
     } catch (error) {
       handle.delete();
       throw error;
     }
-    const trainer = wrapTrainer(instance, handle, config, boundary.results);
+    const trainer = wrapTrainer(instance, handle, config, boundary);
     onCreate(trainer);
     return trainer;
   };
 
-  function wrapTrainer(initialInstance, initialHandle, config, results) {
-    const { trainRun: RUN, trainLayerNorms: LAYER_NORMS, trainGains: GAINS } = results;
+  function wrapTrainer(initialInstance, initialHandle, config, boundary) {
+    const { trainRun: RUN, trainLayerNorms: LAYER_NORMS, trainGains: GAINS } = boundary.results;
+    const GENERATE = boundary.options.generate;
     let instance = initialInstance;
     let handle = initialHandle;
     const unigramEntropy = handle.unigramEntropy();
@@ -166,22 +118,9 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
     // generate()'s arguments, checked, with their defaults.
     function generateArgs(prompt, nBytes, options) {
       if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
-      const o = checkObject(options, 'options');
-      for (const key of Object.keys(o)) {
-        if (key !== 'temperature' && key !== 'seed') throw new TypeError(`unknown generate option '${key}'`);
-      }
-      const args = {
-        nBytes,
-        temperature: o.temperature === undefined ? 1 : o.temperature,
-        seed: o.seed === undefined ? 1 : o.seed,
-      };
-      const wrongType = new Set(Object.keys(args).filter((k) => typeof args[k] !== 'number'));
-      for (const k of wrongType) args[k] = -1;
-      const problem = instance.validateGenerateOptions(args.nBytes, args.temperature, args.seed);
-      if (problem !== '') {
-        const field = /^\w+/.exec(problem)[0];
-        throw wrongType.has(field) ? new TypeError(problem) : new RangeError(problem);
-      }
+      const { values: args, wrongType } = coerceOptions(GENERATE, options, 'generate', { nBytes });
+      const error = boundary.error(instance.checkGenerateOptions(args.nBytes, args.temperature, args.seed), wrongType);
+      if (error !== null) throw error;
       return args;
     }
 
@@ -317,8 +256,8 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         if (prompt !== undefined) {
           if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
           bytes = utf8.encode(prompt);
-          const problem = instance.validateLayerNormsPrompt(bytes.length, config.seq);
-          if (problem !== '') throw new RangeError(problem);
+          const error = boundary.error(instance.checkLayerNormsPrompt(bytes.length, config.seq));
+          if (error !== null) throw error;
         }
         failIf(h.packLayerNorms(bytes));
         return LAYER_NORMS.read(h.packed().slice());
@@ -356,12 +295,4 @@ function checkBudget(budgetMs) {
 
 function failIf(problem) {
   if (problem !== '') throw new Error(problem);
-}
-
-function checkObject(options, name) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${name} must be an object`);
-  }
-  return options;
 }

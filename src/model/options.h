@@ -5,10 +5,13 @@
 // built from.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <string>
 
+#include "model/option_table.h"
 #include "model/problem.h"
 
 namespace normlab::model {
@@ -22,16 +25,17 @@ inline constexpr const char* kPlacementNames[] = {"pre", "post"};
 
 // Options exactly as JavaScript passes them: numbers as double (so integer-
 // ness and range can be checked here rather than truncated by the binding),
-// enums as strings. The defaults are the chapter's reference model.
+// enums as strings. The defaults are the chapter's reference model; the
+// rules are kModelOptions' below.
 struct ModelOptions {
-  double layers = 24;             // integer in 1..64
-  double hidden = 1024;           // power of two in 64..1024
-  double heads = 16;              // power of two in 1..min(64, hidden / 4)
-  std::string norm = "rmsnorm";   // "rmsnorm" | "layernorm" | "none"
-  std::string placement = "pre";  // "pre" | "post"
+  double layers = 24;
+  double hidden = 1024;
+  double heads = 16;
+  std::string norm = "rmsnorm";
+  std::string placement = "pre";
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
-  double seed = 1;  // integer in 0..4294967295
+  double seed = 1;
 };
 
 // The resolved configuration. D = hidden, H = heads, L = layers.
@@ -49,6 +53,48 @@ struct ModelConfig {
 
   int head_dim() const { return hidden / heads; }
 };
+
+// createModel()'s options (normlab.d.ts: ModelOptions), in the order they
+// are checked, and how each resolves (model/option_table.h).
+using ModelOption = OptionSpec<ModelOptions, ModelConfig>;
+inline constexpr ModelOption kModelOptionSpecs[] = {
+    integer<ModelOptions, ModelConfig>("layers", Field::kLayers, &ModelOptions::layers, 1, 64)
+        .resolving(
+            [](const ModelOptions& o, ModelConfig* c) { c->layers = static_cast<int>(o.layers); }),
+    power_of_two<ModelOptions, ModelConfig>("hidden", Field::kHidden, &ModelOptions::hidden, 64,
+                                            1024)
+        .resolving(
+            [](const ModelOptions& o, ModelConfig* c) { c->hidden = static_cast<int>(o.hidden); }),
+    // At least 4 features per head; at most 64 heads.
+    power_of_two<ModelOptions, ModelConfig>("heads", Field::kHeads, &ModelOptions::heads, 1, 64)
+        .capped_by("hidden", &ModelOptions::hidden, 4)
+        .resolving(
+            [](const ModelOptions& o, ModelConfig* c) { c->heads = static_cast<int>(o.heads); }),
+    choice<ModelOptions, ModelConfig>("norm", Field::kNorm, &ModelOptions::norm, kNormKindNames)
+        .resolving([](const ModelOptions& o, ModelConfig* c) {
+          c->norm = o.norm == "layernorm" ? NormKind::layernorm
+                    : o.norm == "none"    ? NormKind::none
+                                          : NormKind::rmsnorm;
+        }),
+    choice<ModelOptions, ModelConfig>("placement", Field::kPlacement, &ModelOptions::placement,
+                                      kPlacementNames)
+        .resolving([](const ModelOptions& o, ModelConfig* c) {
+          c->placement = o.placement == "post" ? Placement::post : Placement::pre;
+        }),
+    numeric<ModelOptions, ModelConfig>("eps", Field::kEps, OptionKind::kNumber, &ModelOptions::eps,
+                                       0, 1)
+        .with_computed_default("the norm's: 1e-6 for RMSNorm (and 'none'), 1e-5 for LayerNorm")
+        .resolving([](const ModelOptions& o, ModelConfig* c) {
+          const double fallback = c->norm == NormKind::layernorm ? 1e-5 : 1e-6;
+          c->eps_option = std::isnan(o.eps) ? fallback : o.eps;
+          c->eps = static_cast<float>(c->eps_option);
+        }),
+    integer<ModelOptions, ModelConfig>("seed", Field::kSeed, &ModelOptions::seed, 0, 4294967295.0)
+        .resolving(
+            [](const ModelOptions& o, ModelConfig* c) { c->seed = static_cast<uint32_t>(o.seed); }),
+};
+inline constexpr OptionTable<ModelOptions, ModelConfig> kModelOptions = {
+    "model", kModelOptionSpecs, static_cast<int>(std::size(kModelOptionSpecs))};
 
 // No problem if the options are valid, else the first bad field in the
 // order above, e.g. {kOutOfRange, kLayers, "layers must be an integer in

@@ -20,21 +20,31 @@ namespace normlab::model {
   X(kTooShort, "tooShort")     /* fewer than the call needs */            \
   X(kInternal, "internal")     /* the module disagrees with itself: a bug */
 
-// The fields a problem can be about: the model options, then the calls'
-// arguments.
-#define NORMLAB_PROBLEM_FIELDS(X) \
-  X(kNone, "")                    \
-  X(kLayers, "layers")            \
-  X(kHidden, "hidden")            \
-  X(kHeads, "heads")              \
-  X(kNorm, "norm")                \
-  X(kPlacement, "placement")      \
-  X(kEps, "eps")                  \
-  X(kSeed, "seed")                \
-  X(kPrompt, "prompt")            \
-  X(kTopK, "topK")                \
-  X(kLayer, "layer")              \
-  X(kWhich, "which")
+// The fields a problem can be about: the model options, the trainer's
+// others, then the calls' arguments.
+#define NORMLAB_PROBLEM_FIELDS(X)            \
+  X(kNone, "")                               \
+  X(kLayers, "layers")                       \
+  X(kHidden, "hidden")                       \
+  X(kHeads, "heads")                         \
+  X(kNorm, "norm")                           \
+  X(kPlacement, "placement")                 \
+  X(kEps, "eps")                             \
+  X(kSeed, "seed")                           \
+  X(kInitStd, "initStd")                     \
+  X(kResidualInitScale, "residualInitScale") \
+  X(kLr, "lr")                               \
+  X(kWarmup, "warmup")                       \
+  X(kSteps, "steps")                         \
+  X(kSeq, "seq")                             \
+  X(kBatch, "batch")                         \
+  X(kText, "text")                           \
+  X(kPrompt, "prompt")                       \
+  X(kTopK, "topK")                           \
+  X(kLayer, "layer")                         \
+  X(kWhich, "which")                         \
+  X(kNBytes, "nBytes")                       \
+  X(kTemperature, "temperature")
 
 #define NORMLAB_PROBLEM_ENUMERATOR(name, text) name,
 enum class ProblemCode : int { NORMLAB_PROBLEM_CODES(NORMLAB_PROBLEM_ENUMERATOR) };

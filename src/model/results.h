@@ -122,6 +122,10 @@ struct ResultEntry {
   const char* names = nullptr;  // int32 values index this named axis: JS shows the name
 };
 
+// The most flags a table may have: the packer keeps their values in an array
+// of this size (wasm/packing.h).
+inline constexpr int kMaxFlags = 8;
+
 template <class R>
 struct ResultTable {
   const char* name;
@@ -255,6 +259,13 @@ struct DimValues {
   // The size of a dim or named axis; -1 for an unknown symbol.
   int size_of(std::string_view symbol) const;
 };
+
+// Every table's dims fit a DimValues, and its flags the packer's array.
+static_assert(std::size(kForwardDims) <= DimValues::kMaxDims &&
+                  std::size(kGradientDims) <= DimValues::kMaxDims,
+              "a table has more dims than DimValues holds");
+static_assert(std::size(kForwardFlags) <= kMaxFlags && std::size(kGradientFlags) <= kMaxFlags,
+              "a table has more flags than the packer holds");
 
 template <class R>
 DimValues dim_values(const ResultTable<R>& table, const R& r) {

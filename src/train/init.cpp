@@ -32,6 +32,9 @@ void fill_if(float* params, std::size_t offset, std::size_t n, float value) {
 void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
   const std::size_t D = c.hidden, F = c.mlp_width(), V = TrainConfig::kVocab, T = c.seq;
   const float s = c.init_std;
+  // The residual branches' last matrices (attention's output projection and
+  // the MLP's second): what each branch adds to the stream starts scaled.
+  const float s_out = s * c.residual_init_scale;
   draw_normal(params + p.wte, V * D, s, c.seed, kNoLayer, kWte);
   draw_normal(params + p.wpe, T * D, s, c.seed, kNoLayer, kWpe);
   for (int l = 0; l < c.layers; ++l) {
@@ -39,11 +42,11 @@ void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
     fill_if(params, o.norm1_gain, D, 1.0f);
     fill_if(params, o.norm1_bias, D, 0.0f);
     draw_normal(params + o.qkv, 3 * D * D, s, c.seed, l, kQkv);
-    draw_normal(params + o.attn_out, D * D, s, c.seed, l, kAttnOut);
+    draw_normal(params + o.attn_out, D * D, s_out, c.seed, l, kAttnOut);
     fill_if(params, o.norm2_gain, D, 1.0f);
     fill_if(params, o.norm2_bias, D, 0.0f);
     draw_normal(params + o.fc, F * D, s, c.seed, l, kFc);
-    draw_normal(params + o.fc_out, D * F, s, c.seed, l, kFcOut);
+    draw_normal(params + o.fc_out, D * F, s_out, c.seed, l, kFcOut);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);

@@ -1,7 +1,7 @@
 // Configuration of the trainer: the options as the JS API receives them,
-// their validation (messages that start with the JS field name; no
-// exceptions, the shipped wasm modules have none), and the resolved, typed
-// configuration a Trainer is built from.
+// their table (model/option_table.h) and validation (a Problem naming the
+// field; no exceptions, the shipped wasm modules have none), and the
+// resolved, typed configuration a Trainer is built from.
 //
 // The defaults are the demonstration config, chosen from the sweep on the
 // committed text (web/data/train-sweep.json): at this depth and learning
@@ -9,8 +9,10 @@
 // and post-norm with warmup learn, and the 6-layer post-norm model learns.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -18,8 +20,12 @@
 
 namespace normlab::train {
 
+using model::Field;
 using model::NormKind;
+using model::OptionKind;
 using model::Placement;
+using model::Problem;
+using model::ProblemCode;
 
 // The default standard deviation of the initial weights at width D:
 // GPT-2's 0.02, which it uses at width 768, scaled as 1 / sqrt(width),
@@ -28,27 +34,53 @@ using model::Placement;
 // steps outweigh the random start (web/data/lab-setup.md).
 double init_std_for(int hidden);
 
+// The held-out split is the text's last 1 / kHeldOutParts.
+inline constexpr int kHeldOutParts = 10;
+
 // Options exactly as JavaScript passes them: numbers as double (so integer-
 // ness and range are checked here rather than truncated by the binding),
-// enums as strings, the training text as its UTF-8 bytes.
+// enums as strings, the training text as its UTF-8 bytes. The defaults are
+// the members' initializers; the rules are kTrainOptions' below.
 struct TrainOptions {
-  double layers = 24;              // integer in 1..64
-  double hidden = 32;              // power of two in 8..256
-  double heads = 4;                // power of two in 1..min(16, hidden / 4)
-  std::string norm = "rmsnorm";    // "rmsnorm" | "layernorm" | "none"
-  std::string placement = "post";  // "pre" | "post"
+  double layers = 24;
+  double hidden = 32;
+  double heads = 4;
+  std::string norm = "rmsnorm";
+  std::string placement = "post";
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
   // NaN means the width's default, init_std_for(hidden): 0.098 at 32.
   double init_std = std::numeric_limits<double>::quiet_NaN();
-  double lr = 3e-3;    // finite, > 0: Adam's step size after warmup
-  double warmup = 0;   // integer in 0..100000: steps of linear warmup
-  double steps = 400;  // integer in 1..100000: the run's planned length
-  double seed = 1;     // integer in 0..4294967295: weights and batches
-  double seq = 64;     // integer in 2..256: bytes per training sequence
-  double batch = 8;    // integer in 1..64: sequences per step
+  // The residual branches' output projections' initial std, as a multiple
+  // of init_std: 1 leaves them as every other matrix; GPT-2 takes
+  // 1 / sqrt(2 L), DeepNorm its beta; 0 starts every branch at zero.
+  double residual_init_scale = 1;
+  double lr = 3e-3;    // Adam's step size after warmup
+  double warmup = 0;   // steps of linear warmup
+  double steps = 400;  // the run's planned length
+  double seed = 1;     // weights and batches
+  double seq = 64;     // bytes per training sequence
+  double batch = 8;    // sequences per step
   std::string text;    // the training text's bytes; the last 10% is held out
 };
+
+// Trainer::generate's arguments as JavaScript passes them:
+// trainer.generate(prompt, nBytes, { temperature, seed }).
+struct GenerateOptions {
+  double n_bytes = 0;
+  double temperature = 1;
+  double seed = 1;
+};
+
+inline constexpr model::OptionSpec<GenerateOptions> kGenerateOptionSpecs[] = {
+    model::integer<GenerateOptions>("nBytes", Field::kNBytes, &GenerateOptions::n_bytes, 0, 100000)
+        .as_positional(),
+    model::numeric<GenerateOptions>("temperature", Field::kTemperature, OptionKind::kNumber,
+                                    &GenerateOptions::temperature, 0, 100),
+    model::integer<GenerateOptions>("seed", Field::kSeed, &GenerateOptions::seed, 0, 4294967295.0),
+};
+inline constexpr model::OptionTable<GenerateOptions> kGenerateOptions = {
+    "generate", kGenerateOptionSpecs, static_cast<int>(std::size(kGenerateOptionSpecs))};
 
 // The resolved configuration. V = 256 (bytes), D = hidden, H = heads,
 // L = layers, T = seq, B = batch, F = 4 D (the MLP's width).
@@ -60,6 +92,7 @@ struct TrainConfig {
   Placement placement = Placement::post;
   float eps = 1e-6f;
   float init_std = static_cast<float>(init_std_for(hidden));  // init.h
+  float residual_init_scale = 1.0f;                           // init.h
   double lr = 3e-3;
   int warmup = 0;
   int steps = 400;
@@ -82,29 +115,116 @@ struct TrainConfig {
   bool has_final_norm() const { return has_norm() && placement == Placement::pre; }
 };
 
+// createTrainer()'s options (normlab.d.ts: TrainerOptions), in the order
+// they are checked, and how each resolves (model/option_table.h); the
+// text's size and the memory the whole configuration needs are checked
+// after them (check_train_options).
+using TrainOption = model::OptionSpec<TrainOptions, TrainConfig>;
+inline constexpr TrainOption kTrainOptionSpecs[] = {
+    model::integer<TrainOptions, TrainConfig>("layers", Field::kLayers, &TrainOptions::layers, 1,
+                                              64)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->layers = static_cast<int>(o.layers); }),
+    model::power_of_two<TrainOptions, TrainConfig>("hidden", Field::kHidden, &TrainOptions::hidden,
+                                                   8, 256)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->hidden = static_cast<int>(o.hidden); }),
+    // At least 4 features per head; at most 16 heads.
+    model::power_of_two<TrainOptions, TrainConfig>("heads", Field::kHeads, &TrainOptions::heads, 1,
+                                                   16)
+        .capped_by("hidden", &TrainOptions::hidden, 4)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->heads = static_cast<int>(o.heads); }),
+    model::choice<TrainOptions, TrainConfig>("norm", Field::kNorm, &TrainOptions::norm,
+                                             model::kNormKindNames)
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          c->norm = o.norm == "layernorm" ? NormKind::layernorm
+                    : o.norm == "none"    ? NormKind::none
+                                          : NormKind::rmsnorm;
+        }),
+    model::choice<TrainOptions, TrainConfig>("placement", Field::kPlacement,
+                                             &TrainOptions::placement, model::kPlacementNames)
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          c->placement = o.placement == "pre" ? Placement::pre : Placement::post;
+        }),
+    model::numeric<TrainOptions, TrainConfig>("eps", Field::kEps, OptionKind::kNumber,
+                                              &TrainOptions::eps, 0, 1)
+        .with_computed_default("the norm's: 1e-6 for RMSNorm, 1e-5 for LayerNorm")
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          const float fallback = c->norm == NormKind::layernorm ? 1e-5f : 1e-6f;
+          c->eps = std::isnan(o.eps) ? fallback : static_cast<float>(o.eps);
+        }),
+    model::numeric<TrainOptions, TrainConfig>("initStd", Field::kInitStd, OptionKind::kNumberAbove,
+                                              &TrainOptions::init_std, 0, 1)
+        .with_computed_default("the width's: 0.02 sqrt(768 / hidden)")
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          c->init_std =
+              static_cast<float>(std::isnan(o.init_std) ? init_std_for(c->hidden) : o.init_std);
+        }),
+    model::numeric<TrainOptions, TrainConfig>("residualInitScale", Field::kResidualInitScale,
+                                              OptionKind::kNumber,
+                                              &TrainOptions::residual_init_scale, 0, 1)
+        .resolving([](const TrainOptions& o, TrainConfig* c) {
+          c->residual_init_scale = static_cast<float>(o.residual_init_scale);
+        }),
+    model::numeric<TrainOptions, TrainConfig>("lr", Field::kLr, OptionKind::kFiniteAbove,
+                                              &TrainOptions::lr, 0, 0)
+        .resolving([](const TrainOptions& o, TrainConfig* c) { c->lr = o.lr; }),
+    model::integer<TrainOptions, TrainConfig>("warmup", Field::kWarmup, &TrainOptions::warmup, 0,
+                                              100000)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->warmup = static_cast<int>(o.warmup); }),
+    model::integer<TrainOptions, TrainConfig>("steps", Field::kSteps, &TrainOptions::steps, 1,
+                                              100000)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->steps = static_cast<int>(o.steps); }),
+    model::integer<TrainOptions, TrainConfig>("seed", Field::kSeed, &TrainOptions::seed, 0,
+                                              4294967295.0)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->seed = static_cast<uint32_t>(o.seed); }),
+    model::integer<TrainOptions, TrainConfig>("seq", Field::kSeq, &TrainOptions::seq, 2, 256)
+        .resolving([](const TrainOptions& o, TrainConfig* c) { c->seq = static_cast<int>(o.seq); }),
+    model::integer<TrainOptions, TrainConfig>("batch", Field::kBatch, &TrainOptions::batch, 1, 64)
+        .resolving(
+            [](const TrainOptions& o, TrainConfig* c) { c->batch = static_cast<int>(o.batch); }),
+    // The Trainer takes the text itself, beside the config.
+    model::text<TrainOptions, TrainConfig>("text", Field::kText, &TrainOptions::text)
+        .with_computed_default("the committed text")
+        .holding_out(kHeldOutParts),
+};
+inline constexpr model::OptionTable<TrainOptions, TrainConfig> kTrainOptions = {
+    "trainer", kTrainOptionSpecs, static_cast<int>(std::size(kTrainOptionSpecs))};
+
 // A trainer may use at most this much memory (parameters, Adam state,
 // gradients, activations): a phone's tab holds it.
 inline constexpr double kMaxTrainerBytes = 256.0 * 1024 * 1024;
 
-// Empty if the options are valid, else one message naming the first bad
-// field, e.g. "lr must be a finite number > 0".
+// No problem if the options are valid, else the first: a rule of
+// kTrainOptions broken, e.g. {kOutOfRange, kLr, "lr must be a finite number
+// > 0"}; then a text too short for seq ({kTooShort, kText}); then a
+// configuration needing more than kMaxTrainerBytes ({kOutOfRange, kLayers}).
+Problem check_train_options(const TrainOptions& options);
+// check_train_options' message alone: empty if the options are valid.
 std::string validate_train_options(const TrainOptions& options);
 
-// Precondition: validate_train_options(options) is empty.
+// Precondition: check_train_options(options) finds no problem.
 TrainConfig resolve_train_options(const TrainOptions& options);
 
-// Empty if Trainer::generate's arguments, as JavaScript passes them, are
-// valid, else a message naming the first bad one: "nBytes must be an integer
-// in 0..100000", "temperature must be a number in 0..100", "seed must be an
-// integer in 0..4294967295".
+// No problem if Trainer::generate's arguments, as JavaScript passes them,
+// are valid, else the first bad one's (kGenerateOptions): "nBytes must be an
+// integer in 0..100000", "temperature must be a number in 0..100", "seed
+// must be an integer in 0..4294967295".
+Problem check_generate_options(double n_bytes, double temperature, double seed);
 std::string validate_generate_options(double n_bytes, double temperature, double seed);
 
-// Empty if a prompt of `bytes` UTF-8 bytes fits Trainer::layer_norms (one
-// window: 1..seq bytes), else "prompt must be 1..64 bytes of UTF-8, not 70".
+// No problem if a prompt of `bytes` UTF-8 bytes fits Trainer::layer_norms
+// (one window: 1..seq bytes), else {kOutOfRange, kPrompt, "prompt must be
+// 1..64 bytes of UTF-8, not 70"}.
+Problem check_layer_norms_prompt(std::size_t bytes, int seq);
 std::string validate_layer_norms_prompt(std::size_t bytes, int seq);
 
-// The smallest text a configuration trains on: its held-out tenth must hold
-// one window of seq + 1 bytes.
+// The smallest text a configuration trains on: its held-out part must hold
+// one window of seq + 1 bytes: kHeldOutParts (seq + 1).
 int min_text_bytes(int seq);
 
 // Floating-point operations of one training step (forward, backward and

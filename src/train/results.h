@@ -88,6 +88,7 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
     {"eps", "", NORMLAB_RESULT_MEMBER(eps)},
     {"initStd", "", NORMLAB_RESULT_MEMBER(init_std)},
+    {"residualInitScale", "", NORMLAB_RESULT_MEMBER(residual_init_scale)},
     {"lr", "", NORMLAB_RESULT_MEMBER(lr)},
     {"warmup", "", NORMLAB_RESULT_MEMBER(warmup)},
     {"steps", "", NORMLAB_RESULT_MEMBER(steps)},
@@ -159,5 +160,14 @@ inline constexpr model::ResultTable<NormGains> kNormGainsTable = {"trainGains",
                                                                   std::size(kNormGainsFlags),
                                                                   kNormGainsEntries,
                                                                   std::size(kNormGainsEntries)};
+
+// Every table's dims fit a model::DimValues, and its flags the packer's array.
+static_assert(std::size(kTrainRunDims) <= model::DimValues::kMaxDims &&
+                  std::size(kLayerNormDims) <= model::DimValues::kMaxDims &&
+                  std::size(kNormGainsDims) <= model::DimValues::kMaxDims,
+              "a table has more dims than DimValues holds");
+static_assert(std::size(kLayerNormFlags) <= model::kMaxFlags &&
+                  std::size(kNormGainsFlags) <= model::kMaxFlags,
+              "a table has more flags than the packer holds");
 
 }  // namespace normlab::train

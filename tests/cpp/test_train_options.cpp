@@ -125,6 +125,62 @@ TEST_CASE("generate options: each bad argument gets its message", "[train][optio
   CHECK(train::validate_generate_options(10, 1, -1) == "seed must be an integer in 0..4294967295");
 }
 
+TEST_CASE("trainer problems name their rule and the field the table gives them",
+          "[train][options]") {
+  auto with = [](auto edit) {
+    train::TrainOptions o = valid();
+    edit(o);
+    return train::check_train_options(o);
+  };
+  struct Case {
+    model::Problem problem;
+    model::ProblemCode code;
+    const char* field;
+  };
+  using model::ProblemCode;
+  const Case cases[] = {
+      {with([](auto& o) { o.layers = 0; }), ProblemCode::kOutOfRange, "layers"},
+      {with([](auto& o) { o.hidden = 12; }), ProblemCode::kOutOfRange, "hidden"},
+      {with([](auto& o) { o.heads = 3; }), ProblemCode::kOutOfRange, "heads"},
+      {with([](auto& o) { o.norm = "batchnorm"; }), ProblemCode::kNotOneOf, "norm"},
+      {with([](auto& o) { o.placement = ""; }), ProblemCode::kNotOneOf, "placement"},
+      {with([](auto& o) { o.eps = 2; }), ProblemCode::kOutOfRange, "eps"},
+      {with([](auto& o) { o.init_std = 0; }), ProblemCode::kOutOfRange, "initStd"},
+      {with([](auto& o) { o.lr = 0; }), ProblemCode::kOutOfRange, "lr"},
+      {with([](auto& o) { o.warmup = -1; }), ProblemCode::kOutOfRange, "warmup"},
+      {with([](auto& o) { o.steps = 0; }), ProblemCode::kOutOfRange, "steps"},
+      {with([](auto& o) { o.seed = -1; }), ProblemCode::kOutOfRange, "seed"},
+      {with([](auto& o) { o.seq = 1; }), ProblemCode::kOutOfRange, "seq"},
+      {with([](auto& o) { o.batch = 0; }), ProblemCode::kOutOfRange, "batch"},
+      {with([](auto& o) { o.text = "short"; }), ProblemCode::kTooShort, "text"},
+      {with([](auto& o) {
+         o.layers = 64;
+         o.hidden = 256;
+         o.seq = 256;
+       }),
+       ProblemCode::kOutOfRange, "layers"},
+      {train::check_generate_options(-1, 1, 1), ProblemCode::kOutOfRange, "nBytes"},
+      {train::check_generate_options(1, -1, 1), ProblemCode::kOutOfRange, "temperature"},
+      {train::check_generate_options(1, 1, -1), ProblemCode::kOutOfRange, "seed"},
+      {train::check_layer_norms_prompt(0, 64), ProblemCode::kOutOfRange, "prompt"},
+      {train::check_layer_norms_prompt(65, 64), ProblemCode::kOutOfRange, "prompt"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.problem.message);
+    CHECK(c.problem.code == c.code);
+    CHECK(std::string(model::kFieldNames[static_cast<int>(c.problem.field)]) == c.field);
+  }
+  // Every option's problem names the field of the option's own name (each
+  // option's cases, through the module, are in tests/js/trainer.test.mjs).
+  for (const auto& spec : train::kTrainOptionSpecs) {
+    INFO(spec.name);
+    CHECK(std::string(model::kFieldNames[static_cast<int>(spec.field)]) == spec.name);
+  }
+  CHECK(!train::check_train_options(valid()));
+  CHECK(!train::check_generate_options(0, 0, 0));
+  CHECK(!train::check_layer_norms_prompt(64, 64));
+}
+
 TEST_CASE("trainer options: resolved values", "[train][options]") {
   train::TrainOptions o = valid();
   train::TrainConfig c = train::resolve_train_options(o);

@@ -426,10 +426,89 @@ test('normlab.d.ts declares the names and keys the description has', async () =>
   assert.deepEqual(train.axes, axes);
   assert.deepEqual(Object.keys(train.results), ['trainRun', 'trainConfig', 'trainLayerNorms', 'trainGains']);
   assert.equal(train.workspace, null);
-  assert.equal(train.error, null);
+  // Both modules' problems are the same codes and fields.
+  assert.deepEqual(train.description.problems, boundary.description.problems);
   assert.deepEqual(membersPaths(decls.get('TrainerLayerNorms'), decls), describedPaths(train.results.trainLayerNorms));
   assert.deepEqual(membersPaths(decls.get('TrainerGains'), decls), describedPaths(train.results.trainGains));
   assert.deepEqual(unionOf(decls.get('LayerNormName')), [...axes.N]);
+});
+
+// The members of an interface body with their doc comments, in order:
+// [name, optional, comment text on one line].
+function documented(body) {
+  return [...body.matchAll(/\/\*\*([\s\S]*?)\*\/\s*(?:readonly\s+)?(\w+)(\??)\s*:/g)].map((m) => [
+    m[2],
+    m[3] === '?',
+    m[1]
+      .replace(/^\s*\*\s?/gm, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  ]);
+}
+
+// What a doc comment says of an option's rule, as the C++ table declares it
+// (src/model/option_table.h), e.g. 'integer in 1..64', 'power of two in
+// 1..min(16, hidden / 4)'.
+function ruleWords(row) {
+  const hi = row.cap === undefined ? `${row.hi}` : `min(${row.hi}, ${row.cap.by} / ${row.cap.divisor})`;
+  switch (row.kind) {
+    case 'integer':
+      return `integer in ${row.lo}..${hi}`;
+    case 'powerOfTwo':
+      return `power of two in ${row.lo}..${hi}`;
+    case 'number':
+      return `number in ${row.lo}..${hi}`;
+    case 'numberAbove':
+      return `number > ${row.lo} and <= ${hi}`;
+    case 'finiteAbove':
+      return `finite number > ${row.lo}`;
+    default:
+      return null;
+  }
+}
+
+describe("normlab.d.ts's option interfaces say what the option tables declare", () => {
+  // [module's table, interface]; generate()'s positional nBytes is an
+  // argument, not a member of GenerateOptions.
+  const INTERFACES = [
+    ['model', 'ModelOptions'],
+    ['trainer', 'TrainerOptions'],
+    ['generate', 'GenerateOptions'],
+  ];
+  for (const [table, name] of INTERFACES) {
+    test(`${name}: the names in order, each optional, its rule, type and default`, async () => {
+      const decls = declarations(await readFile(new URL('../../wasm/normlab.d.ts', import.meta.url), 'utf8'));
+      const options = table === 'model' ? boundary.options : readBoundary(await createTrainSimd()).options;
+      const rows = options[table].filter((row) => !row.positional);
+      const body = decls.get(name);
+      const docs = documented(body);
+      assert.deepEqual(
+        members(body).map(([member]) => member),
+        rows.map((row) => row.name),
+      );
+      assert.deepEqual(
+        docs.map(([member]) => member),
+        rows.map((row) => row.name),
+        `every member of ${name} has a doc comment`,
+      );
+      const types = new Map(members(body));
+      for (const [k, row] of rows.entries()) {
+        const [member, optional, doc] = docs[k];
+        assert.ok(optional, `${name}.${member} is optional`);
+        const rule = ruleWords(row);
+        if (rule !== null) assert.ok(doc.toLowerCase().includes(rule), `${name}.${member}: '${doc}' lacks '${rule}'`);
+        const type = types.get(member);
+        if (row.kind === 'choice') assert.deepEqual(unionOf(decls.get(type)), row.choices, `${name}.${member}`);
+        else assert.equal(type, row.kind === 'text' ? 'string' : 'number', `${name}.${member}`);
+        const stated = /\bDefault:? (\S+?)[.,;]?(?:\s|$)/.exec(doc);
+        assert.notEqual(stated, null, `${name}.${member}: '${doc}' states no default`);
+        if (row.default === null) continue; // computed: the comment says how
+        const expected = typeof row.default === 'string' ? `'${row.default}'` : row.default;
+        const written = typeof row.default === 'string' ? stated[1] : Number(stated[1]);
+        assert.equal(written, expected, `${name}.${member}: '${doc}'`);
+      }
+    });
+  }
 });
 
 // The methods an interface body declares, in order (its data members left

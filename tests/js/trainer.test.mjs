@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 
 import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
-import { readBoundary } from '../../wasm/boundary.js';
+import { coerceOptions, readBoundary } from '../../wasm/boundary.js';
 import { assertRejectsExactly, assertThrowsExactly } from './assert-throws.mjs';
 import { LAYERS, SEED, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
 
@@ -20,6 +20,14 @@ before(async () => {
   nl = await loadNormlab({ backend: 'simd128' });
 });
 after(() => nl.dispose());
+
+// The options struct a raw module's Trainer takes: these options with every
+// other at its default, as createTrainer() fills them (the module's option
+// table), the text as UTF-8 bytes.
+function rawOptions(boundary, options) {
+  const { values } = coerceOptions(boundary.options.trainer, options, 'trainer');
+  return { ...values, text: new TextEncoder().encode(values.text) };
+}
 
 // A trainer small enough for many steps in a test.
 const SMALL = { layers: 2, hidden: 16, heads: 2, seq: 16, batch: 2, steps: 6 };
@@ -31,6 +39,7 @@ describe('bad options reject with the exact message, before any instance is made
   const HIDDEN = 'hidden must be a power of two in 8..256';
   const LR = 'lr must be a finite number > 0';
   const INIT_STD = 'initStd must be a number > 0 and <= 1';
+  const RESIDUAL_INIT_SCALE = 'residualInitScale must be a number in 0..1';
   const TEXT = (min, seq, n) =>
     `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
@@ -60,6 +69,10 @@ describe('bad options reject with the exact message, before any instance is made
     [{ initStd: 1.5 }, RangeError, INIT_STD],
     [{ initStd: NaN }, RangeError, INIT_STD],
     [{ initStd: '0.02' }, TypeError, INIT_STD],
+    [{ residualInitScale: -0.5 }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: 2 }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: NaN }, RangeError, RESIDUAL_INIT_SCALE],
+    [{ residualInitScale: '1' }, TypeError, RESIDUAL_INIT_SCALE],
     [{ warmup: -1 }, RangeError, WARMUP],
     [{ warmup: 100001 }, RangeError, WARMUP],
     [{ warmup: 0.5 }, RangeError, WARMUP],
@@ -88,6 +101,40 @@ describe('bad options reject with the exact message, before any instance is made
       await assertRejectsExactly(nl.createTrainer(options), ErrorClass, message);
     });
   }
+
+  // Every option of the module's table (src/train/options.h) has a case of
+  // its own above with a bad value and one with a value of the wrong type;
+  // each one's problem, as the module reports it, names that option's field
+  // with that message, and boundary.error makes it that error class.
+  test("every trainer option has its cases, and each one's problem names its field", async () => {
+    const module = await createTrainSimd();
+    const boundary = readBoundary(module);
+    const { fields } = boundary.description.problems;
+    const text = await readFile(new URL('../../web/data/training-text.zh.txt', import.meta.url), 'utf8');
+    const alone = (options) =>
+      options !== null && typeof options === 'object' && !Array.isArray(options) && Object.keys(options).length === 1;
+    for (const row of boundary.options.trainer) {
+      const own = CASES.filter(([options]) => alone(options) && row.name in options);
+      assert.ok(
+        own.some(([, ErrorClass]) => ErrorClass === RangeError),
+        `a case with a bad ${row.name}`,
+      );
+      assert.ok(
+        own.some(([, ErrorClass]) => ErrorClass === TypeError),
+        `a case with a ${row.name} of the wrong type`,
+      );
+      for (const [options, ErrorClass, message] of own) {
+        const { values, wrongType } = coerceOptions(boundary.options.trainer, options, 'trainer', { text });
+        // A text of the wrong type is refused in JS, before the module.
+        if (wrongType.has('text')) continue;
+        values.text = new TextEncoder().encode(values.text);
+        const problem = module.checkTrainOptions(values);
+        assert.equal(fields[problem.field], row.name, optionsName(options));
+        assert.equal(problem.message, message);
+        assert.equal(boundary.error(problem, wrongType).constructor, ErrorClass, optionsName(options));
+      }
+    }
+  });
 
   test('too much memory for a trainer', async () => {
     const huge = { layers: 64, hidden: 256, seq: 256, batch: 64, text: 'x'.repeat(3000) };
@@ -124,6 +171,7 @@ describe('config', () => {
         eps: Math.fround(1e-6),
         // GPT-2's 0.02 at its width 768, scaled to width 32 as 1 / sqrt(width).
         initStd: Math.fround(0.02 * Math.sqrt(768 / 32)),
+        residualInitScale: 1,
         lr: 3e-3,
         warmup: 0,
         steps: 400,
@@ -149,6 +197,7 @@ describe('config', () => {
       placement: 'pre',
       eps: 0.25,
       initStd: 0.125,
+      residualInitScale: 0.25,
       lr: 0.01,
       warmup: 7,
       steps: 9,
@@ -179,6 +228,49 @@ function entropyOf(s) {
   for (const c of counts.values()) h -= (c / bytes.length) * Math.log(c / bytes.length);
   return h;
 }
+
+describe('residualInitScale', () => {
+  // Pre-norm, so the stream is the sum of what the branches add.
+  const PRE = { ...SMALL, placement: 'pre' };
+
+  test('1 is the default, bit for bit; another scale starts elsewhere', async () => {
+    const [plain, one, half] = await Promise.all(
+      [PRE, { ...PRE, residualInitScale: 1 }, { ...PRE, residualInitScale: 0.5 }].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const [a, b, c] = [plain, one, half].map((t) => t.step(2));
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast'])
+        assert.deepEqual(bits(b[key]), bits(a[key]), key);
+      assert.notDeepEqual(bits(c.loss), bits(a.loss));
+      assert.equal(half.config.residualInitScale, 0.5);
+    } finally {
+      for (const t of [plain, one, half]) t.delete();
+    }
+  });
+
+  // It scales exactly the matrices whose output joins the stream: at 0
+  // every branch adds zero, so the stream leaves each layer as it entered
+  // (the same length at every point, to the bit); at 1 it grows.
+  test('at 0 no branch adds to the stream at step 0', async () => {
+    const [zero, plain] = await Promise.all(
+      [
+        { ...PRE, layers: 4, residualInitScale: 0 },
+        { ...PRE, layers: 4 },
+      ].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const stream = zero.layerNorms().residual;
+      assert.equal(stream.length, 5);
+      assert.deepEqual(bits(stream), bits(new Array(5).fill(stream[0])));
+      const grown = plain.layerNorms().residual;
+      assert.equal(grown[0], stream[0], 'the same embeddings');
+      assert.ok(grown[4] !== grown[0], `${grown}`);
+    } finally {
+      zero.delete();
+      plain.delete();
+    }
+  });
+});
 
 describe('determinism', () => {
   test('the same seed twice: bit-identical; another seed: not', async () => {
@@ -557,25 +649,20 @@ describe('the results hold what the description declares', () => {
   });
 
   test('identity packings: each entry holds its own member', () => {
-    const text = new TextEncoder().encode('abcd'.repeat(100));
-    const handle = new module.Trainer({
-      layers: 2,
-      hidden: 16,
-      heads: 2,
-      norm: 'rmsnorm',
-      placement: 'post',
-      eps: NaN,
-      initStd: NaN,
-      lr: 1e-3,
-      warmup: 0,
-      steps: 5,
-      seed: 1,
-      seq: 8,
-      batch: 2,
-      text,
-    });
+    const handle = new module.Trainer(
+      rawOptions(boundary, {
+        layers: 2,
+        hidden: 16,
+        heads: 2,
+        lr: 1e-3,
+        steps: 5,
+        seq: 8,
+        batch: 2,
+        text: 'abcd'.repeat(100),
+      }),
+    );
     try {
-      assert.equal(handle.problem(), '');
+      assert.equal(handle.problem().code, 0);
       assert.equal(handle.step(3), '');
       for (const name of ['trainRun', 'trainConfig']) {
         assert.equal(handle.packIdentityForTests(name), '');
@@ -855,22 +942,20 @@ describe("gains(): the norms' learned parameters", () => {
   test('identity packing: the norms are (L, N, D) in C++ and N then L D here', async () => {
     const module = await createTrainSimd();
     const boundary = readBoundary(module);
-    const handle = new module.Trainer({
-      layers: 2,
-      hidden: 8,
-      heads: 2,
-      norm: 'layernorm',
-      placement: 'pre',
-      eps: NaN,
-      initStd: NaN,
-      lr: 1e-3,
-      warmup: 0,
-      steps: 5,
-      seed: 1,
-      seq: 8,
-      batch: 2,
-      text: new TextEncoder().encode('abcd'.repeat(100)),
-    });
+    const handle = new module.Trainer(
+      rawOptions(boundary, {
+        layers: 2,
+        hidden: 8,
+        heads: 2,
+        norm: 'layernorm',
+        placement: 'pre',
+        lr: 1e-3,
+        steps: 5,
+        seq: 8,
+        batch: 2,
+        text: 'abcd'.repeat(100),
+      }),
+    );
     try {
       assert.equal(handle.packGains(), '');
       assert.equal(handle.packIdentityForTests('trainGains'), '');

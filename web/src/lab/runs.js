@@ -1,19 +1,33 @@
 // What the training lab trains: its settings, their defaults (the trainer's
 // demonstration config: web/data/lab-setup.md says how it was chosen), and
-// the trainer options of each run.
+// the trainer options of each run. The trainer's defaults and ranges are
+// read from its option table, as the trainer module describes it
+// (dist/normlab-options.json, written by wasm/bundle.mjs from
+// src/train/options.h); what the lab chooses for itself is written here.
+import OPTION_TABLES from '../../../dist/normlab-options.json' with { type: 'json' };
 import { LAB_RUNS } from '../predictions.js';
+
+// createTrainer()'s options by name: { name, kind, default, lo, hi, ... }.
+const TRAINER = Object.fromEntries(OPTION_TABLES.trainer.map((row) => [row.name, row]));
 
 export { LAB_RUNS };
 export const LAB_DEPTHS = [6, 12, 24, 48];
 export const LAB_LRS = [3e-4, 1e-3, 2e-3, 3e-3, 1e-2, 3e-2];
-// The model's shape, the same in every run (nl.createTrainer's defaults).
-export const LAB_SHAPE = { hidden: 32, heads: 4, seq: 64, batch: 8 };
+// The model's shape, the same in every run: the trainer's defaults.
+export const LAB_SHAPE = {
+  hidden: TRAINER.hidden.default,
+  heads: TRAINER.heads.default,
+  seq: TRAINER.seq.default,
+  batch: TRAINER.batch.default,
+};
 // Steps per run: the trainer's default, the length the lab's tables measure.
-export const LAB_STEPS = 400;
-export const LAB_WARMUP_MAX = 400;
-export const LAB_SEED_MAX = 4294967295;
-// The trainer holds back the text's last tenth and needs ten sequences.
-export const LAB_MIN_TEXT_BYTES = 10 * (LAB_SHAPE.seq + 1);
+export const LAB_STEPS = TRAINER.steps.default;
+// Warmup up to a whole run's steps: the lab's own bound, within the trainer's.
+export const LAB_WARMUP_MAX = Math.min(LAB_STEPS, TRAINER.warmup.hi);
+export const LAB_SEED_MAX = TRAINER.seed.hi;
+// The smallest text the trainer takes at the lab's seq: its held-out last
+// part (one heldOutParts-th) must hold one window of seq + 1 bytes.
+export const LAB_MIN_TEXT_BYTES = TRAINER.text.heldOutParts * (LAB_SHAPE.seq + 1);
 
 // What every trained model writes: the same prompt (on a language's
 // committed text, a word that text uses often: "归一化", normalization, or
@@ -29,13 +43,15 @@ export function samplePrompt(settings, lang) {
 
 // text: null for the committed text of the page's language, else the
 // reader's own.
+// layers, lr, norm and seed are the trainer's defaults; warmup (for the
+// warmup run) is the lab's own.
 export const LAB_DEFAULTS = Object.freeze({
-  layers: 24,
-  lr: 3e-3,
+  layers: TRAINER.layers.default,
+  lr: TRAINER.lr.default,
   warmup: 200,
-  norm: 'rmsnorm',
+  norm: TRAINER.norm.default,
   runs: Object.freeze([...LAB_RUNS]),
-  seed: 1,
+  seed: TRAINER.seed.default,
   text: null,
 });
 
