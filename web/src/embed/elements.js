@@ -7,30 +7,14 @@
 // a bad value falls back to the default with a visible note. Every element
 // on a page shares one wasm instance.
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from '../i18n/index.js';
-import { stateFromSearch } from '../state.js';
+import { STATE_PARAMS, stateFromSearch } from '../state.js';
 import { textContext } from '../text-context.js';
 import { el, setOptions } from '../widgets/dom.js';
 import { WIDGET_NAMES, buildWidget } from './widgets.js';
 
 export const ELEMENT_PREFIX = 'normlab-';
 // Attributes read through the page's URL state (same names, same checks).
-export const STATE_ATTRIBUTES = [
-  'lang',
-  'theme',
-  'backend',
-  'l2',
-  'growth',
-  'x',
-  'eps',
-  'stretch',
-  'prompt',
-  'norm',
-  'placement',
-  'depth',
-  'layer',
-  'scale',
-  'gdepth',
-];
+export const STATE_ATTRIBUTES = STATE_PARAMS;
 // Parts the `hide` attribute / parameter can hide.
 export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices'];
 // Attributes of the elements that are not page state.
