@@ -40,7 +40,5 @@ export function createPanelList(descriptors, env) {
         env.guard(name, () => descriptor.paint(frame, panel));
       }
     },
-    // Forgets what was painted: the next paint repaints every panel.
-    invalidate: () => painted.clear(),
   };
 }
