@@ -2,10 +2,10 @@
 // elements that show the synthetic model (<normlab-demo>, <normlab-layer-chart>,
 // <normlab-gain>, <normlab-gradient-flow>): which model instances exist, when
 // forward and backward passes run, what runs in idle time, and the auto-run
-// walk. The page and the elements keep only their wiring and layout: they
-// call forward(), gains(), gradients() while painting, input() on every input,
-// and get render() back when work finished in the background brings
-// something new to show.
+// walk. The demo panel's wiring (panels/demo-panel.js), which the page and
+// the elements share, drives it: it calls forward(), gains(), gradients()
+// while painting, idle() after, input() on every input, and gets render()
+// back when work finished in the background brings something new to show.
 //
 // Everything here that is not URL state lives in one object, `runtime`
 // (below): the model pool it uses, the last forward view and the last good

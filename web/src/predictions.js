@@ -126,11 +126,6 @@ export function compareCurves(record, view) {
   };
 }
 
-// A guessed probability against the computed one: the signed difference.
-export function compareProbability(guess, measured) {
-  return { guess, measured, difference: measured - guess, ...guessVerdict(guess, measured) };
-}
-
 // A curve prediction input works in log10 units.
 export const curveGuessFromSlider = (position) => 10 ** position;
 export const sliderFromCurveGuess = (value) =>

@@ -78,6 +78,10 @@ const FIELDS = {
   gradDepth: { param: 'gdepth', def: REFERENCE_MODEL.layers, parse: integerIn(GRAD_DEPTH_MIN, GRAD_DEPTH_MAX) },
 };
 
+// Every URL parameter name, in FIELDS order (the custom elements take the
+// same names as attributes).
+export const STATE_PARAMS = Object.values(FIELDS).map((field) => field.param);
+
 export function defaultState(lang) {
   const state = {};
   for (const [key, field] of Object.entries(FIELDS)) state[key] = field.def;

@@ -7,30 +7,16 @@
 // a bad value falls back to the default with a visible note. Every element
 // on a page shares one wasm instance.
 import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from '../i18n/index.js';
-import { stateFromSearch } from '../state.js';
+import { STATE_PARAMS, stateFromSearch } from '../state.js';
 import { textContext } from '../text-context.js';
+import { createPanelList } from '../panels/panel-list.js';
+import { createScheduler } from '../panels/schedule.js';
 import { el, setOptions } from '../widgets/dom.js';
-import { WIDGET_NAMES, buildWidget } from './widgets.js';
+import { WIDGET_NAMES, widgetPanel } from './widgets.js';
 
 export const ELEMENT_PREFIX = 'normlab-';
 // Attributes read through the page's URL state (same names, same checks).
-export const STATE_ATTRIBUTES = [
-  'lang',
-  'theme',
-  'backend',
-  'l2',
-  'growth',
-  'x',
-  'eps',
-  'stretch',
-  'prompt',
-  'norm',
-  'placement',
-  'depth',
-  'layer',
-  'scale',
-  'gdepth',
-];
+export const STATE_ATTRIBUTES = STATE_PARAMS;
 // Parts the `hide` attribute / parameter can hide.
 export const HIDE_PARTS = ['controls', 'captions', 'lang', 'notes', 'tables', 'notices'];
 // Attributes of the elements that are not page state.
@@ -96,13 +82,13 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
             // Moved in the document (a slide or tab framework re-parenting
             // it): the reader's changes stay. Attribute changes made while it
             // was out of the document were read as they came.
-            this.#paint?.connected?.();
+            this.#panel()?.connected?.();
           }
           this.render();
         }
 
         disconnectedCallback() {
-          this.#paint?.disconnected?.();
+          this.#panel()?.disconnected?.();
         }
 
         attributeChangedCallback() {
@@ -127,8 +113,8 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
         #userLang = null;
         #nl = null;
         #backend = 'loading';
-        #paint = null;
-        #frame = false;
+        #panels = null;
+        #scheduler = null;
         #painted = null;
         #nodes = null;
 
@@ -203,8 +189,13 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
           shadow.append(link, root);
           this.#nodes = { root, langLabel, langSelect, notices };
           const name = this.localName.slice(ELEMENT_PREFIX.length);
-          this.#paint = buildWidget(name, body, {
-            window: this.ownerDocument.defaultView ?? window,
+          const win = this.ownerDocument.defaultView ?? window;
+          // Repaints coalesce into one per frame; the demo's attention view
+          // off screen waits (schedule.js).
+          this.#scheduler = createScheduler({ win, paint: () => this.#guard(this.localName, () => this.#paintNow()) });
+          this.#panels = createPanelList([widgetPanel(name)], {
+            window: win,
+            root: body,
             set: (changes) => {
               Object.assign(this.#state, changes);
               this.render();
@@ -215,8 +206,14 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
             // parts hidden, and which state fields they set.
             options: () => ({ autorun: this.#autorun, hide: this.#hide, given: this.#given }),
             guard: (what, fn) => this.#guard(what, fn),
+            scheduler: this.#scheduler,
             assets: stylesheetUrl,
           });
+        }
+
+        // The element's one panel's own object.
+        #panel() {
+          return this.#panels?.get(this.localName.slice(ELEMENT_PREFIX.length));
         }
 
         #guard(what, fn) {
@@ -227,14 +224,9 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
           }
         }
 
-        // Repaints coalesce into one per frame.
+        // A repaint in the next frame (the scheduler coalesces them).
         render() {
-          if (this.#frame || !this.#nodes) return;
-          this.#frame = true;
-          requestAnimationFrame(() => {
-            this.#frame = false;
-            this.#guard(this.localName, () => this.#paintNow());
-          });
+          if (this.#nodes) this.#scheduler.request();
         }
 
         #paintNow() {
@@ -261,7 +253,7 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
               ...list.map((text) => el('p', { className: 'notice', role: 'status', textContent: text })),
             );
           }
-          this.#paint(this.#nl, state, ctx);
+          this.#panels.paint({ nl: this.#nl, backend: this.#backend, state, ctx });
           this.dataset.painted = this.#nl ? 'computed' : 'text';
         }
       },

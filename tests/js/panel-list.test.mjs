@@ -1,0 +1,77 @@
+// The panel list (web/src/panels/panel-list.js) the page walks and each
+// custom element holds: panels are created and painted in list order, a
+// panel with inputs is painted only when they changed, one without inputs
+// every frame, a scoped paint paints only the panels named, and a failing
+// panel is reported through env.guard while the rest go on.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createPanelList } from '../../web/src/panels/panel-list.js';
+
+function surface() {
+  const log = [];
+  const env = {
+    guard(name, fn) {
+      try {
+        fn();
+      } catch (error) {
+        log.push(`failed ${name}: ${error.message}`);
+      }
+    },
+  };
+  const descriptors = [
+    {
+      name: 'first',
+      create: () => (log.push('create first'), { count: 0 }),
+      inputs: ({ state }) => [state.lang],
+      paint: ({ state }, panel) => log.push(`first ${state.lang} ${++panel.count}`),
+    },
+    {
+      name: 'second',
+      // Reads the first panel's object, created before it.
+      create: ({ panel }) => (log.push('create second'), { first: panel('first') }),
+      paint: (frame, { first }) => {
+        frame.seen = first.count;
+        log.push(`second ${first.count}`);
+      },
+    },
+    {
+      name: 'broken',
+      create: () => ({}),
+      inputs: ({ state }) => [state.x],
+      paint: () => {
+        throw new Error('no');
+      },
+    },
+  ];
+  return { log, list: createPanelList(descriptors, env) };
+}
+
+test('panels paint in order, each with inputs only when they changed', () => {
+  const { log, list } = surface();
+  assert.deepEqual(log.splice(0), ['create first', 'create second']);
+  const frame = { state: { lang: 'en', x: 1 } };
+  list.paint(frame);
+  assert.equal(frame.seen, 1, 'a later panel reads what an earlier one left');
+  list.paint({ state: { lang: 'en', x: 1 } });
+  list.paint({ state: { lang: 'zh-CN', x: 2 } });
+  assert.deepEqual(log, [
+    'first en 1',
+    'second 1',
+    'failed broken: no',
+    'second 1',
+    'first zh-CN 2',
+    'second 2',
+    'failed broken: no',
+  ]);
+  assert.equal(list.get('first').count, 2);
+});
+
+test('a scoped paint paints the panels named', () => {
+  const { log, list } = surface();
+  log.length = 0;
+  list.paint({ state: { lang: 'en', x: 1 } }, ['second']);
+  assert.deepEqual(log.splice(0), ['second 0']);
+  list.paint({ state: { lang: 'en', x: 1 } });
+  assert.deepEqual(log, ['first en 1', 'second 1', 'failed broken: no']);
+});

@@ -1,0 +1,51 @@
+// The page's static text: the title, every [data-i18n] element and
+// attribute, the formulas, and the reading time, in the state's language.
+import { claimParams } from '../claim-params.js';
+import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from '../constants.js';
+import { KATEX_VERSION, typeset } from '../math.js';
+import { estimateReadingMinutes, proseKeys } from '../reading-time.js';
+
+// Versions of the bundled libraries, injected by web/build.mjs from their
+// package.json files so the references section cannot go stale.
+const LIBRARY_VERSIONS = NORMLAB_LIBRARY_VERSIONS;
+// The prose keys that quote the lab's committed tables (claim-params.js).
+const CLAIM_KEYS = new Set(['placement.depth', 'takeaways.two']);
+
+// Parameters of strings that appear in the static page text.
+const STATIC_PARAMS = {
+  'intro.reference': REFERENCE_MODEL,
+  'references.katex': { version: KATEX_VERSION },
+  'references.d3': LIBRARY_VERSIONS,
+  'playground.intro': { d: PLAYGROUND_DIM, seed: PLAYGROUND_SEED },
+  'demo.settingsIntro': { ...MODEL_SHAPE, maxTokens: MAX_PROMPT_TOKENS },
+};
+
+// The parameters a static string of the page is filled with.
+function staticParams(key, lang) {
+  if (CLAIM_KEYS.has(key)) return claimParams(lang);
+  return STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers };
+}
+
+export default {
+  name: 'static-text',
+  create({ doc }) {
+    for (const node of doc.querySelectorAll('[data-tex]')) typeset(node, node.dataset.tex, { display: true });
+    return { doc, readingTime: doc.getElementById('reading-time') };
+  },
+  inputs: ({ state }) => [state.lang],
+  paint({ ctx }, { doc, readingTime }) {
+    doc.title = ctx.t('meta.title');
+    for (const node of doc.querySelectorAll('[data-i18n]')) {
+      const key = node.dataset.i18n;
+      ctx.rich(node, key, staticParams(key, ctx.lang));
+    }
+    for (const node of doc.querySelectorAll('[data-i18n-attr]')) {
+      for (const pair of node.dataset.i18nAttr.split(';')) {
+        const [attr, key] = pair.split(':');
+        node.setAttribute(attr, ctx.t(key, STATIC_PARAMS[key]));
+      }
+    }
+    const prose = proseKeys(doc).map((key) => ctx.t(key, staticParams(key, ctx.lang)));
+    readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, ctx.lang) });
+  },
+};
