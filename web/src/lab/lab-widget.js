@@ -26,6 +26,7 @@ import { createDataTable } from '../widgets/data-table.js';
 import { el, labelledControl, readout, setAttr, setDisabled, setHidden, setOptions, setText } from '../widgets/dom.js';
 import { finalLoss, gradientRatios, labConclusions, runOutcome, updateRatios } from './conclusions.js';
 import { float32Text, layerNormsReading } from './layer-norms.js';
+import { createRepaint } from './repaint.js';
 import { createLabRunner } from './runner.js';
 import { cellKey, cellSummary, seedsReading, sweepReading, windowAt, windowSeries } from './sweep.js';
 import {
@@ -86,8 +87,6 @@ const INTEGER_PARAMS = new Set([
 ]);
 // ln 256: the loss of an even guess over the 256 byte values.
 const UNIFORM = Math.log(256);
-// While a run trains, the charts repaint at most this often.
-const REPAINT_MS = 250;
 const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup', post6: 'runPost6' };
 // The layer-norm chart's legend: one item per quantity.
 const NORMS_LEGEND = { residual: 'normsStream', norm1: 'normsFirst', norm2: 'normsSecond' };
@@ -104,8 +103,14 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
   let view = { lang: null, nl: null };
   let text = labText('en');
 
-  // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
-  const timing = win.NORMLAB_TIMING === true;
+  // One paint per frame, while training one per REPAINT_MS (repaint.js);
+  // opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
+  const requestPaint = createRepaint({
+    win,
+    paint,
+    busy: () => runner.state.phase === 'running',
+    measure: win.NORMLAB_TIMING === true ? 'normlab:lab-paint' : null,
+  });
   let published = 0;
   const runner = createLabRunner({
     win,
@@ -444,27 +449,6 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
   // The committed text's size in the page's language.
   const textBytes = {};
   const languageTextBytes = (lang) => (textBytes[lang] ??= utf8Bytes(LAB_TEXTS[lang]));
-
-  // Repaints: one per frame at most; while training, one per REPAINT_MS.
-  let frame = null;
-  let lastPaint = -Infinity;
-  let forced = false;
-  function requestPaint(force) {
-    forced ||= force;
-    if (frame !== null) return;
-    frame = win.requestAnimationFrame((now) => {
-      frame = null;
-      if (!forced && runner.state.phase === 'running' && now - lastPaint < REPAINT_MS) {
-        win.setTimeout(() => requestPaint(false), REPAINT_MS - (now - lastPaint));
-        return;
-      }
-      forced = false;
-      lastPaint = now;
-      const start = timing ? win.performance.now() : 0;
-      paint();
-      if (timing) win.performance.measure('normlab:lab-paint', { start, end: win.performance.now() });
-    });
-  }
 
   function paint() {
     const { t } = text;
