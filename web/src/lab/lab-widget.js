@@ -107,7 +107,7 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     },
     pauseOrResume: () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()),
     reset: () => runner.reset(),
-    requestPaint: (force) => requestPaint(force),
+    requestPaint,
   };
 
   // What the panels paint from; each takes the ones it reads.
