@@ -16,12 +16,17 @@ export const runName = (id, text) => text.t(RUN_LABEL[id]);
 export const runNames = (ids, text) => (ids.length ? text.list(ids.map((id) => runName(id, text))) : text.t('none'));
 export const depthList = (layers, text) => (layers.length ? text.list(layers.map(String)) : text.t('none'));
 
+// A sentence's parameters as it shows them, each by its name's format.
+export function formatParams(params, formats, text) {
+  const shown = {};
+  for (const [name, value] of Object.entries(params)) shown[name] = (formats[name] ?? hundredths)(value, text);
+  return shown;
+}
+
 // One <p data-reading="key"> per sentence, in the order given.
 export function sentenceParagraphs(sentences, formats, text) {
   return sentences.map(({ key, params }) => {
-    const shown = {};
-    for (const [name, value] of Object.entries(params)) shown[name] = (formats[name] ?? hundredths)(value, text);
-    const p = el('p', { textContent: text.t(key, shown) });
+    const p = el('p', { textContent: text.t(key, formatParams(params, formats, text)) });
     p.dataset.reading = key;
     return p;
   });

@@ -4,6 +4,8 @@
 //   reads    the inputs its paint takes, named from mountLab's (lab-widget.js):
 //            text, nl, state, settings, steps, record, editable, problem,
 //            canStart, stepsLeft
+//   formats  (a panel with sentences) how each of their parameters is shown,
+//            { name: (value, text) -> string } (sentences.js)
 //   create(lab) -> part   builds its DOM (part.nodes, in page order) and wires
 //            its events to the lab's actions: settings, change(), guess(),
 //            start(), pauseOrResume(), reset(), requestPaint(), with doc,
@@ -11,7 +13,9 @@
 //   paint(part, inputs)   brings its DOM up to date; the lab calls it on
 //            every repaint, so a costly part keeps its own signature of what
 //            it last drew
-// A new chart is a new file here and its line in this list.
+// A new chart is a new file here (createChartFigure in ../chart-figure.js
+// gives it a figure, legend and data table), its import below and its place
+// in the list.
 import { controlsPanel } from './controls.js';
 import { guessPanel } from './guess.js';
 import { lossPanel } from './loss.js';

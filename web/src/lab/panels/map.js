@@ -10,7 +10,7 @@ import { el, setAttr, setDisabled, setHidden, setText } from '../../widgets/dom.
 import { finalLoss, runOutcome } from '../conclusions.js';
 import { OUTCOME_KEY, RUN_LABEL } from '../labels.js';
 import { LAB_DEFAULTS, LAB_RUNS } from '../runs.js';
-import { depthList, fourDecimals, runName, sentenceParagraphs, whole } from '../sentences.js';
+import { depthList, fourDecimals, hundredths, runName, sentenceParagraphs, whole } from '../sentences.js';
 import { cellKey, cellSummary, sweepReading } from '../sweep.js';
 import { SWEEPS } from '../tables.js';
 
@@ -32,6 +32,8 @@ const FORMATS = {
   lr: fourDecimals,
   postLr: fourDecimals,
   preLr: fourDecimals,
+  post: hundredths,
+  pre: hundredths,
 };
 
 // The table of one run kind, a button per cell; cells collects each
@@ -162,6 +164,7 @@ function paintCellResult(part, { text, nl, state }) {
 export const mapPanel = {
   name: 'map',
   reads: ['text', 'nl', 'state', 'settings', 'record', 'editable'],
+  formats: FORMATS,
 
   create({ root, start }) {
     const box = el('section', { className: 'lab-map' });

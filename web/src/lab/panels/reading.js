@@ -40,6 +40,7 @@ const FORMATS = {
 export const readingPanel = {
   name: 'reading',
   reads: ['text', 'state', 'record'],
+  formats: FORMATS,
 
   create() {
     const box = el('div', { className: 'reading lab-reading' });
