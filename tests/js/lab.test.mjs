@@ -4,7 +4,7 @@
 // a contrast's numbers (worked examples with made-up runs, each sentence
 // chosen by the thresholds it names).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createMemoryLearnerStore } from '../../web/src/learner.js';
@@ -56,8 +56,20 @@ test('the lab says the same things in both languages, and every key it uses exis
     assert.ok(typeof text === 'string' && text.trim() && zh[key].trim(), key);
     assert.deepEqual(placeholders(zh[key]), placeholders(text), `placeholders of ${key}`);
   }
-  const source = ['lab-widget.js', 'conclusions.js', 'sweep.js', 'layer-norms.js']
-    .map((f) => readFileSync(new URL(`../../web/src/lab/${f}`, import.meta.url), 'utf8'))
+  // The lab's code that names strings: the widget, its panels and what they share.
+  const lab = new URL('../../web/src/lab/', import.meta.url);
+  const source = [
+    'lab-widget.js',
+    'labels.js',
+    'sentences.js',
+    'step-charts.js',
+    'chart-figure.js',
+    'conclusions.js',
+    'sweep.js',
+    'layer-norms.js',
+    ...readdirSync(new URL('panels/', lab)).map((f) => `panels/${f}`),
+  ]
+    .map((f) => readFileSync(new URL(f, lab), 'utf8'))
     .join('\n');
   const used = new Set(
     [

@@ -1,0 +1,12 @@
+// The names the lab's panels share: a run's label and a committed seed's
+// outcome, as keys of lab/en.js.
+export const RUN_LABEL = { pre: 'runPre', post: 'runPost', warmup: 'runWarmup', post6: 'runPost6' };
+
+export const OUTCOME_KEY = {
+  learned: 'outcomeLearned',
+  between: 'outcomeBetween',
+  plateau: 'outcomePlateau',
+  above: 'outcomeAbove',
+  collapsed: 'outcomeCollapsed',
+  diverged: 'outcomeDiverged',
+};
