@@ -54,6 +54,16 @@ function plainGains(gains) {
   return { step: gains.step, hidden, layers };
 }
 
+// A run's per-step series before its first step.
+export const emptySeries = () => ({
+  loss: [],
+  gradFirst: [],
+  gradLast: [],
+  updateFirst: [],
+  updateLast: [],
+  entropy: NaN,
+});
+
 export function createLabRunner({ win, doc, onChange }) {
   const state = {
     phase: 'idle',
@@ -270,12 +280,7 @@ export function createLabRunner({ win, doc, onChange }) {
           id,
           options,
           status: 'waiting',
-          loss: [],
-          gradFirst: [],
-          gradLast: [],
-          updateFirst: [],
-          updateLast: [],
-          entropy: NaN,
+          ...emptySeries(),
           heldout: NaN,
           divergedAt: null,
           error: null,

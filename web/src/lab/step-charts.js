@@ -4,19 +4,12 @@
 import { drawLineChart } from '../charts/line-chart.js';
 import { setText } from '../widgets/dom.js';
 import { RUN_LABEL } from './labels.js';
+import { emptySeries } from './runner.js';
 
 // The runs trained, or before a start the ones chosen, without points.
 export function shownRuns(state, settings) {
   if (state.runs.length) return state.runs;
-  return settings.runs.map((id) => ({
-    id,
-    loss: [],
-    gradFirst: [],
-    gradLast: [],
-    updateFirst: [],
-    updateLast: [],
-    entropy: NaN,
-  }));
+  return settings.runs.map((id) => ({ id, ...emptySeries() }));
 }
 
 // Steps 1 to the contrast's length (before a start, the lab's).
