@@ -11,6 +11,7 @@
 #                      the property tests of the calculator's parser and checks with a random seed
 #   ./build.sh dist    build, then zip dist/ as build/normlab-<version>.zip, and the
 #                      SCORM 1.2 and 2004 packages build/normlab-<version>-scorm12.zip, -scorm2004.zip
+#   ./build.sh screenshots  build, then write the README's pictures, web/screenshots/*.png
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 #   ./build.sh sweep   build, then the lab's tables in wasm: its setup's investigation, its default
 #                      contrast over 10 seeds, the depth x lr x run sweep -> web/data/*.json
@@ -462,6 +463,14 @@ cmd_dist() {
 # fails on any console error, wasm memory growth after warm-up, JS heap
 # growth past its tolerance, or a page that stops responding. The report
 # goes to build/soak.json.
+# The README's pictures: the test that keeps them current, told to write them.
+cmd_screenshots() {
+  deps_build; deps_browser; build
+  say "the README's screenshots (web/screenshots/page.png, lab.png)"
+  CHROMIUM=${CHROMIUM:-/usr/bin/chromium} NORMLAB_WRITE_SCREENSHOTS=1 \
+    node --test "$ROOT/tests/browser/readme-screenshots.test.mjs" || die "the screenshots were not written"
+}
+
 cmd_soak() {
   deps_build; deps_browser; build
   say "soak: headless Chromium, ${SOAK_MOVES:-10000} moves and ${SOAK_PROMPTS:-1000} prompt changes on the page, ${SOAK_EMBED_MOVES:-500} and ${SOAK_EMBED_PROMPTS:-50} on the embed demo"
@@ -628,7 +637,8 @@ case "${1:-}" in
   fuzz) cmd_fuzz ;;
   dist) cmd_dist ;;
   soak) cmd_soak ;;
+  screenshots) cmd_screenshots ;;
   sweep) cmd_sweep ;;
   fresh-check) cmd_fresh_check ;;
-  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
