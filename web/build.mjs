@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
+import { DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
 import { pageClaims, claimProblems } from './src/lab/claims.js';
 import { robustnessTable, sweepTable } from './src/lab/sweep.js';
 
@@ -32,12 +33,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 // its package.json, so read them from node_modules directly.
 const packageDir = (name) => join(here, '..', 'node_modules', name);
 const COPIED = ['favicon.svg', 'embed-demo.html', 'embed-demo.css', 'embed-demo.js', 'CHANGELOG.md'];
-// The files a browser with WebAssembly SIMD fetches for the page; the scalar
-// backend (normlab_scalar.js) is only fetched where SIMD is missing, the
-// trainer's module (normlab_train_simd.js) when the training lab first
-// trains.
-const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
-const DOWNLOAD_BUDGET_BYTES = 1_000_000;
 
 const distDir = process.argv[2] && resolve(process.argv[2]);
 if (!distDir) {
@@ -223,7 +218,7 @@ const all = readdirSync(distDir).filter((f) => statSync(join(distDir, f)).isFile
 for (const file of ['index.html', 'style.css', 'main.js', 'lab.js', 'lab.css', 'THIRD_PARTY_NOTICES.txt']) {
   console.log(`${file.padEnd(24)} ${kib(size(file)).padStart(10)}`);
 }
-const download = SIMD_DOWNLOAD.reduce((sum, f) => sum + size(f), 0);
+const download = downloadBytes(distDir);
 console.log(`dist/ total              ${kib(all.reduce((sum, f) => sum + size(f), 0)).padStart(10)}`);
 console.log(`SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')})`);
 const LAB_DOWNLOAD = ['lab.js', 'lab.css', 'normlab_train_simd.js'];

@@ -18,6 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { DOWNLOAD_BUDGET_BYTES, downloadBytes } from '../../web/download.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const README_START = '<!-- headline: written by tests/bench/results.mjs from tests/bench/headline.json -->';
 export const README_END = '<!-- /headline -->';
@@ -45,7 +47,7 @@ const num = (v, digits) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v
 const ratio = (r) => `${r < 10 ? r.toFixed(1) : r.toFixed(0)}x`;
 
 // The headline figures from the run's saved results.
-export function headlineFrom({ kernels, train, page, commit, date }) {
+export function headlineFrom({ kernels, train, page, download, commit, date }) {
   const us = (op, id) => kernels.results[`${op}|${HEADLINE_SIZE}|${id}`]?.medianUs;
   const demo = train.results.find((r) => r.layers === 24);
   const pageRow = (name, tokens) => {
@@ -76,6 +78,7 @@ export function headlineFrom({ kernels, train, page, commit, date }) {
         return { label, tokens, median: row.median, budget: row.target };
       }),
       firstLoad: firstLoad.median,
+      download,
     },
   };
 }
@@ -111,6 +114,11 @@ export function headlineMarkdown(h) {
     );
   }
   lines.push(`| first visit, navigation to computed figures painted, ms | ${num(h.page.firstLoad, 1)} | |`);
+  const { bytes, budget } = h.page.download;
+  lines.push(
+    `| the page's first download (SIMD128 browser), bytes | ${bytes.toLocaleString('en')} | ` +
+      `budget ${budget.toLocaleString('en')}: ${bytes <= budget ? 'within' : 'over'} |`,
+  );
   return lines.join('\n');
 }
 
@@ -205,6 +213,7 @@ function main(argv) {
       kernels: readJson(path.join(o.build, 'bench.json')),
       train: readJson(path.join(o.build, 'bench-train.json')),
       page: readJson(path.join(o.build, 'bench-page.json')),
+      download: { bytes: downloadBytes(path.join(ROOT, 'dist')), budget: DOWNLOAD_BUDGET_BYTES },
       commit,
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     });
