@@ -5,6 +5,8 @@
 //
 //   node tests/bench/results.mjs [--build build] [--out tests/bench] [--readme README.md]   (./build.sh bench runs it)
 //   node tests/bench/results.mjs --readme-only                         README from the committed headline.json
+//   node tests/bench/results.mjs --from-headline                       RESULTS.md and README from headline.json and
+//                                                                      the same run's files in build/ (a new layout)
 //
 // Inputs in build/: bench.md and .json (kernels against peers), bench-model.md,
 // bench-train.md and .json (the trainer against tfjs-backend-wasm),
@@ -91,12 +93,13 @@ export function headlineMarkdown(h) {
     `Measured ${h.date} at ${h.commit} on ${h.machine}, one thread, Node ${h.versions.node}, Chromium ${h.versions.chromium}; ` +
       `load average ${h.load.filter(Boolean).join(' to ')}. Every table: [tests/bench/RESULTS.md](tests/bench/RESULTS.md).`,
     '',
-    '| measured (median) | normlab | peers (peer / normlab) or budget |',
+    '| measured (median) | normlab | peers (peer / normlab: arrays / kept in wasm) or budget |',
     '| --- | --- | --- |',
   ];
   for (const row of h.kernels.rows) {
     const peers = KERNEL_PEERS.map(
-      ([id, name]) => `${name} ${num(row.peers[id])} (${ratio(row.peers[id] / row.copying)})`,
+      ([id, name]) =>
+        `${name} ${num(row.peers[id])} (${ratio(row.peers[id] / row.copying)} / ${ratio(row.peers[id] / row.resident)})`,
     );
     lines.push(
       `| ${row.op}, ${rows} × ${width}, µs per call, wasm SIMD128 | ${num(row.copying)} arrays in and out; ` +
@@ -196,18 +199,23 @@ function main(argv) {
     out: path.join(ROOT, 'tests/bench'),
     readme: path.join(ROOT, 'README.md'),
     readmeOnly: false,
+    fromHeadline: false,
   };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--build') o.build = path.resolve(argv[++i]);
     else if (argv[i] === '--out') o.out = path.resolve(argv[++i]);
     else if (argv[i] === '--readme') o.readme = path.resolve(argv[++i]);
     else if (argv[i] === '--readme-only') o.readmeOnly = true;
+    else if (argv[i] === '--from-headline') o.fromHeadline = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   const headlinePath = path.join(o.out, 'headline.json');
   let h;
   if (o.readmeOnly) h = readJson(headlinePath);
-  else {
+  else if (o.fromHeadline) {
+    h = readJson(headlinePath);
+    writeFileSync(path.join(o.out, 'RESULTS.md'), report(o.build, h));
+  } else {
     const commit = execFileSync('git', ['-C', ROOT, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
     h = headlineFrom({
       kernels: readJson(path.join(o.build, 'bench.json')),
