@@ -378,6 +378,8 @@ cmd_bench() {
   CHROMIUM=$chromium node "$ROOT/tests/bench/page-perf.mjs" --json "$BUILD/bench-page.json" | tee "$logs/page.log"
   say "the training lab against the page's sliders (headless Chromium)"
   CHROMIUM=$chromium node "$ROOT/tests/bench/lab-perf.mjs" | tee "$logs/lab.log"
+  say "phone-class load and lab step (390 × 844, CPU throttled 1×, 4×, 6×)"
+  CHROMIUM=$chromium node "$ROOT/tests/bench/phone-perf.mjs" --json "$BUILD/bench-phone.json" | tee "$logs/phone.log"
   say "the report: tests/bench/RESULTS.md, tests/bench/headline.json, the README's headline table"
   node "$ROOT/tests/bench/results.mjs" --build "$BUILD"
 }

@@ -11,7 +11,8 @@
 // Inputs in build/: bench.md and .json (kernels against peers), bench-model.md,
 // bench-train.md and .json (the trainer against tfjs-backend-wasm),
 // bench-page.json (page-perf.mjs --json), and each step's console output in
-// build/bench/<step>.log.
+// build/bench/<step>.log (phone-perf.mjs's as build/bench/phone.log; its
+// --json, bench-phone.json, is kept beside the others, not read here).
 // tests/js/bench-results.test.mjs checks that the README's table and the
 // report's are the one headline.json gives.
 import { execFileSync } from 'node:child_process';
@@ -183,6 +184,10 @@ function report(build, h) {
     "## The training lab against the page's sliders (`tests/bench/lab-perf.mjs`, headless Chromium)",
     '',
     log('lab'),
+    '',
+    '## Phone class (`tests/bench/phone-perf.mjs`, headless Chromium, CPU throttled)',
+    '',
+    log('phone'),
     '',
     '## Native (`normlab_bench_native`, `normlab_bench_train`)',
     '',
