@@ -208,10 +208,9 @@ class Trainer {
   // The text is not saved, only its length and hash, which must match, as
   // must every field of the config that step() reads (all but steps, the
   // run's plan, and micro_batch, which no result depends on). The format:
-  // state.h. Between steps only: a step partly done (units_done() >
-  // 0) is {kMidStep, kState, "a step is partly done (3 of 50 units): save
-  // between steps"}, as its activations and partial gradients are not
-  // saved. The gradients are not saved either: between steps they are zero
+  // state.h. Between steps only: a step partly done (units_done() > 0) is
+  // {kMidStep, kState, "a step is partly done (3 of 50 units): save between
+  // steps"}, as its activations and partial gradients are not saved. The gradients are not saved either: between steps they are zero
   // (unless loss_and_gradients() left some, which a restored trainer does
   // not have).
   Problem save_state(std::vector<uint8_t>* out) const;

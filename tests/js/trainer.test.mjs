@@ -1,9 +1,11 @@
 // nl.createTrainer(): the options' exact errors, the config it echoes,
 // determinism (same seed, and however the steps are sliced: step(4), four
 // step(1), advance() a unit at a time; evaluateFor() in parts against
-// evaluate()), divergence reported and never thrown, generation, delete(),
-// where the memory lives, and the results against the module's description
-// of them (src/train/results.h).
+// evaluate()), saveState()/restoreState() (a run resumed after 30 steps,
+// or between advance()'s units, is bit-identical to the run never stopped;
+// every refusal's exact message), divergence reported and never thrown,
+// generation, delete(), where the memory lives, and the results against the
+// module's description of them (src/train/results.h).
 // The lab's claims over seeds, in the wasm build, are tests/tables/lab-tables.test.mjs.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
