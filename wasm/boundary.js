@@ -34,6 +34,7 @@ export const ERROR_CLASSES = Object.freeze({
   empty: RangeError,
   tooLong: RangeError,
   tooShort: RangeError,
+  midStep: Error,
   internal: Error,
 });
 

@@ -741,6 +741,25 @@ export interface Trainer {
   layerNorms(prompt?: string): TrainerLayerNorms;
   /** The norms' gains (and LayerNorm's biases) as they are now, copied: reading them changes no result of the training. */
   gains(): TrainerGains;
+  /**
+   * The training state as bytes, a copy: every parameter, Adam's moments and
+   * bias corrections, the steps done and whether the run diverged (the text
+   * is not saved, only its length and hash). A trainer made with the same
+   * options that restores it continues bit for bit as this one would; store
+   * it (IndexedDB) to survive a reload. Between steps only: part-way through
+   * a step (advance() stopped with unitsDone > 0) it throws an Error, 'a step
+   * is partly done (3 of 50 units): save between steps'.
+   */
+  saveState(): Uint8Array;
+  /**
+   * Restores saveState()'s bytes; a step partly done is dropped. Throws and
+   * changes nothing for bytes of the wrong type (TypeError 'state must be a
+   * Uint8Array') and, as a RangeError naming the problem, too few or too
+   * many bytes, bytes that are not a trainer state, another format version,
+   * or a state of other options ('state was saved by a trainer with layers
+   * 6, this one has 24'; every option but steps must match) or text.
+   */
+  restoreState(bytes: Uint8Array): void;
   /** Drops the trainer's wasm instance; later calls throw. Safe to call twice. */
   delete(): void;
 }

@@ -24,6 +24,8 @@
 //   named axes their enums use, the problem codes and fields, and the option
 //   tables of createTrainer() and generate() (src/train/options.h);
 //   memoryInfo() is this instance's.
+// - saveState()/restoreState(): the training state between steps as bytes
+//   (src/train/state.h), for a run that must survive its page.
 // - Nothing here throws (the shipped modules have no exceptions).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -238,6 +240,34 @@ class TrainerHandle {
     return pack_checked(ntr::kNormGainsTable, gains_);
   }
 
+  // The training state as bytes (Trainer::save_state; the format:
+  // src/train/state.h), between steps only: the problem of a step partly
+  // done, else none and the bytes in savedState(), a view good until the
+  // next call (the view rule), which JS copies at once and then lets go of
+  // with releaseState() (a state is as big as the parameters and Adam's
+  // moments together: no need to keep a second copy in wasm memory).
+  JsProblem save_state() {
+    if (!trainer_) return to_js(problem_);
+    return to_js(trainer_->save_state(&state_));
+  }
+  val saved_state() const { return val(typed_memory_view(state_.size(), state_.data())); }
+  void release_state() { std::vector<uint8_t>().swap(state_); }
+
+  // Restores saved bytes (Trainer::restore_state; a Uint8Array arrives as
+  // a std::string), or changes nothing and says why. An evaluation or a
+  // sampling in parts starts over after it, as after a unit of training:
+  // the weights changed under them.
+  JsProblem restore_state(const std::string& bytes) {
+    if (!trainer_) return to_js(problem_);
+    const nm::Problem problem =
+        trainer_->restore_state(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    if (!problem) {
+      eval_progress_ = -1;
+      sample_progress_ = -1;
+    }
+    return to_js(problem);
+  }
+
   // A view of the last packed result (the view rule, bindings.cpp).
   val packed() const { return val(typed_memory_view(packed_.size(), packed_.data())); }
 
@@ -312,6 +342,8 @@ class TrainerHandle {
   double eval_loss_ = 0.0;
   // The last packed result; it keeps its capacity across calls.
   std::vector<uint8_t> packed_;
+  // The last saved state, until JS has copied it (release_state).
+  std::vector<uint8_t> state_;
 };
 
 }  // namespace
@@ -367,6 +399,10 @@ EMSCRIPTEN_BINDINGS(normlab_trainer) {
       .function("nextBytes", &TrainerHandle::next_bytes)
       .function("packLayerNorms", &TrainerHandle::pack_layer_norms)
       .function("packGains", &TrainerHandle::pack_gains)
+      .function("saveState", &TrainerHandle::save_state)
+      .function("savedState", &TrainerHandle::saved_state)
+      .function("releaseState", &TrainerHandle::release_state)
+      .function("restoreState", &TrainerHandle::restore_state)
       .function("packed", &TrainerHandle::packed)
       .function("packIdentityForTests", &TrainerHandle::pack_identity_for_tests);
 }

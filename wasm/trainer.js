@@ -21,6 +21,8 @@
 //   trainer.layerNorms(prompt?)    -> TrainerLayerNorms = { layers, tokens, step,
 //                                     residual: Float32Array(L + 1), norms: { inputNorm,
 //                                     postAttentionNorm: { in, out: Float32Array(L) } } | null }
+//   trainer.saveState()            -> Uint8Array: the training state (between steps)
+//   trainer.restoreState(bytes)    a trainer of the same options continues as the saved one
 //   trainer.gains()                -> TrainerGains = { layers, hidden, step, gain, bias: { inputNorm,
 //                                     postAttentionNorm: Float32Array(L D) } | null,
 //                                     finalGain, finalBias: Float32Array(D) | null }
@@ -273,6 +275,34 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
         const h = live();
         failIf(h.packGains());
         return GAINS.read(h.packed().slice());
+      },
+
+      // The training state as bytes, a copy (src/train/state.h: the
+      // parameters, Adam's moments, the steps done, divergence), for a run
+      // that must survive its page: a trainer made with the same options
+      // that restores it continues bit for bit as this one would. Between
+      // steps only: after advance() stopped part-way through a step it
+      // throws ('a step is partly done (3 of 50 units): save between
+      // steps'); advance() again until unitsDone is 0, or step(1).
+      saveState() {
+        const h = live();
+        const error = boundary.error(h.saveState());
+        if (error !== null) throw error;
+        const bytes = h.savedState().slice();
+        h.releaseState();
+        return bytes;
+      },
+
+      // Restores saveState()'s bytes, or throws why not and changes nothing:
+      // a RangeError for bytes too short or long, not a trainer state,
+      // another format version, or a state of other options ('state was
+      // saved by a trainer with layers 6, this one has 24') or another text.
+      // A step partly done is dropped: the trainer is between steps after.
+      restoreState(bytes) {
+        const h = live();
+        if (!(bytes instanceof Uint8Array)) throw new TypeError('state must be a Uint8Array');
+        const error = boundary.error(h.restoreState(bytes));
+        if (error !== null) throw error;
       },
 
       delete() {

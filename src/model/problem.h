@@ -18,10 +18,11 @@ namespace normlab::model {
   X(kEmpty, "empty")           /* nothing where something is needed */    \
   X(kTooLong, "tooLong")       /* more than the field can hold */         \
   X(kTooShort, "tooShort")     /* fewer than the call needs */            \
+  X(kMidStep, "midStep")       /* the call must wait for a step's end */  \
   X(kInternal, "internal")     /* the module disagrees with itself: a bug */
 
 // The fields a problem can be about: the model options, the trainer's
-// others, then the calls' arguments.
+// others, then the calls' arguments (state: restoreState()'s bytes).
 #define NORMLAB_PROBLEM_FIELDS(X)            \
   X(kNone, "")                               \
   X(kLayers, "layers")                       \
@@ -44,7 +45,8 @@ namespace normlab::model {
   X(kLayer, "layer")                         \
   X(kWhich, "which")                         \
   X(kNBytes, "nBytes")                       \
-  X(kTemperature, "temperature")
+  X(kTemperature, "temperature")             \
+  X(kState, "state")
 
 #define NORMLAB_PROBLEM_ENUMERATOR(name, text) name,
 enum class ProblemCode : int { NORMLAB_PROBLEM_CODES(NORMLAB_PROBLEM_ENUMERATOR) };

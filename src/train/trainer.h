@@ -42,6 +42,7 @@
 #include "model/unset_floats.h"
 #include "train/layout.h"
 #include "train/options.h"
+#include "train/state.h"
 #include "train/text.h"
 
 namespace normlab::train {
@@ -197,6 +198,30 @@ class Trainer {
 
   // The bytes this trainer holds (memory_needed(config, text bytes)).
   MemoryReport memory() const;
+
+  // The training state, for a run that must survive its page (a checkpoint):
+  // every parameter, Adam's two moments and bias corrections, the steps
+  // done and whether the run diverged. A trainer made with the same config
+  // and text that restores it continues bit for bit as this one would: the
+  // batches are a function of (seed, step) (text.h), the warmup of the
+  // step, and the transposed weights are recomputed from the parameters.
+  // The text is not saved, only its length and hash, which must match, as
+  // must every field of the config that step() reads (all but steps, the
+  // run's plan, and micro_batch, which no result depends on). The format:
+  // state.h. Between steps only: a step partly done (units_done() > 0) is
+  // {kMidStep, kState, "a step is partly done (3 of 50 units): save between
+  // steps"}, as its activations and partial gradients are not saved. The gradients are not saved either: between steps they are zero
+  // (unless loss_and_gradients() left some, which a restored trainer does
+  // not have).
+  Problem save_state(std::vector<uint8_t>* out) const;
+  // The size of save_state()'s bytes for this trainer.
+  std::size_t state_bytes() const;
+  // Restores a save_state() snapshot, or changes nothing and returns why
+  // not (the first problem: too short, not a trainer state, another format
+  // version, another config, e.g. "state was saved by a trainer with layers
+  // 6, this one has 24", another text, the wrong length). Any time: a step
+  // partly done is dropped, the trainer is between steps after it.
+  Problem restore_state(const uint8_t* bytes, std::size_t n);
 
   // For tests and tools: the parameters and gradients (layout() offsets).
   const ParamLayout& layout() const { return layout_; }

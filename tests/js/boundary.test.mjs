@@ -565,6 +565,7 @@ test('every problem code has its error class; the fields are the API names', () 
     'topK',
     'layer',
     'which',
+    'state',
   ]) {
     assert.ok(fields.includes(name), name);
   }
@@ -575,4 +576,6 @@ test('every problem code has its error class; the fields are the API names', () 
   assert.equal(boundary.error(problem('outOfRange', 'layers'), new Set(['seed'])).constructor, RangeError);
   assert.equal(boundary.error(problem('notOneOf', 'which'), new Set(['which'])).constructor, TypeError);
   assert.equal(boundary.error(problem('internal', '')).constructor, Error);
+  // A call made part-way through a step (saveState()) is a plain Error.
+  assert.equal(boundary.error(problem('midStep', 'state')).constructor, Error);
 });

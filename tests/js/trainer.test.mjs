@@ -1,9 +1,11 @@
 // nl.createTrainer(): the options' exact errors, the config it echoes,
 // determinism (same seed, and however the steps are sliced: step(4), four
 // step(1), advance() a unit at a time; evaluateFor() in parts against
-// evaluate()), divergence reported and never thrown, generation, delete(),
-// where the memory lives, and the results against the module's description
-// of them (src/train/results.h).
+// evaluate()), saveState()/restoreState() (a run resumed after 30 steps,
+// or between advance()'s units, is bit-identical to the run never stopped;
+// every refusal's exact message), divergence reported and never thrown,
+// generation, delete(), where the memory lives, and the results against the
+// module's description of them (src/train/results.h).
 // The lab's claims over seeds, in the wasm build, are tests/tables/lab-tables.test.mjs.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -367,6 +369,154 @@ describe('determinism', () => {
       assert.equal(trainer.step(2).stepsDone, SMALL.steps + 2);
     } finally {
       trainer.delete();
+    }
+  });
+});
+
+describe('saveState() and restoreState(): a run resumed bit for bit', () => {
+  const KEYS = ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast', 'lr'];
+  // 40 steps of warmup: the state saved after 30 is mid-warmup.
+  const OPTIONS = { ...SMALL, steps: 50, warmup: 40 };
+
+  for (const placement of ['pre', 'post']) {
+    test(`${placement}-norm: step(30), saveState, a new trainer restores, step(20) = step(50)`, async () => {
+      const options = { ...OPTIONS, placement };
+      const [whole, first, resumed] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(options)));
+      try {
+        const all = whole.step(50);
+        const head = first.step(30);
+        const state = first.saveState();
+        assert.ok(state instanceof Uint8Array);
+        assert.equal(state.byteOffset, 0);
+        assert.equal(state.buffer.byteLength, state.length, 'a copy, not a view of wasm memory');
+        assert.deepEqual(first.saveState(), state, 'saving again gives the same bytes');
+        resumed.restoreState(state);
+        assert.equal(resumed.stepsDone, 30);
+        const tail = resumed.step(20);
+        assert.deepEqual([tail.firstStep, tail.stepsDone, tail.diverged], [30, 50, false]);
+        for (const key of KEYS) {
+          assert.deepEqual(bits(head[key]), bits(all[key].subarray(0, 30)), `first 30: ${key}`);
+          assert.deepEqual(bits(tail[key]), bits(all[key].subarray(30)), `restored, 20 more: ${key}`);
+        }
+        // Inside the warmup when saved: the lr still rose after the restore.
+        assert.deepEqual(bits(tail.lr.subarray(0, 2)), bits([3e-3 * (31 / 40), 3e-3 * (32 / 40)]));
+        assert.equal(resumed.evaluate(), whole.evaluate());
+        // Adam's moments too: the two states after 50 steps are the same bytes.
+        assert.deepEqual(resumed.saveState(), whole.saveState());
+        // A copy: changing it changes neither the trainer nor a later save.
+        state.fill(0);
+        assert.notDeepEqual(first.saveState(), state);
+      } finally {
+        for (const t of [whole, first, resumed]) t.delete();
+      }
+    });
+  }
+
+  test('advance()-sliced runs: refused part-way through a step, restored between steps', async () => {
+    const [whole, sliced, resumed] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(OPTIONS)));
+    try {
+      const all = whole.step(6);
+      const perStep = 2 * (2 + 1 + 2) + 1;
+      // Part-way through a step every unit refuses with its count; at the
+      // step's end the state is saved.
+      let state = null;
+      while (state === null) {
+        const run = sliced.advance(0);
+        if (run.unitsDone === 0 && run.stepsDone === 3) state = sliced.saveState();
+        else if (run.unitsDone !== 0) {
+          assertThrowsExactly(
+            () => sliced.saveState(),
+            Error,
+            `a step is partly done (${run.unitsDone} of ${perStep} units): save between steps`,
+          );
+        }
+      }
+      // A trainer part-way through its first step restores it: that
+      // step's units are dropped, and advance() goes on from step 3.
+      resumed.advance(0);
+      resumed.advance(0);
+      resumed.restoreState(state);
+      assert.equal(resumed.stepsDone, 3);
+      const tail = [];
+      while (resumed.stepsDone < 6) {
+        const run = resumed.advance(0);
+        assert.ok(run.unitsDone < perStep);
+        tail.push(...run.loss);
+      }
+      assert.deepEqual(bits(tail), bits(all.loss.subarray(3)));
+      assert.deepEqual(resumed.saveState(), whole.saveState());
+      // The bytes in a view of a larger buffer restore the same.
+      const big = new Uint8Array(state.length + 8);
+      big.set(state, 5);
+      resumed.restoreState(big.subarray(5, 5 + state.length));
+      assert.equal(resumed.stepsDone, 3);
+      assert.deepEqual(bits(resumed.step(3).gradFirst), bits(all.gradFirst.subarray(3)));
+    } finally {
+      for (const t of [whole, sliced, resumed]) t.delete();
+    }
+  });
+
+  test('restoreState() refuses with the exact message and changes nothing', async () => {
+    const trainer = await nl.createTrainer(OPTIONS);
+    const others = await Promise.all(
+      [{ layers: 3 }, { lr: 1e-3 }, { placement: 'pre' }, { norm: 'layernorm' }, { text: 'ab'.repeat(200) }].map((o) =>
+        nl.createTrainer({ ...OPTIONS, ...o }),
+      ),
+    );
+    const textBytes = (await readFile(new URL('../../web/data/training-text.zh.txt', import.meta.url))).length;
+    try {
+      trainer.step(2);
+      const state = trainer.saveState();
+      const before = trainer.saveState();
+      const n = state.length;
+      const badMagic = state.slice();
+      badMagic[0] = 0x58;
+      const badVersion = state.slice();
+      badVersion[8] = 2;
+      const longer = new Uint8Array(n + 1);
+      longer.set(state);
+      const TYPE = 'state must be a Uint8Array';
+      const cases = [
+        [undefined, TypeError, TYPE],
+        ['state', TypeError, TYPE],
+        [[...state], TypeError, TYPE],
+        [state.buffer, TypeError, TYPE],
+        [new Int8Array(state.buffer), TypeError, TYPE],
+        [new Uint8Array(0), RangeError, 'state must hold at least 120 bytes (its header), not 0'],
+        [state.subarray(0, 119), RangeError, 'state must hold at least 120 bytes (its header), not 119'],
+        [badMagic, RangeError, "state is not a normlab trainer state (it does not begin with 'NLTRAIN')"],
+        [badVersion, RangeError, 'state has format version 2, this trainer reads version 1'],
+        [state.subarray(0, n - 1), RangeError, `state must be ${n} bytes for this trainer, not ${n - 1}`],
+        [longer, RangeError, `state must be ${n} bytes for this trainer, not ${n + 1}`],
+        [others[0].saveState(), RangeError, 'state was saved by a trainer with layers 3, this one has 2'],
+        [others[1].saveState(), RangeError, 'state was saved by a trainer with lr 0.001, this one has 0.003'],
+        [others[2].saveState(), RangeError, "state was saved by a trainer with placement 'pre', this one has 'post'"],
+        [
+          others[3].saveState(),
+          RangeError,
+          "state was saved by a trainer with norm 'layernorm', this one has 'rmsnorm'",
+        ],
+        [
+          others[4].saveState(),
+          RangeError,
+          `state was saved by a trainer with a text of 400 bytes, this one has ${textBytes}`,
+        ],
+      ];
+      for (const [bytes, ErrorClass, message] of cases) {
+        assertThrowsExactly(() => trainer.restoreState(bytes), ErrorClass, message);
+        assert.deepEqual(trainer.saveState(), before, `unchanged after: ${message}`);
+      }
+      assert.equal(trainer.stepsDone, 2);
+      // steps, the run's plan, need not match: a longer run resumes.
+      const longerRun = await nl.createTrainer({ ...OPTIONS, steps: 500 });
+      longerRun.restoreState(state);
+      assert.equal(longerRun.stepsDone, 2);
+      longerRun.delete();
+      trainer.delete();
+      assertThrowsExactly(() => trainer.saveState(), Error, 'trainer was deleted');
+      assertThrowsExactly(() => trainer.restoreState(state), Error, 'trainer was deleted');
+    } finally {
+      for (const t of [trainer, ...others]) t.delete();
     }
   });
 });
