@@ -22,20 +22,9 @@ using namespace normlab::test;
 
 namespace {
 
-// D 16, L 3, 2 heads, T 16, B 4, 4 steps of warmup.
-train::TrainOptions small_options(const char* placement, const char* norm = "rmsnorm") {
-  train::TrainOptions o;
-  o.layers = 3;
-  o.hidden = 16;
-  o.heads = 2;
-  o.seq = 16;
-  o.batch = 4;
-  o.lr = 1e-2;
-  o.warmup = 4;
-  o.placement = placement;
-  o.norm = norm;
-  o.text = training_text();
-  return o;
+// The fixtures' small model with 4 steps of warmup.
+train::TrainOptions state_options(const char* placement, const char* norm = "rmsnorm") {
+  return small_options(placement, norm, 4);
 }
 
 train::TrainConfig resolved(const train::TrainOptions& o) {
@@ -99,7 +88,7 @@ TEST_CASE("trainer state: a run restored after N steps continues bit for bit", "
   const int total = 8;
   const char* cases[][2] = {{"pre", "rmsnorm"}, {"post", "rmsnorm"}, {"pre", "layernorm"}};
   for (const auto& which : cases) {
-    const train::TrainConfig c = resolved(small_options(which[0], which[1]));
+    const train::TrainConfig c = resolved(state_options(which[0], which[1]));
     // The uninterrupted run, and its state after every step.
     train::Trainer whole(c, training_text());
     std::vector<std::vector<double>> steps(total);
@@ -143,7 +132,7 @@ TEST_CASE("trainer state: a run restored after N steps continues bit for bit", "
 
 TEST_CASE("trainer state: another micro-batch, a step sliced by advance(), divergence",
           "[train][state]") {
-  const train::TrainConfig c = resolved(small_options("post"));
+  const train::TrainConfig c = resolved(state_options("post"));
   train::Trainer whole(c, training_text());
   const std::vector<double> expected = run(&whole, 0, 6);
   const std::vector<double> expected_tail(expected.begin() + 3 * 8, expected.end());
@@ -225,7 +214,7 @@ TEST_CASE("trainer state: another micro-batch, a step sliced by advance(), diver
 }
 
 TEST_CASE("trainer state: every refusal names the problem and changes nothing", "[train][state]") {
-  const train::TrainOptions o = small_options("pre");
+  const train::TrainOptions o = state_options("pre");
   const train::TrainConfig c = resolved(o);
   train::Trainer source(c, training_text());
   run(&source, 0, 2);

@@ -22,19 +22,10 @@ using namespace normlab::test;
 
 namespace {
 
-// D 16, L 3, 2 heads, T 16, B 4: a few milliseconds a step in every build.
+// The fixtures' small model, resolved.
 train::TrainConfig small_config(const char* placement, uint32_t seed = 1) {
-  train::TrainOptions o;
-  o.layers = 3;
-  o.hidden = 16;
-  o.heads = 2;
-  o.seq = 16;
-  o.batch = 4;
-  o.lr = 1e-2;
-  o.warmup = 3;
-  o.placement = placement;
+  train::TrainOptions o = small_options(placement);
   o.seed = seed;
-  o.text = training_text();
   REQUIRE(train::validate_train_options(o).empty());
   return train::resolve_train_options(o);
 }

@@ -33,6 +33,24 @@ inline const std::string& training_text() {
   return text;
 }
 
+// The trainer tests' model: D 16, L 3, 2 heads, T 16, B 4, lr 1e-2, a few
+// milliseconds a step in every build.
+inline train::TrainOptions small_options(const char* placement, const char* norm = "rmsnorm",
+                                         int warmup = 3) {
+  train::TrainOptions o;
+  o.layers = 3;
+  o.hidden = 16;
+  o.heads = 2;
+  o.seq = 16;
+  o.batch = 4;
+  o.lr = 1e-2;
+  o.warmup = warmup;
+  o.placement = placement;
+  o.norm = norm;
+  o.text = training_text();
+  return o;
+}
+
 // The gradient check's model: D 8, L 2, 2 heads, T 6, batch 2.
 inline train::TrainOptions tiny_options(const char* placement, const char* norm) {
   train::TrainOptions o;
