@@ -10,9 +10,8 @@
 //
 // Inputs in build/: bench.md and .json (kernels against peers), bench-model.md,
 // bench-train.md and .json (the trainer against tfjs-backend-wasm),
-// bench-page.json (page-perf.mjs --json), and each step's console output in
-// build/bench/<step>.log (phone-perf.mjs's as build/bench/phone.log; its
-// --json, bench-phone.json, is kept beside the others, not read here).
+// bench-page.json (page-perf.mjs --json), bench-phone.json (phone-perf.mjs
+// --json), and each step's console output in build/bench/<step>.log.
 // tests/js/bench-results.test.mjs checks that the README's table and the
 // report's are the one headline.json gives.
 import { execFileSync } from 'node:child_process';
@@ -46,11 +45,22 @@ const PAGE_ROWS = [
   ['gradient depth drag: last input -> views', 'gradient views after a drag, last input to painted', 32],
 ];
 
+// phone-perf.mjs rows the headline quotes at Lighthouse's mobile CPU
+// throttling (4×), with the targets phone-perf prints.
+const PHONE_RATE = 4;
+const PHONE_ROWS = [
+  ['navigation -> computed views painted', 'first computed paint', 1500],
+  ['largest contentful paint', 'largest contentful paint', 2500],
+  ['total blocking time (navigation -> settled)', 'total blocking time while loading', 200],
+  ['longest task (navigation -> settled)', 'longest task while loading', 100],
+  ['trainer.step(1), 24 layers, lab default (last load)', "one training step at the lab's default", null],
+];
+
 const num = (v, digits) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(digits ?? 2));
 const ratio = (r) => `${r < 10 ? r.toFixed(1) : r.toFixed(0)}x`;
 
 // The headline figures from the run's saved results.
-export function headlineFrom({ kernels, train, page, download, commit, date }) {
+export function headlineFrom({ kernels, train, page, phone, download, commit, date }) {
   const us = (op, id) => kernels.results[`${op}|${HEADLINE_SIZE}|${id}`]?.medianUs;
   const demo = train.results.find((r) => r.layers === 24);
   const pageRow = (name, tokens) => {
@@ -82,6 +92,15 @@ export function headlineFrom({ kernels, train, page, download, commit, date }) {
       }),
       firstLoad: firstLoad.median,
       download,
+    },
+    phone: {
+      rate: PHONE_RATE,
+      viewport: phone.device?.viewport ?? null,
+      rows: PHONE_ROWS.map(([name, label, target]) => {
+        const row = phone.rows.find((r) => r.rate === PHONE_RATE && r.name === name);
+        if (!row) throw new Error(`bench-phone.json has no row "${name}" at ${PHONE_RATE}×`);
+        return { label, median: row.median, target };
+      }),
     },
   };
 }
@@ -118,6 +137,13 @@ export function headlineMarkdown(h) {
     );
   }
   lines.push(`| first visit, navigation to computed figures painted, ms | ${num(h.page.firstLoad, 1)} | |`);
+  const { viewport } = h.phone;
+  const at = `at ${h.phone.rate}× CPU throttling${viewport ? `, ${viewport.width} × ${viewport.height}` : ''}`;
+  for (const row of h.phone.rows) {
+    const target =
+      row.target === null ? '' : `target ${row.target} ms: ${row.median <= row.target ? 'met' : 'not met'}`;
+    lines.push(`| ${row.label}, phone class (${at}), ms | ${num(row.median, 1)} | ${target} |`);
+  }
   const { bytes, budget } = h.page.download;
   lines.push(
     `| the page's first download (SIMD128 browser), bytes | ${bytes.toLocaleString('en')} | ` +
@@ -226,6 +252,7 @@ function main(argv) {
       kernels: readJson(path.join(o.build, 'bench.json')),
       train: readJson(path.join(o.build, 'bench-train.json')),
       page: readJson(path.join(o.build, 'bench-page.json')),
+      phone: readJson(path.join(o.build, 'bench-phone.json')),
       download: { bytes: downloadBytes(path.join(ROOT, 'dist')), budget: DOWNLOAD_BUDGET_BYTES },
       commit,
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',

@@ -44,6 +44,17 @@ test('the headline states each figure with its peer or budget and the ratio comp
   const speedup = headline.training.bestTfjsMs / headline.training.ms;
   assert.ok(train.includes(`(${speedup < 10 ? speedup.toFixed(1) : speedup.toFixed(0)}x)`), train);
   for (const row of headline.page.rows) assert.ok(table.includes(`budget ${row.budget} ms`));
+  // Phone class: each figure at 4× throttling, at the phone's viewport, with
+  // its target met or not as the figure says.
+  assert.equal(headline.phone.rate, 4);
+  for (const row of headline.phone.rows) {
+    const line = table
+      .split('\n')
+      .find((l) => l.startsWith(`| ${row.label}, phone class (at 4× CPU throttling, 390 × 844)`));
+    assert.ok(line, `no phone row for ${row.label}`);
+    if (row.target !== null)
+      assert.ok(line.endsWith(`target ${row.target} ms: ${row.median <= row.target ? 'met' : 'not met'} |`), line);
+  }
 });
 
 test('a saved run without the row the headline quotes is named, not skipped', () => {
@@ -54,10 +65,32 @@ test('a saved run without the row the headline quotes is named, not skipped', ()
         kernels: { results: {}, env: { cpu: 'x', node: 'v20', peers: {} } },
         train: { results: [{ layers: 24, ms: { 'ours-simd': 1 }, bestTf: 2 }] },
         page,
+        phone: { rows: [] },
         commit: 'abc',
         date: 'd',
       }),
     /bench-page\.json has no row "prompt keystroke \(last token changed\): input -> frame painted" at 32 tokens/,
+  );
+  const fullPage = {
+    rows: [
+      { name: 'prompt keystroke (last token changed): input -> frame painted', section: { tokens: 32 }, median: 1 },
+      { name: 'gradient depth drag: last input -> views', section: { tokens: 32 }, median: 1 },
+    ],
+    loads: [{ name: 'navigation -> computed views painted', median: 1 }],
+    chromium: '1',
+    loadAtEnd: [1],
+  };
+  assert.throws(
+    () =>
+      headlineFrom({
+        kernels: { results: {}, env: { cpu: 'x', node: 'v20', peers: {} } },
+        train: { results: [{ layers: 24, ms: { 'ours-simd': 1 }, bestTf: 2 }] },
+        page: fullPage,
+        phone: { rows: [{ rate: 1, name: 'largest contentful paint', median: 1 }] },
+        commit: 'abc',
+        date: 'd',
+      }),
+    /bench-phone\.json has no row "navigation -> computed views painted" at 4×/,
   );
   assert.throws(() => readmeWithHeadline('# no block\n', headline), /README.md has no headline block/);
   assert.ok(README_END.startsWith('<!--'));
