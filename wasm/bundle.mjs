@@ -11,7 +11,8 @@
 //   normlab_simd.js           classic-script backends, added to the page by
 //   normlab_scalar.js         normlab.js on demand as globalThis.normlabBackends[name]
 //   normlab_train_simd.js     classic-script trainer modules, likewise, as
-//   normlab_train_scalar.js   normlabBackends.trainSimd128 and .trainScalar
+//   normlab_train_scalar.js   normlabBackends.trainSimd128 and .trainScalar,
+//                             each with its own source as ...Script
 //   normlab.d.ts              types of the public API
 //   normlab-options.json      the modules' option tables, as their
 //                             descriptions give them (src/model/options.h,
@@ -57,6 +58,21 @@ const backendDefine = { fetch: 'undefined' };
 // small.
 const backendCommon = { ...common, minify: true };
 
+// A trainer's classic script also registers its own source, as
+// normlabBackends[name + 'Script']: a function whose text is the whole
+// script, so the lab can start a Web Worker from a blob: URL carrying it
+// (web/src/lab/workers.js) where a worker cannot load a script (file://).
+function selfCarrying(name) {
+  const fn = `normlab_${name}_script`;
+  return {
+    globalName: 'normlabTrainModule',
+    banner: { js: `function ${fn}(){` },
+    footer: {
+      js: `(globalThis.normlabBackends??={}).${name}=normlabTrainModule}${fn}();globalThis.normlabBackends.${name}Script=${fn};`,
+    },
+  };
+}
+
 async function main() {
   await mkdir(distDir, { recursive: true });
 
@@ -76,11 +92,11 @@ async function main() {
       ...backendCommon,
       entryPoints: [source],
       format: 'iife',
-      globalName: `normlabBackends.${name}`,
       // The module reads import.meta.url only to locate a separate .wasm,
       // which a SINGLE_FILE build does not have.
       define: { ...backendDefine, 'import.meta.url': 'undefined' },
       outfile: join(distDir, `${file}.js`),
+      ...(name.startsWith('train') ? selfCarrying(name) : { globalName: `normlabBackends.${name}` }),
     });
   }
 

@@ -30,7 +30,7 @@ import { simd } from 'wasm-feature-detect';
 
 import { readBoundary } from './boundary.js';
 import { makeCreateModel } from './model.js';
-import { makeCreateTrainer } from './trainer.js';
+import { makeCreateTrainer, makeTrainModuleLoader } from './trainer.js';
 
 const BACKENDS = ['simd128', 'scalar'];
 
@@ -40,31 +40,12 @@ const MAX_ELEMENTS = 2 ** 31 - 1;
 // backends, trainBackends: { simd128, scalar }, each a function resolving to
 // that module's namespace.
 export function makeLoadNormlab(backends, trainBackends) {
-  // The trainer's module, by flavour: its description, read once, and
-  // instance(), which makes the instance for one trainer (the first call
-  // hands over the one the description was read from, so no instance is
-  // kept beyond the trainers that use them). Shared by every nl instance of
-  // the flavour; a load that failed is tried again by the next
-  // createTrainer().
+  // The trainer's module, by flavour (makeTrainModuleLoader): shared by
+  // every nl instance of the flavour.
   const trainModules = new Map();
   function loadTrainModule(name) {
-    if (!trainModules.has(name)) {
-      const loading = (async () => {
-        const { default: createModule } = await trainBackends[name]();
-        let first = await createModule();
-        const boundary = readBoundary(first);
-        const instance = () => {
-          if (first === null) return createModule();
-          const module = first;
-          first = null;
-          return Promise.resolve(module);
-        };
-        return { instance, boundary };
-      })();
-      loading.catch(() => trainModules.delete(name));
-      trainModules.set(name, loading);
-    }
-    return trainModules.get(name);
+    if (!trainModules.has(name)) trainModules.set(name, makeTrainModuleLoader(trainBackends[name]));
+    return trainModules.get(name)();
   }
 
   return async function loadNormlab(options) {

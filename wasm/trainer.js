@@ -60,12 +60,43 @@
 
 import TRAINING_TEXT from '../web/data/training-text.zh.txt';
 
-import { coerceOptions } from './boundary.js';
+import { coerceOptions, readBoundary } from './boundary.js';
 
 const MAX_STEPS_PER_CALL = 100000;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
+
+// The trainer's module of one flavour: loadNamespace() resolves to its
+// namespace ({ default: factory }). The loader returned reads the module's
+// description once, from the first instance it makes, and hands that
+// instance to the first trainer, so no instance is kept beyond the trainers
+// that use them; a load that failed is tried again by the next call. The
+// backend loader (wasm/normlab.js) keeps one per flavour; a lab worker
+// (web/src/lab/worker.js) one of its own.
+export function makeTrainModuleLoader(loadNamespace) {
+  let loading = null;
+  return function loadTrainModule() {
+    if (loading === null) {
+      loading = (async () => {
+        const { default: createModule } = await loadNamespace();
+        let first = await createModule();
+        const boundary = readBoundary(first);
+        const instance = () => {
+          if (first === null) return createModule();
+          const module = first;
+          first = null;
+          return Promise.resolve(module);
+        };
+        return { instance, boundary };
+      })();
+      loading.catch(() => {
+        loading = null;
+      });
+    }
+    return loading;
+  };
+}
 
 // loadTrainModule() resolves to the trainer's module: { instance(): a new
 // instance of it, one per trainer, which validates the options and holds the

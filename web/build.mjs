@@ -14,6 +14,7 @@
 //                                the page injects when the lab's section
 //                                nears the viewport, so they are outside
 //                                the first download and its budget
+//   lab-worker.js                one lab run in a Web Worker (src/lab/worker.js)
 //   THIRD_PARTY_NOTICES.txt      licences of every package bundled above
 //
 // It then reports dist/'s size and what a SIMD-capable browser downloads to
@@ -107,6 +108,28 @@ const lab = await classicScript(
   // Each language's training text (src/lab/texts.js), as a string.
   { '.txt': 'text' },
 );
+// The lab's Web Worker (src/lab/worker.js): one run's work in a worker.
+// Wrapped in a function that runs it inside a worker and, loaded as a
+// classic script into a page, registers itself instead, as
+// globalThis.normlabLabWorker, whose text src/lab/workers.js puts into a
+// blob: worker where a worker cannot load a script (file://).
+await esbuild.build({
+  entryPoints: [join(here, 'src/lab/worker.js')],
+  outfile: join(distDir, 'lab-worker.js'),
+  bundle: true,
+  format: 'iife',
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+  loader: { '.txt': 'text' },
+  banner: { js: 'function normlabLabWorker(){' },
+  footer: {
+    js: "}if(typeof window==='undefined')normlabLabWorker();else globalThis.normlabLabWorker=normlabLabWorker;",
+  },
+});
 await esbuild.build({
   entryPoints: [join(here, 'lab.css')],
   outfile: join(distDir, 'lab.css'),
@@ -221,7 +244,7 @@ for (const file of ['index.html', 'style.css', 'main.js', 'lab.js', 'lab.css', '
 const download = downloadBytes(distDir);
 console.log(`dist/ total              ${kib(all.reduce((sum, f) => sum + size(f), 0)).padStart(10)}`);
 console.log(`SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')})`);
-const LAB_DOWNLOAD = ['lab.js', 'lab.css', 'normlab_train_simd.js'];
+const LAB_DOWNLOAD = ['lab.js', 'lab.css', 'lab-worker.js', 'normlab_train_simd.js'];
 const labDownload = LAB_DOWNLOAD.reduce((sum, f) => sum + size(f), 0);
 console.log(`training lab, on demand  ${kib(labDownload).padStart(10)}  (${LAB_DOWNLOAD.join(', ')})`);
 if (download > DOWNLOAD_BUDGET_BYTES) {

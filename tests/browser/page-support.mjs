@@ -97,7 +97,7 @@ export async function watchProblems(page) {
 // closes a keep-alive socket after 5 s idle, and a fetch that reuses it at
 // that moment gets "socket hang up" (seen once in a 10,000-move soak on a
 // loaded machine), which is not the page's doing.
-export async function sendCspHeader(page) {
+export async function sendCspHeader(page, policy = CSP) {
   await page.route('**/*', async (route) => {
     let response;
     for (let attempt = 1; ; attempt++) {
@@ -108,14 +108,14 @@ export async function sendCspHeader(page) {
         if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(error.message)) throw error;
       }
     }
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
   });
 }
 
 // Opens url in a fresh context and waits until the kernels have loaded (the
 // backend badge leaves its loading state) and the first frame is painted.
 // options: viewport, colorScheme, locale, reducedMotion, csp (send the CSP
-// header on every response), bypassCSP (for injecting test tooling),
+// header on every response; a string sends that policy instead), bypassCSP (for injecting test tooling),
 // blockKernels, initScript (run in the page before its own scripts).
 export async function openPage(browser, url, options = {}) {
   const context = await browser.newContext({
@@ -128,7 +128,7 @@ export async function openPage(browser, url, options = {}) {
   const page = await context.newPage();
   const problems = await watchProblems(page);
   if (options.initScript) await page.addInitScript(options.initScript);
-  if (options.csp) await sendCspHeader(page);
+  if (options.csp) await sendCspHeader(page, options.csp === true ? CSP : options.csp);
   // Simulates a browser where the wasm backend cannot be fetched. Registered
   // last so it runs first (Playwright tries routes newest first).
   if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());

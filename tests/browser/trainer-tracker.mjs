@@ -10,7 +10,9 @@
 // tracker stands in for those two entries, so every instance the factory
 // makes (one per trainer, wasm/trainer.js) is recorded as a WeakRef with its
 // wasm memory (HEAP8.buffer.byteLength), read when it is made and every
-// POLL_MS while it is alive. The kernels' entries (simd128, scalar) are left
+// POLL_MS while it is alive. The lab's Web Workers are recorded too, each as
+// the instance it holds: alive until the page terminates it, its memory as
+// the worker reports it (backend 'worker simd128' or 'worker scalar'). The kernels' entries (simd128, scalar) are left
 // to whoever else installs them (soak.mjs's soakRuntime): the registry
 // object is shared.
 //
@@ -87,12 +89,59 @@ export function trackTrainerModules() {
     });
   }
 
+  // The lab's workers (web/src/lab/workers.js): each holds one instance of
+  // the trainer's module, which lives until the worker is terminated. A
+  // worker reports its instance's memory with every message (heapBytes);
+  // the flavour is read from the page's start message.
+  const NativeWorker = window.Worker;
+  if (typeof NativeWorker === 'function') {
+    const workers = new WeakMap();
+    window.Worker = class extends NativeWorker {
+      constructor(...args) {
+        super(...args);
+        const entry = { id: instances.length + 1, backend: 'worker', worker: true, terminated: false };
+        Object.assign(entry, { createdMs: performance.now(), createdBytes: 0, maxBytes: 0, bytes: 0 });
+        instances.push(entry);
+        workers.set(this, entry);
+        this.addEventListener('message', ({ data }) => {
+          if (entry.terminated || !Number.isFinite(data?.heapBytes)) return;
+          if (entry.createdBytes === 0) entry.createdBytes = data.heapBytes;
+          entry.bytes = data.heapBytes;
+          entry.maxBytes = Math.max(entry.maxBytes, data.heapBytes);
+        });
+      }
+      postMessage(message, ...rest) {
+        const entry = workers.get(this);
+        if (entry && message?.type === 'start') entry.backend = `worker ${message.flavour}`;
+        return super.postMessage(message, ...rest);
+      }
+      terminate() {
+        const entry = workers.get(this);
+        if (entry) entry.terminated = true;
+        return super.terminate();
+      }
+    };
+  }
+
   window.__trainerModules = {
     get pending() {
       return pending;
     },
     read() {
-      return instances.map(({ id, backend, ref, createdMs, createdBytes, maxBytes }) => {
+      return instances.map((entry) => {
+        if (entry.worker) {
+          const { id, backend, terminated, createdMs, createdBytes, maxBytes, bytes } = entry;
+          return {
+            id,
+            backend,
+            alive: !terminated,
+            createdMs,
+            createdBytes,
+            maxBytes,
+            bytes: terminated ? null : bytes,
+          };
+        }
+        const { id, backend, ref, createdMs, createdBytes, maxBytes } = entry;
         const module = ref.deref();
         const bytes = module ? bytesOf(module) : null;
         return {

@@ -54,6 +54,9 @@ export default {
   statusReading: 'Asking the {run} model what comes next…',
   statusCell:
     '{doing} This is the map’s cell {run}, {layers} layers, learning rate {lr}, seed 1; your settings above are unchanged.',
+  statusWorkers: 'Working on {runs} at once, each in a background thread of its own; the page itself only draws.',
+  statusNoWorkers:
+    'This page may not start background threads here, so the runs train one after another on the page itself, between its frames.',
   statusPaused: 'Paused.',
   statusHidden: 'Paused while this tab is hidden.',
   statusDone: 'Every run has finished.',

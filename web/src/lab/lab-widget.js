@@ -144,6 +144,8 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     const all = inputs();
     PANELS.forEach((panel, i) => panel.paint(parts[i], inputsRead(panel, all)));
     root.dataset.phase = all.state.phase;
+    // How the runs train: 'workers' or 'slices' (runner.js), for tests.
+    if (all.state.engine) root.dataset.engine = all.state.engine;
   }
 
   return {

@@ -1,12 +1,21 @@
-// The training lab's scheduler: trains the runs of a contrast one after
-// another on the main thread (the page also works from file://, where there
-// are no workers), in slices: each idle period (requestIdleCallback, else a
-// zero-delay timeout) calls trainer.advance() with a budget of a few
-// milliseconds, so no task holds the page up and the other widgets repaint
-// between slices. A run's held-out loss is measured the same way
-// (evaluateFor), then a short sample generated (generateFor) and the most
-// likely next characters read, then its trainer is deleted, giving its wasm
-// instance back.
+// The training lab's scheduler. Each run's work (run-work.js: the next
+// characters before, the steps, the held-out loss, the sample, the next
+// characters after) runs in one of two engines, which give the same numbers
+// bit for bit:
+//
+// - 'workers': every run of a contrast at once, each in a Web Worker with
+//   its own instance of the trainer's module (workers.js, worker.js); the
+//   page's main thread only takes in each slice's patch and paints. A
+//   worker is terminated when its run ends or the contrast is reset, which
+//   drops its instance.
+// - 'slices': one run after another on the main thread, a slice per idle
+//   period (requestIdleCallback, else a zero-delay timeout) with a budget of
+//   a few milliseconds, so no task holds the page up; each trainer deleted
+//   when its run ends. The lab falls back to it when no worker can start
+//   (a course page's policy forbids workers, a browser without them) and
+//   says why (state.fallback); window.NORMLAB_LAB_WORKERS = false, set
+//   before the page's scripts run, forces it (tests and benchmarks).
+//
 // Training pauses while the tab is hidden and resumes when it shows again.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
@@ -17,9 +26,13 @@
 // before the first step and when the run ends (diverged: on the last
 // weights it updated); the sample, as text and as its bytes; and the
 // norms' learned gains when the run ends (trainer.gains(), null without a
-// norm), each layer's two norms as arrays of hidden values.
+// norm), each layer's two norms as arrays of hidden values; and, with
+// workers, the wasm memory of the run's instance (heapBytes, the largest
+// seen).
+import { applyPatch, createRunWork, emptySeries } from './run-work.js';
+import { createWorkerMaker } from './workers.js';
 
-import { createNextChars } from './next-chars.js';
+export { emptySeries };
 
 // A slice never asks for more than this, nor less than SLICE_MIN_MS.
 const SLICE_MAX_MS = 8;
@@ -30,39 +43,12 @@ const SLICE_DEFAULT_MS = 8;
 const IDLE_TIMEOUT_MS = 100;
 // Steps per second are measured over this much of the latest training time.
 const RATE_WINDOW_MS = 3000;
+// A worker that has not made its trainer by then counts as one that cannot
+// start (the module is a few hundred kilobytes; a slow phone loads it in
+// seconds).
+const WORKER_START_MS = 30000;
 
-// trainer.layerNorms()'s result as plain arrays (the float32 values exact).
-function plainLayerNorms(probe) {
-  const norms =
-    probe.norms &&
-    Object.fromEntries(
-      Object.entries(probe.norms).map(([name, n]) => [name, { in: Array.from(n.in), out: Array.from(n.out) }]),
-    );
-  return { step: probe.step, tokens: probe.tokens, residual: Array.from(probe.residual), norms };
-}
-
-// trainer.gains()'s gains as plain arrays, layer by layer: { step, hidden,
-// layers: [{ inputNorm, postAttentionNorm }] }, or null without a norm.
-function plainGains(gains) {
-  if (gains.gain === null) return null;
-  const { hidden } = gains;
-  const row = (values, l) => Array.from(values.subarray(l * hidden, (l + 1) * hidden));
-  const layers = [];
-  for (let l = 0; l < gains.layers; l++) {
-    layers.push({ inputNorm: row(gains.gain.inputNorm, l), postAttentionNorm: row(gains.gain.postAttentionNorm, l) });
-  }
-  return { step: gains.step, hidden, layers };
-}
-
-// A run's per-step series before its first step.
-export const emptySeries = () => ({
-  loss: [],
-  gradFirst: [],
-  gradLast: [],
-  updateFirst: [],
-  updateLast: [],
-  entropy: NaN,
-});
+const ENDED = new Set(['done', 'diverged', 'failed']);
 
 export function createLabRunner({ win, doc, onChange }) {
   const state = {
@@ -74,22 +60,46 @@ export function createLabRunner({ win, doc, onChange }) {
     rate: null,
     settings: null,
     cell: null,
+    // 'workers' | 'slices' once a contrast has started, else null.
+    engine: null,
+    // Why the runs train on the main thread, when workers were wanted and
+    // none could start (a message), else null.
+    fallback: null,
   };
   let generation = 0;
   let scheduled = false;
+  // The slices engine's live run: its trainer and work.
   let trainer = null;
-  let nextChars = null;
+  let work = null;
+  // The workers engine's live workers, by run index.
+  let workers = new Map();
+  // Made once, on the first contrast that trains in workers.
+  let workerMaker = null;
   let samples = [];
+  const wantWorkers = () => win.NORMLAB_LAB_WORKERS !== false && state.fallback === null;
 
   doc.addEventListener('visibilitychange', () => {
     state.hidden = doc.visibilityState === 'hidden';
     samples = [];
+    if (state.engine === 'workers' && state.phase === 'running') tellWorkers(state.hidden ? 'pause' : 'resume');
     if (!state.hidden) schedule();
     onChange();
   });
 
+  // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
+  const timing = win.NORMLAB_TIMING === true;
+
+  // fn() under a User Timing measure when timing is on.
+  function measured(name, fn, detail) {
+    const start = timing ? win.performance.now() : 0;
+    fn();
+    if (timing) win.performance.measure(name, { start, end: win.performance.now(), detail });
+  }
+
+  // The slices engine.
+
   function schedule() {
-    if (scheduled || state.phase !== 'running' || state.hidden) return;
+    if (state.engine !== 'slices' || scheduled || state.phase !== 'running' || state.hidden) return;
     scheduled = true;
     const mine = generation;
     // A callback left from before a reset does nothing (reset cleared the flag).
@@ -109,31 +119,19 @@ export function createLabRunner({ win, doc, onChange }) {
     } else win.setTimeout(() => run(SLICE_DEFAULT_MS), 0);
   }
 
-  // Opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
-  const timing = win.NORMLAB_TIMING === true;
-
   function slice(budget) {
     if (state.phase !== 'running' || state.hidden) return;
     const run = state.runs[state.current];
     if (!run) return finish();
-    if (run.status === 'waiting') return measured('normlab:lab-create', () => create(run));
-    const start = timing ? win.performance.now() : 0;
-    const what = run.status;
-    if (what === 'training') train(run, budget);
-    else if (what === 'evaluating') evaluate(run, budget);
-    else if (what === 'sampling') sample(run, budget);
-    else if (what === 'reading') read(run, budget);
-    if (timing)
-      win.performance.measure('normlab:lab-slice', { start, end: win.performance.now(), detail: { budget, what } });
-    onChange();
-    schedule();
-  }
-
-  // fn() under a User Timing measure when timing is on.
-  function measured(name, fn) {
-    const start = timing ? win.performance.now() : 0;
-    fn();
-    if (timing) win.performance.measure(name, { start, end: win.performance.now() });
+    if (run.status === 'waiting') return create(run);
+    if (work === null) return; // its trainer is still being made
+    measured('normlab:lab-slice', () => take(run, work.work(budget)), { budget, what: run.status });
+    if (work?.done === true || ENDED.has(run.status)) release();
+    if (ENDED.has(run.status)) next();
+    else {
+      onChange();
+      schedule();
+    }
   }
 
   // The trainer's instance is made asynchronously; what runs on the main
@@ -151,11 +149,8 @@ export function createLabRunner({ win, doc, onChange }) {
         }
         measured('normlab:lab-create', () => {
           trainer = made;
-          run.entropy = made.unigramEntropy;
-          run.layerNorms.before = plainLayerNorms(made.layerNorms());
-          nextChars = createNextChars(made, state.sample.prompt);
-          run.status = 'reading';
-          samples = [];
+          work = createRunWork(made, { steps: state.steps, sample: state.sample }, () => win.performance.now());
+          take(run, work.opening);
           onChange();
           schedule();
         });
@@ -169,59 +164,6 @@ export function createLabRunner({ win, doc, onChange }) {
     );
   }
 
-  function train(run, budget) {
-    const result = trainer.advance(budget);
-    for (let i = 0; i < result.loss.length; i++) {
-      run.loss.push(result.loss[i]);
-      run.gradFirst.push(result.gradFirst[i]);
-      run.gradLast.push(result.gradLast[i]);
-      run.updateFirst.push(result.updateFirst[i]);
-      run.updateLast.push(result.updateLast[i]);
-    }
-    measureRate(result.loss.length);
-    if (result.diverged) {
-      run.status = 'diverged';
-      run.divergedAt = run.loss.findIndex((v) => !Number.isFinite(v)) + 1 || run.loss.length;
-      release();
-      next();
-    } else if (run.loss.length >= state.steps) run.status = 'evaluating';
-  }
-
-  // The most likely next characters, a forward pass or more per slice:
-  // before the first step, then after the sample.
-  function read(run, budget) {
-    const start = win.performance.now();
-    while (!nextChars.step()) if (win.performance.now() - start >= budget) return;
-    if (!run.nextChars.before) {
-      run.nextChars.before = nextChars.result;
-      run.status = 'training';
-      return;
-    }
-    run.nextChars.after = nextChars.result;
-    run.status = 'done';
-    release();
-    next();
-  }
-
-  function evaluate(run, budget) {
-    const result = trainer.evaluateFor(budget);
-    if (!result.done) return;
-    run.heldout = result.loss;
-    run.status = 'sampling';
-  }
-
-  // The same prompt, length, temperature and seed for every run, a few
-  // bytes per slice (each byte is a forward pass over its context).
-  function sample(run, budget) {
-    const { prompt, bytes, temperature, seed } = state.sample;
-    const result = trainer.generateFor(prompt, bytes, { temperature, seed }, budget);
-    if (!result.done) return;
-    run.sample = result.text;
-    run.sampleBytes = Array.from(result.utf8);
-    nextChars = createNextChars(trainer, prompt);
-    run.status = 'reading';
-  }
-
   function next() {
     state.current += 1;
     samples = [];
@@ -232,21 +174,104 @@ export function createLabRunner({ win, doc, onChange }) {
     }
   }
 
+  function release() {
+    trainer?.delete();
+    trainer = null;
+    work = null;
+  }
+
+  // The workers engine: every run at once.
+
+  async function startWorkers() {
+    const mine = generation;
+    try {
+      workerMaker ??= await createWorkerMaker({ win, doc, flavour: state.nl.backend });
+      if (mine !== generation) return;
+      state.runs.forEach((run, index) => startWorker(run, index));
+    } catch (error) {
+      if (mine === generation) fallBack(error);
+    }
+  }
+
+  function startWorker(run, index) {
+    const mine = generation;
+    const worker = workerMaker.make();
+    workers.set(index, worker);
+    run.status = 'loading';
+    let started = false;
+    const timer = win.setTimeout(() => {
+      if (!started && mine === generation) fallBack(new Error('a worker did not start in time'));
+    }, WORKER_START_MS);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      if (mine !== generation) return;
+      if (!started) fallBack(new Error(event.message || 'a worker could not start'));
+      else end(run, index, { status: 'failed', error: event.message || 'the worker stopped' });
+    };
+    worker.onmessage = ({ data }) => {
+      if (mine !== generation) return;
+      if (data.type === 'unavailable') return fallBack(new Error(data.message));
+      started = true;
+      win.clearTimeout(timer);
+      if (data.type === 'failed') return end(run, index, { status: 'failed', error: data.message });
+      run.heapBytes = Math.max(run.heapBytes ?? 0, data.heapBytes);
+      if (data.type === 'patch' || data.type === 'created') {
+        measured('normlab:lab-slice', () => take(run, data.patch), { what: data.type });
+        if (ENDED.has(run.status)) return end(run, index, null);
+      }
+      onChange();
+    };
+    const { steps, sample } = state;
+    worker.postMessage({
+      type: 'start',
+      flavour: state.nl.backend,
+      script: workerMaker.script,
+      options: run.options,
+      steps,
+      sample,
+    });
+    if (state.phase === 'paused' || state.hidden) worker.postMessage({ type: 'pause' });
+  }
+
+  // A run's worker is done with: terminated, which drops its instance.
+  function end(run, index, failure) {
+    workers.get(index)?.terminate();
+    workers.delete(index);
+    if (failure) Object.assign(run, failure);
+    while (state.current < state.runs.length && ENDED.has(state.runs[state.current].status)) state.current += 1;
+    if (state.current >= state.runs.length) finish();
+    else onChange();
+  }
+
+  function stopWorkers() {
+    for (const worker of workers.values()) worker.terminate();
+    workers = new Map();
+  }
+
+  function tellWorkers(type) {
+    for (const worker of workers.values()) worker.postMessage({ type });
+  }
+
+  // No worker could start: the runs train on the main thread instead, from
+  // their start (what any worker did is dropped; the numbers are the same).
+  function fallBack(error) {
+    stopWorkers();
+    state.fallback = error.message || String(error);
+    startRuns('slices');
+  }
+
+  // Both engines.
+
+  // A slice's patch into the run, and the steps per second.
+  function take(run, patch) {
+    applyPatch(run, patch);
+    if (patch.append) measureRate(patch.append.loss.length);
+  }
+
   function finish() {
     state.phase = 'done';
     state.rate = null;
     onChange();
-  }
-
-  function release() {
-    const run = state.runs[state.current];
-    if (trainer && run) {
-      run.layerNorms.after = plainLayerNorms(trainer.layerNorms());
-      run.gains = plainGains(trainer.gains());
-    }
-    trainer?.delete();
-    trainer = null;
-    nextChars = null;
   }
 
   function measureRate(steps) {
@@ -256,6 +281,23 @@ export function createLabRunner({ win, doc, onChange }) {
     while (samples.length > 2 && now - samples[0][0] > RATE_WINDOW_MS) samples.shift();
     const [t0, s0] = samples[0];
     state.rate = samples.length > 1 && now > t0 ? ((total - s0) / (now - t0)) * 1000 : state.rate;
+  }
+
+  // The contrast's runs, fresh, training in engine.
+  function startRuns(engine) {
+    generation += 1;
+    scheduled = false;
+    samples = [];
+    Object.assign(state, {
+      engine,
+      phase: state.phase === 'paused' ? 'paused' : 'running',
+      current: 0,
+      rate: null,
+      runs: state.runs.map(({ id, options }) => freshRun(id, options)),
+    });
+    onChange();
+    if (engine === 'workers') startWorkers();
+    else schedule();
   }
 
   return {
@@ -273,49 +315,43 @@ export function createLabRunner({ win, doc, onChange }) {
         sample,
         settings,
         cell,
-        phase: 'running',
-        current: 0,
-        rate: null,
-        runs: runs.map(({ id, options }) => ({
-          id,
-          options,
-          status: 'waiting',
-          ...emptySeries(),
-          heldout: NaN,
-          divergedAt: null,
-          error: null,
-          sample: null,
-          sampleBytes: null,
-          nextChars: { before: null, after: null },
-          layerNorms: { before: null, after: null },
-          gains: null,
-        })),
+        runs: runs.map(({ id, options }) => freshRun(id, options)),
       });
-      onChange();
-      schedule();
+      startRuns(wantWorkers() ? 'workers' : 'slices');
     },
 
     pause() {
       if (state.phase !== 'running') return;
       state.phase = 'paused';
       samples = [];
+      if (state.engine === 'workers') tellWorkers('pause');
       onChange();
     },
 
     resume() {
       if (state.phase !== 'paused') return;
       state.phase = 'running';
+      if (state.engine === 'workers' && !state.hidden) tellWorkers('resume');
       onChange();
       schedule();
     },
 
-    // Stops, forgets every run and deletes the live trainer.
+    // Stops, forgets every run and drops every live trainer and worker.
     reset() {
       generation += 1;
       scheduled = false;
       release();
+      stopWorkers();
       samples = [];
-      Object.assign(state, { phase: 'idle', runs: [], current: 0, rate: null, settings: null, cell: null });
+      Object.assign(state, {
+        phase: 'idle',
+        runs: [],
+        current: 0,
+        rate: null,
+        settings: null,
+        cell: null,
+        engine: null,
+      });
       onChange();
     },
 
@@ -335,5 +371,23 @@ export function createLabRunner({ win, doc, onChange }) {
           0,
         );
     },
+  };
+}
+
+function freshRun(id, options) {
+  return {
+    id,
+    options,
+    status: 'waiting',
+    ...emptySeries(),
+    heldout: NaN,
+    divergedAt: null,
+    error: null,
+    sample: null,
+    sampleBytes: null,
+    nextChars: { before: null, after: null },
+    layerNorms: { before: null, after: null },
+    gains: null,
+    heapBytes: null,
   };
 }

@@ -51,6 +51,8 @@ export default {
   statusSampling: '正在让“{run}”这一组的模型写一段样例……',
   statusReading: '正在问“{run}”这一组的模型接下来会写什么……',
   statusCell: '{doing}这是图中的一格：{run}，{layers} 层，学习率 {lr}，种子 1；上面你自己的设置没有改动。',
+  statusWorkers: '正在同时处理这几组：{runs}。每组各用一个后台线程，页面本身只管绘图。',
+  statusNoWorkers: '此处的页面不能启动后台线程，所以各组在页面本身上依次训练，穿插在画面刷新之间。',
   statusPaused: '已暂停。',
   statusHidden: '标签页不可见，训练暂停。',
   statusDone: '所有运行都已结束。',

@@ -5,6 +5,8 @@ import { recordState } from '../../predictions.js';
 import { el, setDisabled, setHidden, setText } from '../../widgets/dom.js';
 import { RUN_LABEL } from '../labels.js';
 
+const ENDED = new Set(['done', 'diverged', 'failed']);
+
 const STATUS_KEY = {
   training: 'statusTraining',
   evaluating: 'statusEvaluating',
@@ -24,9 +26,18 @@ function statusText({ text, nl, state }) {
   if (state.hidden) return t('statusHidden');
   const run = state.runs[state.current];
   const name = t(RUN_LABEL[run.id]);
-  const doing = t(STATUS_KEY[run.status] ?? 'statusLoading', { run: name });
+  const going = state.runs.filter((r) => !ENDED.has(r.status));
+  const doing =
+    state.engine === 'workers' && going.length > 1
+      ? t('statusWorkers', { runs: text.list(going.map((r) => t(RUN_LABEL[r.id]))) })
+      : t(STATUS_KEY[run.status] ?? 'statusLoading', { run: name });
   const cell = state.cell;
-  return cell ? t('statusCell', { doing, run: name, layers: integer(cell.layers), lr: decimals(cell.lr, 4) }) : doing;
+  const said = cell
+    ? t('statusCell', { doing, run: name, layers: integer(cell.layers), lr: decimals(cell.lr, 4) })
+    : doing;
+  // Workers were wanted and none could start (runner.js: state.fallback).
+  if (!state.fallback || state.engine !== 'slices') return said;
+  return `${said}${text.lang === 'zh-CN' ? '' : ' '}${t('statusNoWorkers')}`;
 }
 
 export const controlsPanel = {

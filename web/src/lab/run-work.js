@@ -1,0 +1,148 @@
+// One lab run's work on its trainer, from the trainer made to the run's end,
+// cut into slices of a few milliseconds: the most likely next characters
+// before the first step, the steps, the held-out loss, the sample, the next
+// characters after it. The same code runs on the page's main thread (the
+// runner's idle slices) and in a Web Worker (worker.js), so both give the
+// same numbers bit for bit.
+//
+// createRunWork(trainer, { steps, sample }) -> { opening, work(budgetMs) -> patch, status, done }
+//
+// opening is the patch of what the trainer gave as it was made (the
+// entropy, the norms before the first step); each work() returns what the slice produced as a patch for the run's
+// record (applyPatch below): { status, append, set }, where append holds the
+// steps' series to add (loss, gradFirst, gradLast, updateFirst, updateLast:
+// plain arrays of the trainer's float32 values) and set the values the run
+// gained (entropy, layerNormsBefore, nextCharsBefore, heldout, sample,
+// sampleBytes, nextCharsAfter, layerNormsAfter, gains, divergedAt). A run
+// ends 'done', or 'diverged' on the first step whose loss or gradient is not
+// finite (then with the norms and gains of the last weights it updated, and
+// no held-out loss, sample or characters after).
+//
+// Everything in a patch is plain data (structured-clonable), so a worker
+// posts it as it is.
+import { createNextChars } from './next-chars.js';
+
+const SERIES = ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast'];
+
+// trainer.layerNorms()'s result as plain arrays (the float32 values exact).
+function plainLayerNorms(probe) {
+  const norms =
+    probe.norms &&
+    Object.fromEntries(
+      Object.entries(probe.norms).map(([name, n]) => [name, { in: Array.from(n.in), out: Array.from(n.out) }]),
+    );
+  return { step: probe.step, tokens: probe.tokens, residual: Array.from(probe.residual), norms };
+}
+
+// trainer.gains()'s gains as plain arrays, layer by layer: { step, hidden,
+// layers: [{ inputNorm, postAttentionNorm }] }, or null without a norm.
+function plainGains(gains) {
+  if (gains.gain === null) return null;
+  const { hidden } = gains;
+  const row = (values, l) => Array.from(values.subarray(l * hidden, (l + 1) * hidden));
+  const layers = [];
+  for (let l = 0; l < gains.layers; l++) {
+    layers.push({ inputNorm: row(gains.gain.inputNorm, l), postAttentionNorm: row(gains.gain.postAttentionNorm, l) });
+  }
+  return { step: gains.step, hidden, layers };
+}
+
+// A run's per-step series before its first step.
+export const emptySeries = () => ({
+  loss: [],
+  gradFirst: [],
+  gradLast: [],
+  updateFirst: [],
+  updateLast: [],
+  entropy: NaN,
+});
+
+// now: () -> milliseconds (performance.now on the page and in a worker).
+export function createRunWork(trainer, { steps, sample }, now = () => performance.now()) {
+  let status = 'reading';
+  let trained = 0;
+  let nextChars = createNextChars(trainer, sample.prompt);
+
+  // The last weights' norms and gains, as the run ends.
+  const ending = (set) => {
+    set.layerNormsAfter = plainLayerNorms(trainer.layerNorms());
+    set.gains = plainGains(trainer.gains());
+  };
+
+  function train(budget, patch) {
+    const result = trainer.advance(budget);
+    patch.append = Object.fromEntries(SERIES.map((name) => [name, Array.from(result[name])]));
+    if (result.diverged) {
+      const bad = patch.append.loss.findIndex((v) => !Number.isFinite(v));
+      patch.set.divergedAt = trained + (bad < 0 ? patch.append.loss.length : bad + 1);
+      status = 'diverged';
+      ending(patch.set);
+    } else if (trained + result.loss.length >= steps) status = 'evaluating';
+    trained += result.loss.length;
+  }
+
+  function read(budget, set) {
+    const start = now();
+    while (!nextChars.step()) if (now() - start >= budget) return;
+    // Before the first step, or after the sample.
+    if (trained === 0) {
+      set.nextCharsBefore = nextChars.result;
+      status = 'training';
+      return;
+    }
+    set.nextCharsAfter = nextChars.result;
+    status = 'done';
+    ending(set);
+  }
+
+  return {
+    opening: {
+      status,
+      append: null,
+      set: { entropy: trainer.unigramEntropy, layerNormsBefore: plainLayerNorms(trainer.layerNorms()) },
+    },
+    get status() {
+      return status;
+    },
+    get done() {
+      return status === 'done' || status === 'diverged';
+    },
+    // One slice of about budgetMs; the patch of what it produced.
+    work(budget) {
+      const patch = { status, append: null, set: {} };
+      if (status === 'reading') read(budget, patch.set);
+      else if (status === 'training') train(budget, patch);
+      else if (status === 'evaluating') {
+        const result = trainer.evaluateFor(budget);
+        if (result.done) {
+          patch.set.heldout = result.loss;
+          status = 'sampling';
+        }
+      } else if (status === 'sampling') {
+        const { prompt, bytes, temperature, seed } = sample;
+        const result = trainer.generateFor(prompt, bytes, { temperature, seed }, budget);
+        if (result.done) {
+          patch.set.sample = result.text;
+          patch.set.sampleBytes = Array.from(result.utf8);
+          nextChars = createNextChars(trainer, prompt);
+          status = 'reading';
+        }
+      }
+      patch.status = status;
+      return patch;
+    },
+  };
+}
+
+// Adds a patch to a run's record (runner.js's run objects).
+export function applyPatch(run, { status, append, set }) {
+  if (append) for (const name of SERIES) for (const v of append[name]) run[name].push(v);
+  for (const [key, value] of Object.entries(set)) {
+    if (key === 'layerNormsBefore') run.layerNorms.before = value;
+    else if (key === 'layerNormsAfter') run.layerNorms.after = value;
+    else if (key === 'nextCharsBefore') run.nextChars.before = value;
+    else if (key === 'nextCharsAfter') run.nextChars.after = value;
+    else run[key] = value;
+  }
+  run.status = status;
+}
