@@ -19,6 +19,14 @@
 //     page with its own normlab API, the options the lab's first run uses);
 //     from it, derived, the default contrast's training alone (its runs × its
 //     steps × that median: no evaluation, sampling or repaints).
+// Then, at 1× in the same viewport, the lab's default contrast at full
+// length as a reader runs it, twice, one after the other in fresh pages: its
+// runs in Web Workers, all at once (the lab's engine), and on the main
+// thread in idle slices (window.NORMLAB_LAB_WORKERS = false, the fallback):
+// the wall-clock from the start button to every run ended, the main
+// thread's tasks over 50 ms in that time, and each worker's wasm memory
+// (trainer-tracker.mjs). (DevTools throttling slows the page's thread, not
+// its workers', so the two engines are compared unthrottled.)
 // A JavaScript loop timed in the page at each rate shows the throttling took
 // effect. Throttling slows the page's renderer only, not the browser's other
 // processes nor the compositor's GPU work (headless: software), so it is a
@@ -27,14 +35,16 @@
 // whether they were met; asserts nothing (the machine's load decides too
 // much).
 //
-//   node tests/bench/phone-perf.mjs [--loads 3] [--rates 1,4,6] [--moves 20] [--steps 10] [--url URL] [--json FILE]
+//   node tests/bench/phone-perf.mjs [--loads 3] [--rates 1,4,6] [--moves 20] [--steps 10] [--no-contrast]
+//                                   [--url URL] [--json FILE]
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { LAB_DEFAULTS, LAB_RUNS, LAB_STEPS, runOptions } from '../../web/src/lab/runs.js';
-import { launchBrowser } from '../browser/page-support.mjs';
+import { LAB, bringLabIn, launchBrowser } from '../browser/page-support.mjs';
+import { trackTrainerModules } from '../browser/trainer-tracker.mjs';
 import { SLIDERS, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,6 +65,7 @@ function parseArgs(argv) {
     steps: 10,
     url: pathToFileURL(path.join(ROOT, 'dist/index.html')).href,
     json: null,
+    contrast: true,
   };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--loads') o.loads = Number(argv[++i]);
@@ -63,6 +74,7 @@ function parseArgs(argv) {
     else if (argv[i] === '--steps') o.steps = Number(argv[++i]);
     else if (argv[i] === '--url') o.url = argv[++i];
     else if (argv[i] === '--json') o.json = path.resolve(argv[++i]);
+    else if (argv[i] === '--no-contrast') o.contrast = false;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   for (const [name, v] of [
@@ -198,6 +210,54 @@ async function measureLoad(browser, url, rate, extra, options) {
 
 const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '-').padStart(11);
 
+// The default contrast at full length in a fresh page at 1×, in the lab's
+// engine ('workers') or the fallback ('slices'): { wallMs, engine, long:
+// the main thread's tasks over 50 ms from start to end (ms each), workers:
+// [{ backend, maxBytes }], errors }.
+async function timeContrast(browser, url, engine) {
+  const context = await browser.newContext({ ...DEVICE, locale: 'en-US', colorScheme: 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20 * 60 * 1000);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.addInitScript(trackTrainerModules);
+  await page.addInitScript((slices) => {
+    if (slices) window.NORMLAB_LAB_WORKERS = false;
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  }, engine === 'slices');
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
+    await bringLabIn(page);
+    await page.check('#lab-guess-pre');
+    await page.locator(`${LAB} .lab-predict button`).first().click();
+    await page.waitForFunction((sel) => !document.querySelector(`${sel} .lab-start`).disabled, LAB);
+    const t0 = await page.evaluate(() => performance.now());
+    await page.locator(`${LAB} .lab-start`).click();
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === 'done', LAB, { polling: 200 });
+    const t1 = await page.evaluate(() => performance.now());
+    return {
+      engine: await page.evaluate((sel) => document.querySelector(sel).dataset.engine, LAB),
+      wallMs: t1 - t0,
+      long: await page.evaluate(
+        ([a, b]) => window.longTasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d),
+        [t0, t1],
+      ),
+      workers: (await page.evaluate(() => window.__trainerModules.read())).map(({ backend, maxBytes }) => ({
+        backend,
+        maxBytes,
+      })),
+      errors,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 const options = parseArgs(process.argv.slice(2));
 const recorded = {
   url: options.url,
@@ -317,6 +377,33 @@ try {
         `${stepMs.toFixed(1)} ms = ${(contrastMs / 1000).toFixed(1)} s (no evaluation, sampling or repaints)`,
     );
     console.log(`  console and page errors: ${errors.length}${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+  }
+  if (options.contrast) {
+    const start = loadavg();
+    const workers = await timeContrast(browser, options.url, 'workers');
+    const slices = await timeContrast(browser, options.url, 'slices');
+    const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    console.log(
+      `\n== The lab's default contrast at full length (${LAB_RUNS.length} runs × ${LAB_STEPS} steps, evaluation, ` +
+        `samples, repaints), 1×, ${VIEWPORT.width} × ${VIEWPORT.height}; load average ${start} at the start, ` +
+        `${loadavg()} at the end`,
+    );
+    for (const r of [workers, slices]) {
+      const instances = r.workers.filter((w) => w.maxBytes > 0);
+      const memory = instances.length
+        ? `; ${instances.length} trainer instances at most ${instances.map((w) => mib(w.maxBytes)).join(', ')} ` +
+          `(${mib(instances.reduce((sum, w) => sum + w.maxBytes, 0))} together)`
+        : '';
+      console.log(
+        `  ${(r.engine === 'workers' ? 'Web Workers, all runs at once' : 'main thread, idle slices').padEnd(32)} ` +
+          `${(r.wallMs / 1000).toFixed(1).padStart(6)} s; main-thread tasks over 50 ms: ${r.long.length}` +
+          `${r.long.length ? ` (longest ${Math.max(...r.long).toFixed(0)} ms)` : ''}${memory}` +
+          `${r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''}`,
+      );
+    }
+    const ratio = workers.wallMs / slices.wallMs;
+    console.log(`  workers / main thread: ${ratio.toFixed(2)} (target ≤ 0.6 on this machine)`);
+    recorded.contrast = { workers, slices, ratio, loadAtStart: start };
   }
   recorded.loadAtEnd = os.loadavg();
   console.log(`\nload average ${loadavg()} at the end`);

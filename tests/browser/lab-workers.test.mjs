@@ -5,7 +5,9 @@
 // from their URL), and on the main thread in idle slices where a policy
 // forbids workers (the lab says so in its status) or the test asks for it
 // (window.NORMLAB_LAB_WORKERS = false): every drawn number and sample the
-// same bit for bit in all four. The workers' instances are tracked as the
+// same bit for bit in all four. Then a reload mid-contrast, resumed from the
+// checkpoints in workers (one at a time, the lab's number on two cores) and
+// in slices: the same bits again. The workers' instances are tracked as the
 // soak tracks the trainer's (trainer-tracker.mjs): one worker per run, each
 // terminated when its run ends, and every one at once when a contrast is
 // reset while its runs train.
@@ -30,6 +32,8 @@ const shared = shareBrowserAndServer();
 const STEPS = 12;
 const EN = LAB_DICTIONARIES.en;
 const fewSteps = `window.NORMLAB_LAB_STEPS = ${STEPS};`;
+// All three runs at once (the lab's own number is one per core but one).
+const allAtOnce = 'window.NORMLAB_LAB_WORKERS = 3;';
 
 const engineOf = (page) => page.evaluate((sel) => document.querySelector(sel).dataset.engine, lab);
 const waitPhase = (page, phase) =>
@@ -90,14 +94,14 @@ const SLICES = new RegExp(`^${escape(EN.statusTraining).replace('\\{run\\}', '.+
 test('workers from file:// and over http, idle slices where a policy forbids workers or a test asks: the same bits', async () => {
   const fromFile = await contrast(
     fileUrl,
-    { initScript: `${fewSteps} (${trackTrainerModules})();` },
+    { initScript: `${fewSteps} ${allAtOnce} (${trackTrainerModules})();` },
     'workers',
     AT_ONCE,
   );
   const served = `${shared.server.url}index.html`;
   const withWorkers = await contrast(
     served,
-    { initScript: fewSteps, csp: `${CSP}; worker-src 'self'` },
+    { initScript: `${fewSteps} ${allAtOnce}`, csp: `${CSP}; worker-src 'self'` },
     'workers',
     AT_ONCE,
   );
@@ -153,7 +157,9 @@ test('workers from file:// and over http, idle slices where a policy forbids wor
 });
 
 test('a reset while the runs train in workers terminates every worker', async () => {
-  const { page, problems, close } = await openPage(shared.browser, fileUrl, { initScript: trackTrainerModules });
+  const { page, problems, close } = await openPage(shared.browser, fileUrl, {
+    initScript: `${allAtOnce} (${trackTrainerModules})();`,
+  });
   try {
     const cdp = await page.context().newCDPSession(page);
     await startContrast(page);
@@ -172,5 +178,70 @@ test('a reset while the runs train in workers terminates every worker', async ()
     assert.deepEqual(problems, []);
   } finally {
     await close();
+  }
+});
+
+// A reload mid-contrast: the lab offers the saved contrast and, resumed,
+// ends with every drawn number and sample equal to an uninterrupted run's.
+// Checkpoints every 200 ms here (the lab's own: every 5 s).
+async function resumedContrast(options) {
+  const { page, problems, close } = await openPage(shared.browser, fileUrl, {
+    initScript: `window.NORMLAB_LAB_STEPS = ${RESUME_STEPS}; window.NORMLAB_LAB_CHECKPOINT_MS = 200; ${options}`,
+  });
+  try {
+    await startContrast(page);
+    // The first run saved part-way through its training.
+    await page.waitForFunction(
+      (sel) => {
+        const step = Number(
+          document.querySelector(`${sel} .lab-saved-line`)?.textContent.match(/pre-norm at step (\d+)/)?.[1],
+        );
+        return step >= 5 && step <= 40;
+      },
+      lab,
+      { timeout: 120_000, polling: 20 },
+    );
+    const savedLine = await page.locator(`${lab} .lab-saved-line`).textContent();
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
+    await bringLabIn(page);
+    const offer = page.locator(`${lab} .lab-resume`);
+    await offer.waitFor({ state: 'visible', timeout: 60_000 });
+    const offerLine = await page.locator(`${lab} .lab-saved-line`).textContent();
+    await offer.click();
+    await waitPhase(page, 'done');
+    return { page, problems, close, savedLine, offerLine, numbers: await drawn(page) };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+const RESUME_STEPS = 60;
+
+test('a reload mid-contrast: the lab offers to go on, and the resumed runs end bit for bit as uninterrupted ones', async () => {
+  const whole = await contrast(
+    fileUrl,
+    { initScript: `window.NORMLAB_LAB_STEPS = ${RESUME_STEPS}; ${allAtOnce}` },
+    'workers',
+    AT_ONCE,
+  );
+  const resumed = await resumedContrast('');
+  const resumedSlices = await resumedContrast('window.NORMLAB_LAB_WORKERS = false;');
+  try {
+    for (const r of [resumed, resumedSlices]) {
+      assert.match(r.savedLine, /^Progress saved in this browser \(pre-norm at step \d+ of 60, /);
+      const step = Number(r.offerLine.match(/pre-norm at step (\d+) of 60/)?.[1]);
+      assert.ok(step >= 1 && step < 60, r.offerLine);
+      assert.deepEqual(r.numbers, whole.numbers, 'the resumed contrast draws what the uninterrupted one drew');
+      assert.deepEqual(r.problems, []);
+      // The contrast ended: nothing is offered any more.
+      await r.page.reload();
+      await bringLabIn(r.page);
+      await settle(r.page);
+      assert.equal(await r.page.locator(`${lab} .lab-resume`).isVisible(), false);
+    }
+  } finally {
+    for (const c of [whole, resumed, resumedSlices]) await c.close();
   }
 });

@@ -25,12 +25,17 @@
 // repaint gives every panel the inputs it reads.
 import { integer } from '../format.js';
 import { readPredictions, recordState, writePrediction } from '../predictions.js';
+import { createCheckpointStore } from './checkpoints.js';
 import { PANELS } from './panels/index.js';
 import { createRepaint } from './repaint.js';
 import { createLabRunner } from './runner.js';
 import { LAB_DEFAULTS, LAB_MIN_TEXT_BYTES, LAB_SAMPLE, labSteps, runOptions, samplePrompt, utf8Bytes } from './runs.js';
 import { labText } from './text.js';
 import { LAB_TEXTS } from './texts.js';
+
+// A paint while runs train stops after this many milliseconds (at a panel's
+// end), to go on in the next frame.
+const PAINT_BUDGET_MS = 6;
 
 export function mountLab(root, { win = window, doc = document, store = null, onTrained = null } = {}) {
   const steps = labSteps(win);
@@ -40,6 +45,7 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
 
   // One paint per frame, while training one per REPAINT_MS (repaint.js);
   // opt-in User Timing measures for tests/bench/page-perf.mjs, as the page's.
+  const timing = win.NORMLAB_TIMING === true;
   const requestPaint = createRepaint({
     win,
     paint,
@@ -47,9 +53,22 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     measure: win.NORMLAB_TIMING === true ? 'normlab:lab-paint' : null,
   });
   let published = 0;
+  // The contrast an earlier page saved (checkpoints.js), offered until the
+  // reader goes on from it, forgets it or starts another; null when none.
+  const checkpoints = createCheckpointStore(win);
+  let saved = null;
+  checkpoints.load().then(
+    (found) => {
+      if (found === null || runner.state.phase !== 'idle') return;
+      saved = found;
+      requestPaint(true);
+    },
+    () => {},
+  );
   const runner = createLabRunner({
     win,
     doc,
+    store: checkpoints,
     onChange: () => {
       requestPaint(false);
       publishTrained();
@@ -87,6 +106,7 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     // reader's); cell: the map cell they come from, or null.
     start(contrast = { ...settings, runs: [...settings.runs] }, cell = null) {
       if (!view.nl || !canStart(contrast)) return;
+      saved = null;
       const { bytes, temperature, seed: sampleSeed } = LAB_SAMPLE;
       const lang = text.lang;
       runner.start(
@@ -107,6 +127,19 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
     },
     pauseOrResume: () => (runner.state.phase === 'paused' ? runner.resume() : runner.pause()),
     reset: () => runner.reset(),
+    resumeSaved() {
+      if (!view.nl || saved === null || runner.state.phase !== 'idle') return;
+      const from = saved;
+      saved = null;
+      runner.resumeSaved(view.nl, from);
+    },
+    forgetSaved() {
+      if (saved !== null) {
+        saved = null;
+        checkpoints.clear().catch(() => {});
+        requestPaint(true);
+      } else runner.forgetSaved();
+    },
     requestPaint,
   };
 
@@ -133,6 +166,8 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
       canStart: editable() && recordState(record) !== 'none' && !problem,
       // () -> the steps the contrast has left.
       stepsLeft: runner.stepsLeft,
+      // The contrast an earlier page saved (checkpoints.js), or null.
+      saved,
     };
   }
 
@@ -140,12 +175,32 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
   root.replaceChildren(...parts.flatMap((part) => part.nodes));
   root.classList.add('lab');
 
-  function paint() {
+  // While runs train, a paint that is not a reader's doing stops after the
+  // panel that takes it past PAINT_BUDGET_MS, and the next frame goes on
+  // from the panel after it (repaint.js), so no frame holds the page up.
+  let cursor = 0;
+  function paint(forced) {
     const all = inputs();
-    PANELS.forEach((panel, i) => panel.paint(parts[i], inputsRead(panel, all)));
+    const sliced = !forced && all.state.phase === 'running';
+    const start = win.performance.now();
+    const count = PANELS.length;
+    let more = false;
+    for (let done = 0, i = sliced ? cursor : 0; done < count; done++, i = (i + 1) % count) {
+      const t = win.performance.now();
+      PANELS[i].paint(parts[i], inputsRead(PANELS[i], all));
+      if (timing)
+        win.performance.measure(`normlab:lab-panel:${PANELS[i].name}`, { start: t, end: win.performance.now() });
+      if (sliced && done < count - 1 && win.performance.now() - start > PAINT_BUDGET_MS) {
+        cursor = (i + 1) % count;
+        more = true;
+        break;
+      }
+    }
+    if (!more) cursor = 0;
     root.dataset.phase = all.state.phase;
     // How the runs train: 'workers' or 'slices' (runner.js), for tests.
     if (all.state.engine) root.dataset.engine = all.state.engine;
+    return more;
   }
 
   return {

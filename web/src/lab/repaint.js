@@ -5,6 +5,10 @@
 // reader's input, a new language) paints on the next frame whatever the
 // phase.
 //
+// paint(forced) returns true when it painted only part of the lab (it keeps
+// each paint while training short, panel by panel: lab-widget.js); the rest
+// is then painted on the next frame, whatever REPAINT_MS says.
+//
 // measure: a User Timing measure name for each paint (tests/bench), or null.
 import { createScheduler } from '../panels/schedule.js';
 
@@ -15,11 +19,12 @@ export function createRepaint({ win, paint, busy, measure = null }) {
   let lastPaint = -Infinity;
   let forced = false;
   let later = null;
+  let more = false;
   const scheduler = createScheduler({
     win,
     paint() {
       const now = win.performance.now();
-      if (!forced && busy() && now - lastPaint < REPAINT_MS) {
+      if (!forced && !more && busy() && now - lastPaint < REPAINT_MS) {
         later ??= win.setTimeout(
           () => {
             later = null;
@@ -29,10 +34,12 @@ export function createRepaint({ win, paint, busy, measure = null }) {
         );
         return;
       }
+      const wasForced = forced;
       forced = false;
-      lastPaint = now;
-      paint();
+      if (!more) lastPaint = now;
+      more = paint(wasForced) === true;
       if (measure) win.performance.measure(measure, { start: now, end: win.performance.now() });
+      if (more) scheduler.request();
     },
   });
   function requestPaint(force) {

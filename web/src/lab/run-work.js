@@ -5,7 +5,8 @@
 // runner's idle slices) and in a Web Worker (worker.js), so both give the
 // same numbers bit for bit.
 //
-// createRunWork(trainer, { steps, sample }) -> { opening, work(budgetMs) -> patch, status, done }
+// createRunWork(trainer, { steps, sample }) -> { opening, work(budgetMs, boundary) -> patch,
+//   checkpoint(), status, done }
 //
 // opening is the patch of what the trainer gave as it was made (the
 // entropy, the norms before the first step); each work() returns what the slice produced as a patch for the run's
@@ -58,10 +59,15 @@ export const emptySeries = () => ({
 });
 
 // now: () -> milliseconds (performance.now on the page and in a worker).
-export function createRunWork(trainer, { steps, sample }, now = () => performance.now()) {
-  let status = 'reading';
-  let trained = 0;
-  let nextChars = createNextChars(trainer, sample.prompt);
+// resumeAt: the steps a restored trainer has done (trainer.restoreState()):
+// the run goes on from there, its record up to that step already kept
+// (checkpoints.js), so the opening patch is empty.
+export function createRunWork(trainer, { steps, sample, resumeAt = 0 }, now = () => performance.now()) {
+  let status = resumeAt === 0 ? 'reading' : resumeAt >= steps ? 'evaluating' : 'training';
+  let trained = resumeAt;
+  // The last slice stopped part-way through a step (no state to save).
+  let midStep = false;
+  let nextChars = resumeAt === 0 ? createNextChars(trainer, sample.prompt) : null;
 
   // The last weights' norms and gains, as the run ends.
   const ending = (set) => {
@@ -69,16 +75,25 @@ export function createRunWork(trainer, { steps, sample }, now = () => performanc
     set.gains = plainGains(trainer.gains());
   };
 
-  function train(budget, patch) {
-    const result = trainer.advance(budget);
-    patch.append = Object.fromEntries(SERIES.map((name) => [name, Array.from(result[name])]));
+  // boundary: stop at the end of a step (a checkpoint is due): a step
+  // partly done is finished unit by unit (advance(0) runs one unit), within
+  // the budget, then the slice ends.
+  function train(budget, patch, boundary) {
+    patch.append = Object.fromEntries(SERIES.map((name) => [name, []]));
+    const start = now();
+    let result;
+    do {
+      result = trainer.advance(boundary && midStep ? 0 : budget);
+      midStep = result.unitsDone !== 0;
+      for (const name of SERIES) for (const v of result[name]) patch.append[name].push(v);
+    } while (boundary && midStep && !result.diverged && now() - start < budget);
     if (result.diverged) {
       const bad = patch.append.loss.findIndex((v) => !Number.isFinite(v));
       patch.set.divergedAt = trained + (bad < 0 ? patch.append.loss.length : bad + 1);
       status = 'diverged';
       ending(patch.set);
-    } else if (trained + result.loss.length >= steps) status = 'evaluating';
-    trained += result.loss.length;
+    } else if (trained + patch.append.loss.length >= steps) status = 'evaluating';
+    trained += patch.append.loss.length;
   }
 
   function read(budget, set) {
@@ -99,7 +114,18 @@ export function createRunWork(trainer, { steps, sample }, now = () => performanc
     opening: {
       status,
       append: null,
-      set: { entropy: trainer.unigramEntropy, layerNormsBefore: plainLayerNorms(trainer.layerNorms()) },
+      set:
+        resumeAt === 0
+          ? { entropy: trainer.unigramEntropy, layerNormsBefore: plainLayerNorms(trainer.layerNorms()) }
+          : {},
+    },
+    // The run's training state between two steps, for a checkpoint:
+    // { step, bytes: trainer.saveState() }, or null when the last slice
+    // stopped part-way through a step, before the first step or once the
+    // run has ended.
+    checkpoint() {
+      if (trained === 0 || midStep || status === 'done' || status === 'diverged') return null;
+      return { step: trained, bytes: trainer.saveState() };
     },
     get status() {
       return status;
@@ -108,10 +134,11 @@ export function createRunWork(trainer, { steps, sample }, now = () => performanc
       return status === 'done' || status === 'diverged';
     },
     // One slice of about budgetMs; the patch of what it produced.
-    work(budget) {
+    // boundary: a checkpoint is due, so training stops at a step's end.
+    work(budget, boundary = false) {
       const patch = { status, append: null, set: {} };
       if (status === 'reading') read(budget, patch.set);
-      else if (status === 'training') train(budget, patch);
+      else if (status === 'training') train(budget, patch, boundary);
       else if (status === 'evaluating') {
         const result = trainer.evaluateFor(budget);
         if (result.done) {

@@ -3,11 +3,11 @@
 // characters after) runs in one of two engines, which give the same numbers
 // bit for bit:
 //
-// - 'workers': every run of a contrast at once, each in a Web Worker with
-//   its own instance of the trainer's module (workers.js, worker.js); the
-//   page's main thread only takes in each slice's patch and paints. A
-//   worker is terminated when its run ends or the contrast is reset, which
-//   drops its instance.
+// - 'workers': the runs of a contrast at once, as many as the device has
+//   cores but one (fill()), each in a Web Worker with its own instance of
+//   the trainer's module (workers.js, worker.js); the page's main thread
+//   only takes in each slice's patch and paints. A worker is terminated
+//   when its run ends or the contrast is reset, which drops its instance.
 // - 'slices': one run after another on the main thread, a slice per idle
 //   period (requestIdleCallback, else a zero-delay timeout) with a budget of
 //   a few milliseconds, so no task holds the page up; each trainer deleted
@@ -17,6 +17,12 @@
 //   before the page's scripts run, forces it (tests and benchmarks).
 //
 // Training pauses while the tab is hidden and resumes when it shows again.
+//
+// Checkpoints (checkpoints.js): every CHECKPOINT_MS of training (window.
+// NORMLAB_LAB_CHECKPOINT_MS, set before the page's scripts run, for tests),
+// between two steps, each run's state goes to the browser's storage with its
+// record so far; a later page can go on from them (resumeSaved), bit for
+// bit. A write that fails is reported in state.saving and otherwise ignored.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
 // values, exact as doubles): loss, gradFirst, gradLast, updateFirst and
@@ -29,6 +35,7 @@
 // norm), each layer's two norms as arrays of hidden values; and, with
 // workers, the wasm memory of the run's instance (heapBytes, the largest
 // seen).
+import { recordAt } from './checkpoints.js';
 import { applyPatch, createRunWork, emptySeries } from './run-work.js';
 import { createWorkerMaker } from './workers.js';
 
@@ -49,8 +56,11 @@ const RATE_WINDOW_MS = 3000;
 const WORKER_START_MS = 30000;
 
 const ENDED = new Set(['done', 'diverged', 'failed']);
+// How often a run's state is saved while it trains.
+const CHECKPOINT_MS = 5000;
 
-export function createLabRunner({ win, doc, onChange }) {
+// store: checkpoints.js's createCheckpointStore(win), or null (nothing saved).
+export function createLabRunner({ win, doc, onChange, store = null }) {
   const state = {
     phase: 'idle',
     hidden: doc.visibilityState === 'hidden',
@@ -65,7 +75,16 @@ export function createLabRunner({ win, doc, onChange }) {
     // Why the runs train on the main thread, when workers were wanted and
     // none could start (a message), else null.
     fallback: null,
+    // The contrast's progress kept in the browser: { runs: [{ id, step,
+    // ended }] } once written (step: the steps saved, 0 when none), { error }
+    // when a write failed, 'off' when the reader asked to forget it, else
+    // null.
+    saving: null,
   };
+  const checkpointMs = Number.isFinite(win.NORMLAB_LAB_CHECKPOINT_MS) ? win.NORMLAB_LAB_CHECKPOINT_MS : CHECKPOINT_MS;
+  // A write in progress, and whether another is wanted after it.
+  let writing = false;
+  let rewrite = false;
   let generation = 0;
   let scheduled = false;
   // The slices engine's live run: its trainer and work.
@@ -121,11 +140,17 @@ export function createLabRunner({ win, doc, onChange }) {
 
   function slice(budget) {
     if (state.phase !== 'running' || state.hidden) return;
+    while (state.runs[state.current] && ENDED.has(state.runs[state.current].status)) state.current += 1;
     const run = state.runs[state.current];
     if (!run) return finish();
     if (run.status === 'waiting') return create(run);
     if (work === null) return; // its trainer is still being made
-    measured('normlab:lab-slice', () => take(run, work.work(budget)), { budget, what: run.status });
+    const due = win.performance.now() - run.savedMs >= checkpointMs;
+    measured('normlab:lab-slice', () => take(run, work.work(budget, due)), { budget, what: run.status });
+    if (due) {
+      const saved = work.checkpoint();
+      if (saved) keep(run, { step: saved.step, state: new win.Blob([saved.bytes]) });
+    }
     if (work?.done === true || ENDED.has(run.status)) release();
     if (ENDED.has(run.status)) next();
     else {
@@ -141,27 +166,46 @@ export function createLabRunner({ win, doc, onChange }) {
     run.status = 'loading';
     const mine = generation;
     onChange();
-    state.nl.createTrainer(run.options).then(
-      (made) => {
-        if (mine !== generation) {
-          made.delete();
-          return;
-        }
-        measured('normlab:lab-create', () => {
-          trainer = made;
-          work = createRunWork(made, { steps: state.steps, sample: state.sample }, () => win.performance.now());
-          take(run, work.opening);
-          onChange();
-          schedule();
-        });
-      },
-      (error) => {
-        if (mine !== generation) return;
-        run.status = 'failed';
-        run.error = error.message;
-        next();
-      },
-    );
+    const bytes = run.start?.state ? run.start.state.state.arrayBuffer() : Promise.resolve(null);
+    bytes
+      .then((buffer) => {
+        if (buffer) run.start.bytes = new Uint8Array(buffer);
+        return state.nl.createTrainer(run.options);
+      })
+      .then(
+        (made) => {
+          if (mine !== generation) {
+            made.delete();
+            return;
+          }
+          measured('normlab:lab-create', () => {
+            trainer = made;
+            const resume = run.start?.state;
+            if (resume) {
+              try {
+                made.restoreState(run.start.bytes);
+              } catch (error) {
+                release();
+                run.status = 'failed';
+                run.error = error.message;
+                return next();
+              }
+            }
+            run.savedMs = win.performance.now();
+            const options = { steps: state.steps, sample: state.sample, resumeAt: resume?.step ?? 0 };
+            work = createRunWork(made, options, () => win.performance.now());
+            take(run, work.opening);
+            onChange();
+            schedule();
+          });
+        },
+        (error) => {
+          if (mine !== generation) return;
+          run.status = 'failed';
+          run.error = error.message;
+          next();
+        },
+      );
   }
 
   function next() {
@@ -187,7 +231,8 @@ export function createLabRunner({ win, doc, onChange }) {
     try {
       workerMaker ??= await createWorkerMaker({ win, doc, flavour: state.nl.backend });
       if (mine !== generation) return;
-      state.runs.forEach((run, index) => startWorker(run, index));
+      fill();
+      settle();
     } catch (error) {
       if (mine === generation) fallBack(error);
     }
@@ -214,6 +259,7 @@ export function createLabRunner({ win, doc, onChange }) {
       started = true;
       win.clearTimeout(timer);
       if (data.type === 'failed') return end(run, index, { status: 'failed', error: data.message });
+      if (data.type === 'state') return keep(run, { step: data.step, state: data.state });
       run.heapBytes = Math.max(run.heapBytes ?? 0, data.heapBytes);
       if (data.type === 'patch' || data.type === 'created') {
         measured('normlab:lab-slice', () => take(run, data.patch), { what: data.type });
@@ -229,15 +275,37 @@ export function createLabRunner({ win, doc, onChange }) {
       options: run.options,
       steps,
       sample,
+      resume: run.start?.state ?? null,
+      checkpointMs,
     });
     if (state.phase === 'paused' || state.hidden) worker.postMessage({ type: 'pause' });
   }
 
-  // A run's worker is done with: terminated, which drops its instance.
+  // Starts workers for the runs still waiting, as many as may run at once:
+  // one per core but one, which the page keeps for itself (at least one;
+  // window.NORMLAB_LAB_WORKERS, a positive integer set before the page's
+  // scripts run, sets the number for tests and benchmarks).
+  function fill() {
+    const asked = win.NORMLAB_LAB_WORKERS;
+    const cores = win.navigator?.hardwareConcurrency || 2;
+    const limit = Number.isInteger(asked) && asked > 0 ? asked : Math.max(1, cores - 1);
+    state.runs.forEach((run, index) => {
+      if (run.status === 'waiting' && workers.size < limit) startWorker(run, index);
+    });
+  }
+
+  // A run's worker is done with: terminated, which drops its instance; the
+  // next waiting run takes its place.
   function end(run, index, failure) {
     workers.get(index)?.terminate();
     workers.delete(index);
     if (failure) Object.assign(run, failure);
+    fill();
+    settle();
+  }
+
+  // The first run still going is the current one; none: the contrast ended.
+  function settle() {
     while (state.current < state.runs.length && ENDED.has(state.runs[state.current].status)) state.current += 1;
     if (state.current >= state.runs.length) finish();
     else onChange();
@@ -271,7 +339,76 @@ export function createLabRunner({ win, doc, onChange }) {
   function finish() {
     state.phase = 'done';
     state.rate = null;
+    forget();
     onChange();
+  }
+
+  // Checkpoints.
+
+  // A run's state between two steps, kept with its record up to that step,
+  // and the contrast written to storage.
+  // state: a Blob of trainer.saveState()'s bytes (IndexedDB keeps a Blob
+  // without serialising its bytes on the page's thread).
+  function keep(run, { step, state: blob }) {
+    run.savedMs = win.performance.now();
+    run.checkpoint = { step, state: blob, record: recordAt(run, step) };
+    write();
+  }
+
+  function write() {
+    if (!store || state.saving === 'off' || state.phase === 'idle' || state.phase === 'done') return;
+    if (writing) {
+      rewrite = true;
+      return;
+    }
+    writing = true;
+    const mine = generation;
+    const saved = {
+      savedAt: Date.now(),
+      steps: state.steps,
+      sample: state.sample,
+      settings: state.settings,
+      cell: state.cell,
+      runs: state.runs.map((run) => {
+        const { id, options } = run;
+        if (ENDED.has(run.status)) return { id, options, record: plainRun(run), state: null, ended: true };
+        const { step, state: blob, record } = run.checkpoint ?? {};
+        return {
+          id,
+          options,
+          record: record ?? null,
+          state: run.checkpoint ? { step, state: blob } : null,
+          ended: false,
+        };
+      }),
+    };
+    const runs = savedRuns(saved);
+    store
+      .save(saved)
+      .then(
+        () => {
+          if (mine === generation && state.saving !== 'off') state.saving = { runs };
+        },
+        (error) => {
+          if (mine === generation && state.saving !== 'off') state.saving = { error: error?.message ?? String(error) };
+        },
+      )
+      .finally(() => {
+        writing = false;
+        if (mine !== generation) return;
+        // The contrast ended while this was written: nothing to keep.
+        if (state.phase === 'done') forget();
+        onChange();
+        if (rewrite) {
+          rewrite = false;
+          write();
+        }
+      });
+  }
+
+  // Deletes what storage holds of the contrast (best effort).
+  function forget() {
+    store?.clear().catch(() => {});
   }
 
   function measureRate(steps) {
@@ -293,7 +430,7 @@ export function createLabRunner({ win, doc, onChange }) {
       phase: state.phase === 'paused' ? 'paused' : 'running',
       current: 0,
       rate: null,
-      runs: state.runs.map(({ id, options }) => freshRun(id, options)),
+      runs: state.runs.map(({ id, options, start }) => makeRun(id, options, start)),
     });
     onChange();
     if (engine === 'workers') startWorkers();
@@ -320,6 +457,29 @@ export function createLabRunner({ win, doc, onChange }) {
       startRuns(wantWorkers() ? 'workers' : 'slices');
     },
 
+    // Goes on from a contrast checkpoints.js kept (store.load()): its ended
+    // runs as they were, the others from their saved state (or from their
+    // start when none was saved).
+    resumeSaved(nl, saved) {
+      this.reset(false);
+      Object.assign(state, {
+        nl,
+        steps: saved.steps,
+        sample: saved.sample,
+        settings: saved.settings,
+        cell: saved.cell,
+        runs: saved.runs.map((run) => ({ id: run.id, options: run.options, start: run })),
+      });
+      startRuns(wantWorkers() ? 'workers' : 'slices');
+    },
+
+    // Forgets the saved progress and saves no more of this contrast.
+    forgetSaved() {
+      forget();
+      if (state.phase === 'running' || state.phase === 'paused') state.saving = 'off';
+      onChange();
+    },
+
     pause() {
       if (state.phase !== 'running') return;
       state.phase = 'paused';
@@ -336,12 +496,14 @@ export function createLabRunner({ win, doc, onChange }) {
       schedule();
     },
 
-    // Stops, forgets every run and drops every live trainer and worker.
-    reset() {
+    // Stops, forgets every run (and, unless told otherwise, the saved
+    // progress) and drops every live trainer and worker.
+    reset(forgetSaved = true) {
       generation += 1;
       scheduled = false;
       release();
       stopWorkers();
+      if (forgetSaved) forget();
       samples = [];
       Object.assign(state, {
         phase: 'idle',
@@ -351,6 +513,7 @@ export function createLabRunner({ win, doc, onChange }) {
         settings: null,
         cell: null,
         engine: null,
+        saving: null,
       });
       onChange();
     },
@@ -374,6 +537,31 @@ export function createLabRunner({ win, doc, onChange }) {
   };
 }
 
+// What a saved contrast holds of each run: [{ id, step, ended }].
+export function savedRuns(saved) {
+  return saved.runs.map((run) => ({ id: run.id, step: run.state?.step ?? 0, ended: run.ended }));
+}
+
+// A run's record as plain data (what checkpoints.js keeps of a run that ended).
+function plainRun(run) {
+  const { start: _start, checkpoint: _checkpoint, savedMs: _savedMs, ...record } = run;
+  return record;
+}
+
+// A run to train: fresh, or from what was saved of it (start, a run of
+// checkpoints.js's saved.runs): as it ended, or with its record up to the
+// saved step and its state to restore.
+function makeRun(id, options, start = null) {
+  if (start?.ended) return { ...start.record, start };
+  const run = freshRun(id, options);
+  if (start?.state && start.record) {
+    run.start = start;
+    const { entropy, layerNormsBefore, nextCharsBefore, ...series } = start.record;
+    applyPatch(run, { status: 'waiting', append: series, set: { entropy, layerNormsBefore, nextCharsBefore } });
+  }
+  return run;
+}
+
 function freshRun(id, options) {
   return {
     id,
@@ -389,5 +577,10 @@ function freshRun(id, options) {
     layerNorms: { before: null, after: null },
     gains: null,
     heapBytes: null,
+    // What the run went on from (makeRun), its latest checkpoint, and when
+    // it was taken (performance.now()).
+    start: null,
+    checkpoint: null,
+    savedMs: 0,
   };
 }

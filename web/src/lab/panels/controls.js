@@ -26,7 +26,7 @@ function statusText({ text, nl, state }) {
   if (state.hidden) return t('statusHidden');
   const run = state.runs[state.current];
   const name = t(RUN_LABEL[run.id]);
-  const going = state.runs.filter((r) => !ENDED.has(r.status));
+  const going = state.runs.filter((r) => r.status !== 'waiting' && !ENDED.has(r.status));
   const doing =
     state.engine === 'workers' && going.length > 1
       ? t('statusWorkers', { runs: text.list(going.map((r) => t(RUN_LABEL[r.id]))) })

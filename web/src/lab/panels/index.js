@@ -3,12 +3,13 @@
 //   name     what it shows
 //   reads    the inputs its paint takes, named from mountLab's (lab-widget.js):
 //            text, nl, state, settings, steps, record, editable, problem,
-//            canStart, stepsLeft
+//            canStart, stepsLeft, saved
 //   formats  (a panel with sentences) how each of their parameters is shown,
 //            { name: (value, text) -> string } (sentences.js)
 //   create(lab) -> part   builds its DOM (part.nodes, in page order) and wires
 //            its events to the lab's actions: settings, change(), guess(),
-//            start(), pauseOrResume(), reset(), requestPaint(), with doc,
+//            start(), pauseOrResume(), reset(), resumeSaved(), forgetSaved(),
+//            requestPaint(), with doc,
 //            win and root
 //   paint(part, inputs)   brings its DOM up to date; the lab calls it on
 //            every repaint, so a costly part keeps its own signature of what
@@ -26,6 +27,7 @@ import { progressPanel } from './progress.js';
 import { ratioPanel } from './ratio.js';
 import { readingPanel } from './reading.js';
 import { samplesPanel } from './samples.js';
+import { savedPanel } from './saved.js';
 import { settingsPanel } from './settings.js';
 import { updatesPanel } from './updates.js';
 import { windowPanel } from './window.js';
@@ -34,6 +36,7 @@ export const PANELS = [
   settingsPanel,
   guessPanel,
   controlsPanel,
+  savedPanel,
   progressPanel,
   lossPanel,
   ratioPanel,
