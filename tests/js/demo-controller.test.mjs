@@ -205,9 +205,14 @@ test("gradient views run after the input settles, pre then post; post-norm measu
   const demo = controller();
   const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
   demo.input();
+  // Far from the screen (defer): nothing is scheduled, the views wait.
+  assert.deepEqual(demo.gradients(nl, g, true), { busy: true, result: null, deferred: true });
+  assert.equal(demo.runtime.gradients.timer, null);
   const rendered = demo.rendered();
-  assert.deepEqual(demo.gradients(nl, g), { busy: true, result: null });
+  assert.deepEqual(demo.gradients(nl, g), { busy: true, result: null, deferred: false });
   await rendered;
+  // Done, they show deferred or not.
+  assert.equal(demo.gradients(nl, g, true).deferred, false);
   const { busy, result } = demo.gradients(nl, g);
   assert.equal(busy, false);
   const { pre, post } = result;

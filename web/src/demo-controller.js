@@ -306,14 +306,18 @@ export function createDemoController({ win, render, timing = false, walk = null 
     }
   }
 
-  // The gradient views for { prompt, norm, eps, depth }: { busy, result }.
-  // Backward passes are heavier than a repaint: they run once the input has
-  // been still for GRADIENT_SETTLE_MS, one stack per task, so a dragged
-  // slider is never held up by them; render() is called when they are done.
-  function gradients(nl, settings) {
+  // The gradient views for { prompt, norm, eps, depth }: { busy, result,
+  // deferred }. Backward passes are heavier than a repaint: they run once the
+  // input has been still for GRADIENT_SETTLE_MS, one stack per task, so a
+  // dragged slider is never held up by them; render() is called when they
+  // are done. With `defer` (the views are far from the screen) nothing new
+  // is scheduled: views not computed yet are busy and deferred, and the
+  // next call without it schedules them.
+  function gradients(nl, settings, defer = false) {
     const g = runtime.gradients;
     const key = JSON.stringify(settings);
-    if (key === g.key) return { busy: g.busy, result: g.result };
+    if (key === g.key) return { busy: g.busy, result: g.result, deferred: false };
+    if (defer && !g.cache.has(key)) return { busy: true, result: g.result, deferred: true };
     g.key = key;
     g.inputAt = runtime.lastInputAt;
     win.clearTimeout(g.timer);
@@ -326,7 +330,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
         g.busy = false;
         render();
       }, 0);
-      return { busy: g.busy, result: g.result };
+      return { busy: g.busy, result: g.result, deferred: false };
     }
     g.busy = true;
     // The settle time counts from the input itself, not from this paint
@@ -351,7 +355,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
         render();
       }, 0);
     }, wait);
-    return { busy: g.busy, result: g.result };
+    return { busy: g.busy, result: g.result, deferred: false };
   }
 
   // ---- the walk
