@@ -181,6 +181,23 @@ test('idle extension runs the model on to its last layer; deeper views then equa
   demo.dispose();
 });
 
+test("prepare() runs the first forward pass in slices; the paint's forward() then equals a fresh model's", async () => {
+  const demo = controller();
+  await demo.prepare(nl, settings);
+  // The kept run holds the stack: one more layer makes it depth + 1 deep.
+  const model = demo.runtime.pool.peek(forwardModelConfig(settings));
+  assert.equal(model.extend(1), settings.depth + 1);
+  const view = demo.forward(nl, settings).view;
+  const fresh = nl.createModel(modelConfig(settings));
+  const run = fresh.forward(settings.prompt, { topK: 5 });
+  fresh.delete();
+  assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+  assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  // A prompt the model refuses prepares nothing.
+  await demo.prepare(nl, { ...settings, prompt: '' });
+  demo.dispose();
+});
+
 test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
   const demo = controller();
   const good = demo.forward(nl, settings);

@@ -29,7 +29,7 @@
 //                   sample alone),
 //   }
 // returns { demo, walk, input(), paint(nl, ctx) -> the forward view,
-//   connected(), disconnected() }
+//   prepare(nl, ctx) -> a promise, connected(), disconnected() }
 import { gainView } from '../compute.js';
 import { createDemoController } from '../demo-controller.js';
 import { createAttentionWidget } from '../widgets/attention.js';
@@ -232,6 +232,9 @@ export function createDemoPanel(parts, env) {
     // (demo-controller.js input()).
     input: () => demo.input(),
     paint,
+    // Before the first paint with the kernels nl: the forward views' first
+    // pass in slices (demo-controller.js prepare()); resolves when done.
+    prepare: (nl, ctx) => (runsForward ? demo.prepare(nl, modelSettings(state(), ctx.t)) : Promise.resolve()),
     // Taken out of the document, the walk pauses; put back, it goes on.
     disconnected() {
       if (!autorun) return;
