@@ -26,7 +26,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 
-import { launchBrowser } from '../browser/page-support.mjs';
+import { gradientsDone, launchBrowser } from '../browser/page-support.mjs';
 import { SLIDERS, parseArgs, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const FRAME_MS = 16;
@@ -154,7 +154,7 @@ async function measurePage(browser, url, runs) {
   });
   // layer=0: a link that names a layer keeps the auto-run from starting.
   await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+  await gradientsDone(page);
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
   const prompt = await page.inputValue('#model-prompt');
   const tokens = Buffer.byteLength(prompt, 'utf8');
@@ -238,6 +238,8 @@ async function measurePage(browser, url, runs) {
   // cached one would show at once.
   const settled = () =>
     page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+  // Dragged where it is, on screen (off screen its passes wait).
+  await page.locator('[data-widget="gradient-flow"]').scrollIntoViewIfNeeded();
   for (let i = 0; i < drags; i++) {
     const from = i % 2 ? 30 : 18;
     await page.fill('#grad-depth', String(from));
@@ -282,7 +284,9 @@ async function measureLoads(browser, url, loads) {
           }),
       ),
     );
-    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+    // The gradient views' passes wait for their view to near the screen:
+    // scrolled to, as a reader would.
+    await gradientsDone(page);
     const first = await page.evaluate(() =>
       Object.fromEntries(
         ['forward:run', 'gradients:pre', 'gradients:post'].map((n) => [

@@ -10,7 +10,8 @@
 //   - largest contentful paint (PerformanceObserver, buffered);
 //   - total blocking time, the sum over the long tasks of their time past
 //     50 ms, from navigation until the page is settled (the gradient views
-//     are done, then no long task for a quiet period), and the longest task
+//     are done, or wait for their section to near the screen, which at load
+//     it is not; then no long task for a quiet period), and the longest task
 //     in that time (PerformanceObserver 'longtask', registered before the
 //     page's scripts);
 //   - on the last load: the softmax slider, input to the frame that shows it
@@ -108,9 +109,10 @@ function observeLoad() {
   watch.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-backend'] });
 }
 
-// Resolves once the gradient views are done and no long task has run for
-// quietMs since: to the page's performance.now() when it became quiet (the
-// later of the views done, as polled, and the last long task's end).
+// Resolves once the gradient views are done (or deferred: their passes wait
+// for the view to near the screen) and no long task has run for quietMs
+// since: to the page's performance.now() when it became quiet (the later of
+// the views done, as polled, and the last long task's end).
 function settled(quietMs) {
   return new Promise((resolve) => {
     const phone = window.phonePerf;
@@ -118,7 +120,8 @@ function settled(quietMs) {
     const check = () => {
       const widget = document.querySelector('[data-widget="gradient-flow"]');
       const now = performance.now();
-      if (widget?.dataset.busy !== 'false' || phone.computedPainted === null) doneAt = null;
+      const done = widget?.dataset.busy === 'false' || widget?.dataset.deferred === 'true';
+      if (!done || phone.computedPainted === null) doneAt = null;
       else doneAt ??= now;
       const quietFrom = Math.max(doneAt ?? Infinity, ...phone.longTasks.map(([s, d]) => s + d));
       if (now - quietFrom >= quietMs) resolve(quietFrom);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+import { openHost, shareBrowserAndServer, waitPainted, gradientsDone } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 const ELEMENTS = [
@@ -42,11 +42,7 @@ const texts = (page, selector) => page.locator(selector).allTextContents();
 
 // Every figure the elements show, as text.
 async function figures(page) {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
-      (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
-    ),
-  );
+  await gradientsDone(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return {
     softmax: await texts(page, 'normlab-softmax .bar-value'),

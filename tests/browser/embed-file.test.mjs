@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { distDir, openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+import { distDir, openHost, shareBrowserAndServer, waitPainted, gradientsDone } from './page-support.mjs';
 
 // The elements on embed-demo.html. <normlab-training-lab> is not one of
 // them: the demo page holds the widgets that compute as it opens, and the
@@ -37,11 +37,7 @@ async function checkDemoPage({ initScript, backend }) {
     assert.equal(await page.textContent('normlab-calculator [data-step="rms-y"]'), '[1.07, -0.53, 1.6, 0]');
     assert.equal(await page.locator('normlab-layer-chart [data-widget="layer-chart"] tbody tr').count(), 25);
     assert.equal(await page.textContent('normlab-playground [data-readout="output-l2"]'), '16.0');
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
-        (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
-      ),
-    );
+    await gradientsDone(page);
     assert.equal(await page.locator('normlab-gradient-flow [data-widget="gradient-flow"] tbody tr').count(), 12);
     const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
     assert.ok(normOut > 0, `demo's norm output ${normOut}`);

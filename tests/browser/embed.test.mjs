@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openHost, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+import { openHost, shareBrowserAndServer, waitPainted, gradientsDone } from './page-support.mjs';
 
 // The elements on embed-demo.html. <normlab-training-lab> is not one of
 // them: the demo page holds the widgets that compute as it opens, and the
@@ -34,11 +34,7 @@ test('embed-demo.html under the CSP header: every element computes, one wasm ins
     assert.ok((await page.locator('normlab-layer-chart svg.chart path').count()) > 0);
     const normOut = Number(await page.textContent('normlab-demo [data-box="inputNormOut"] [data-stat="l2"] dd'));
     assert.ok(normOut > 0, `demo's norm output ${normOut}`);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
-        (n) => n.shadowRoot.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
-      ),
-    );
+    await gradientsDone(page);
     // One backend script, one wasm instance, for the nine elements.
     assert.equal(await page.locator('normlab-softmax').count(), 4);
     assert.equal(scripts.length, 1, scripts.join(', '));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, openPage, seriousViolations, settle, startServer } from './page-support.mjs';
+import { launchBrowser, openPage, seriousViolations, settle, startServer, gradientsDone } from './page-support.mjs';
 
 let browser;
 let server;
@@ -65,9 +65,7 @@ for (const c of CASES) {
       await page.locator('[data-widget="playground"] summary').click();
       await page.fill('#calc-vector', '1, x');
       await page.locator('[data-widget="layer-chart"] summary').click();
-      await page.waitForFunction(
-        () => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
-      );
+      await gradientsDone(page);
       await settle(page);
       assert.deepEqual(await seriousViolations(page), []);
       assert.deepEqual(problems, []);
@@ -85,11 +83,7 @@ for (const colorScheme of ['light', 'dark']) {
       bypassCSP: true,
     });
     try {
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll('normlab-gradient-flow, normlab-demo')].every(
-          (n) => n.shadowRoot?.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false',
-        ),
-      );
+      await gradientsDone(page);
       await settle(page);
       assert.ok((await page.evaluate(() => document.querySelectorAll('normlab-softmax').length)) > 0);
       assert.deepEqual(await seriousViolations(page), []);

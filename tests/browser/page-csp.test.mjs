@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cspViolations, fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { cspViolations, fileUrl, openPage, settle, shareBrowserAndServer, gradientsDone } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 
@@ -41,7 +41,7 @@ async function exercise(page) {
   await page.hover('[data-widget="layer-chart"] .hover-overlay');
   await page.click('#predict-again');
   await page.fill('#grad-depth', '10');
-  await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+  await gradientsDone(page);
   await page.locator('[data-question="q3"] [data-option="b"]').click();
   await page.hover('#intro .summary .term');
   await page.click('#intro .summary .term');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { openPage, settle, shareBrowserAndServer, gradientsDone } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 
@@ -118,9 +118,7 @@ for (const c of CASES) {
       for (const summary of await page.locator('main details > summary').all()) {
         if (await summary.isVisible()) await summary.click();
       }
-      await page.waitForFunction(
-        () => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false',
-      );
+      await gradientsDone(page);
       const sections = await page.evaluate(() =>
         [...document.querySelectorAll('.chapter > section, .demo-part')].map((s) =>
           s.id ? `#${s.id}` : `[aria-labelledby="${s.getAttribute('aria-labelledby')}"]`,

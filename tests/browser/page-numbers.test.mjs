@@ -12,17 +12,19 @@ import { lookup, plain } from '../../web/src/i18n/index.js';
 import zhCN from '../../web/src/i18n/zh-CN.js';
 import { estimateReadingMinutes } from '../../web/src/reading-time.js';
 import { GLOSSARY_KEYS } from '../../web/src/widgets/glossary.js';
-import { fileUrl, openHost, openPage, settle, shareBrowserAndServer, waitPainted } from './page-support.mjs';
+import {
+  fileUrl,
+  openHost,
+  openPage,
+  settle,
+  shareBrowserAndServer,
+  waitPainted,
+  gradientsDone,
+} from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 
 const E_NOTATION = /\d(\.\d+)?e[+-]?\d/i;
-const gradientsDone = (page) =>
-  page.waitForFunction(() =>
-    [document, ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot)].every(
-      (root) => [...root.querySelectorAll('[data-widget="gradient-flow"]')].every((w) => w.dataset.busy === 'false'),
-    ),
-  );
 
 // Every text node and every attribute a reader or a screen reader gets
 // (aria-label, aria-valuetext, title, alt, placeholder), in the document

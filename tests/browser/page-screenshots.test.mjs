@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { fileUrl, launchBrowser, openPage, screenshotDir, settle } from './page-support.mjs';
+import { fileUrl, launchBrowser, openPage, screenshotDir, settle, gradientsDone } from './page-support.mjs';
 
 let browser;
 before(async () => {
@@ -23,11 +23,6 @@ const SHOTS = [
   { file: 'page-phone-en-dark.png', query: '?lang=en&theme=dark&layer=22', width: 375, colorScheme: 'light' },
   { file: 'page-phone-zh-CN.png', query: '?lang=zh-CN&layer=22', width: 375, colorScheme: 'light' },
 ];
-
-// The gradient views fill in shortly after the others (they wait for the
-// input to settle).
-const gradientsDone = (page) =>
-  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
 
 for (const shot of SHOTS) {
   test(`${shot.file}: ${shot.width} px wide, nothing overflows`, async () => {

@@ -364,6 +364,30 @@ export async function drawEveryChart(page) {
   });
 }
 
-// Resolves when the gradient panel has finished its passes.
-export const gradientsDone = (page) =>
-  page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]').dataset.busy === 'false');
+// Resolves when every gradient view has finished its passes: the page's, or
+// those in custom elements' shadow roots (at least one). The passes wait for
+// their view to come near the screen (data-deferred): a view still waiting is
+// scrolled to, as a reader would, and the scroll position is put back after.
+export async function gradientsDone(page) {
+  await page.evaluate(async () => {
+    const roots = () => [
+      document,
+      ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot),
+    ];
+    const views = () => roots().flatMap((r) => [...r.querySelectorAll('[data-widget="gradient-flow"]')]);
+    const { scrollX: x, scrollY: y } = window;
+    let moved = false;
+    for (;;) {
+      const all = views();
+      if (all.length > 0 && all.every((v) => v.dataset.busy === 'false')) break;
+      const waiting = all.find((v) => v.dataset.deferred === 'true');
+      if (waiting) {
+        waiting.scrollIntoView({ block: 'center' });
+        moved = true;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (moved) window.scrollTo(x, y);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}

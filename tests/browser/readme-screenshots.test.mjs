@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { LAB, bringLabIn, fileUrl, launchBrowser, openPage, settle } from './page-support.mjs';
+import { LAB, bringLabIn, fileUrl, launchBrowser, openPage, settle, gradientsDone } from './page-support.mjs';
 
 const dir = new URL('../../web/screenshots/', import.meta.url);
 const WRITE = process.env.NORMLAB_WRITE_SCREENSHOTS === '1';
@@ -80,7 +80,7 @@ async function keepCurrent(page, name, shot) {
 test('web/screenshots/page.png is the page as it opens, in English at 1280 px', async () => {
   const { page, problems, close } = await openPage(browser, `${fileUrl}?lang=en&layer=22`, { viewport: VIEWPORT });
   try {
-    await page.waitForFunction(() => document.querySelector('[data-widget="gradient-flow"]')?.dataset.busy === 'false');
+    await gradientsDone(page);
     await settle(page);
     await keepCurrent(page, 'page.png', await page.screenshot());
     assert.deepEqual(problems, []);

@@ -701,13 +701,17 @@ function soakRuntime() {
     ...[...document.querySelectorAll('*')].filter((n) => n.shadowRoot).map((n) => n.shadowRoot),
   ];
   // A view marks itself busy in the frame that schedules its gradients, so
-  // one frame after the last input is enough to see pending work.
+  // one frame after the last input is enough to see pending work. A view far
+  // from the screen is busy and deferred: nothing runs for it until it comes
+  // near.
   async function idle(timeoutMs = 30_000) {
     const start = performance.now();
     await afterFrame();
     for (;;) {
       const busy = gradientRoots().some((r) =>
-        [...r.querySelectorAll('[data-widget="gradient-flow"]')].some((g) => g.dataset.busy === 'true'),
+        [...r.querySelectorAll('[data-widget="gradient-flow"]')].some(
+          (g) => g.dataset.busy === 'true' && g.dataset.deferred !== 'true',
+        ),
       );
       if (!busy) break;
       if (performance.now() - start > timeoutMs) throw new Error('soak: the gradient views never settled');

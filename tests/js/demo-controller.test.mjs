@@ -181,6 +181,23 @@ test('idle extension runs the model on to its last layer; deeper views then equa
   demo.dispose();
 });
 
+test("prepare() runs the first forward pass in slices; the paint's forward() then equals a fresh model's", async () => {
+  const demo = controller();
+  await demo.prepare(nl, settings);
+  // The kept run holds the stack: one more layer makes it depth + 1 deep.
+  const model = demo.runtime.pool.peek(forwardModelConfig(settings));
+  assert.equal(model.extend(1), settings.depth + 1);
+  const view = demo.forward(nl, settings).view;
+  const fresh = nl.createModel(modelConfig(settings));
+  const run = fresh.forward(settings.prompt, { topK: 5 });
+  fresh.delete();
+  assert.deepEqual(view.residualL2, [...run.probes['residual.in'].mean.l2, run.final['finalNorm.in'].mean.l2]);
+  assert.deepEqual(view.next.probs, Array.from(run.next.probs));
+  // A prompt the model refuses prepares nothing.
+  await demo.prepare(nl, { ...settings, prompt: '' });
+  demo.dispose();
+});
+
 test('forward views: per-layer averages, and the last good result on a bad prompt', () => {
   const demo = controller();
   const good = demo.forward(nl, settings);
@@ -205,9 +222,14 @@ test("gradient views run after the input settles, pre then post; post-norm measu
   const demo = controller();
   const g = { prompt: settings.prompt, norm: 'rmsnorm', eps: 1e-6, depth: 6 };
   demo.input();
+  // Far from the screen (defer): nothing is scheduled, the views wait.
+  assert.deepEqual(demo.gradients(nl, g, true), { busy: true, result: null, deferred: true });
+  assert.equal(demo.runtime.gradients.timer, null);
   const rendered = demo.rendered();
-  assert.deepEqual(demo.gradients(nl, g), { busy: true, result: null });
+  assert.deepEqual(demo.gradients(nl, g), { busy: true, result: null, deferred: false });
   await rendered;
+  // Done, they show deferred or not.
+  assert.equal(demo.gradients(nl, g, true).deferred, false);
   const { busy, result } = demo.gradients(nl, g);
   assert.equal(busy, false);
   const { pre, post } = result;

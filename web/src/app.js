@@ -159,8 +159,13 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   }
 
   paint(null);
+  // The kernels' first paint waits for the demo panel's first forward pass,
+  // run in slices of a few layers per task (demo-panel.js prepare()): that
+  // paint then shows every computed view at once, and no task holds the
+  // page for the whole stack.
   loadKernels(loadNormlab, state.backend).then(
-    (nl) => {
+    async (nl) => {
+      await panels.get('demo').prepare(nl, textContext(state.lang));
       runtime.nl = nl;
       runtime.backend = nl.backend;
       render();

@@ -64,8 +64,12 @@ export const MODEL_POOL_SIZE = 3;
 const FORWARD_VIEWS_KEPT = 4;
 // Gradient results kept: a few dozen small arrays.
 const GRADIENT_CACHE_SIZE = 32;
-// Layers the forward views' model runs per idle slot (about 3 ms each).
-const EXTEND_LAYERS = 8;
+// The idle extension's time per idle slot: it runs a layer at a time (about
+// 3 ms each on a desktop once compiled, four times that on a phone-class CPU)
+// until this much time has gone, so no slot is a long task.
+const EXTEND_SLOT_MS = 8;
+// Layers per task of the first forward pass's slices (prepare()).
+const PREPARE_LAYERS = 2;
 
 export function modelConfig({ norm, placement, depth, eps }) {
   return { ...MODEL_SHAPE, norm, placement, layers: depth, eps };
@@ -257,7 +261,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
 
   // After a paint, in idle time, and after the gradient views (whose 100 ms
   // this must not delay): the forward views' model runs the rest of its
-  // DEPTH_MAX layers, EXTEND_LAYERS per idle slot, so a later jump of the
+  // DEPTH_MAX layers, EXTEND_SLOT_MS per idle slot, so a later jump of the
   // depth slider finds its layers run and repaints in one frame. The next
   // paint starts over.
   function scheduleExtension() {
@@ -270,9 +274,48 @@ export function createDemoController({ win, render, timing = false, walk = null 
         state.handle = request(stepOnce);
         return;
       }
-      if (extend(EXTEND_LAYERS)) state.handle = request(stepOnce);
+      const start = win.performance.now();
+      let more = extend(1);
+      while (more && win.performance.now() - start < EXTEND_SLOT_MS) more = extend(1);
+      if (more) state.handle = request(stepOnce);
     };
     state.handle = request(stepOnce);
+  }
+
+  // Before the first paint with the kernels: the forward views' first pass
+  // for these settings, in slices, one task each (drawing the instance's
+  // weights; its first layer; then PREPARE_LAYERS more per task), so the
+  // page is never held for the whole stack (a quarter of a second on a
+  // desktop while the module's code is fresh, four times that on a
+  // phone-class CPU). The paint's forward() then finds the layers run and
+  // adds only the final norm and the head; the result is the same, bit for
+  // bit. Resolves when done (or at once on a prompt the model refuses, or
+  // when another model ran meanwhile: forward() then runs whole).
+  async function prepare(nl, settings) {
+    if (promptProblem(settings.prompt)) return;
+    const yieldTask = () =>
+      new Promise((resolve) => {
+        if (!win.MessageChannel) return win.setTimeout(resolve, 0);
+        const channel = new win.MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          resolve();
+        };
+        channel.port2.postMessage(null);
+      });
+    try {
+      const model = poolOf(nl).take(forwardModelConfig(settings));
+      await yieldTask();
+      model.forward(settings.prompt, { topK: 1, layers: 1 });
+      for (let depth = 1; depth < settings.depth;) {
+        await yieldTask();
+        const next = model.extend(Math.min(PREPARE_LAYERS, settings.depth - depth));
+        if (next <= depth) return;
+        depth = next;
+      }
+    } catch {
+      // forward() reports it, in the paint.
+    }
   }
 
   // ---- gradient views
@@ -306,14 +349,20 @@ export function createDemoController({ win, render, timing = false, walk = null 
     }
   }
 
-  // The gradient views for { prompt, norm, eps, depth }: { busy, result }.
-  // Backward passes are heavier than a repaint: they run once the input has
-  // been still for GRADIENT_SETTLE_MS, one stack per task, so a dragged
-  // slider is never held up by them; render() is called when they are done.
-  function gradients(nl, settings) {
+  // The gradient views for { prompt, norm, eps, depth }: { busy, result,
+  // deferred }. Backward passes are heavier than a repaint: they run once the
+  // input has been still for GRADIENT_SETTLE_MS, one stack per task, so a
+  // dragged slider is never held up by them; render() is called when they
+  // are done. With `defer` (the views are far from the screen) nothing new
+  // is scheduled: views not computed yet are busy and deferred, and the
+  // next call without it schedules them.
+  function gradients(nl, settings, defer = false) {
     const g = runtime.gradients;
     const key = JSON.stringify(settings);
-    if (key === g.key) return { busy: g.busy, result: g.result };
+    if (key === g.key) return { busy: g.busy, result: g.result, deferred: false };
+    // (A prompt the passes refuse is not deferred: its message costs nothing.)
+    if (defer && !g.cache.has(key) && !promptProblem(settings.prompt, MIN_GRADIENT_TOKENS))
+      return { busy: true, result: g.result, deferred: true };
     g.key = key;
     g.inputAt = runtime.lastInputAt;
     win.clearTimeout(g.timer);
@@ -326,7 +375,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
         g.busy = false;
         render();
       }, 0);
-      return { busy: g.busy, result: g.result };
+      return { busy: g.busy, result: g.result, deferred: false };
     }
     g.busy = true;
     // The settle time counts from the input itself, not from this paint
@@ -351,7 +400,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
         render();
       }, 0);
     }, wait);
-    return { busy: g.busy, result: g.result };
+    return { busy: g.busy, result: g.result, deferred: false };
   }
 
   // ---- the walk
@@ -365,6 +414,7 @@ export function createDemoController({ win, render, timing = false, walk = null 
     gains,
     gradients,
     extend,
+    prepare,
     // Called after every paint that showed forward views.
     idle() {
       scheduleExtension();

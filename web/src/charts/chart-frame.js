@@ -1,6 +1,7 @@
 // A responsive SVG for one chart. The chart is drawn at the container's real
 // pixel width (not scaled through a viewBox), so its text stays readable from
-// a 375 px phone to a desktop; a ResizeObserver redraws it when that changes.
+// a 375 px phone to a desktop; a ResizeObserver draws it once its width is
+// known and redraws it when that changes.
 import { select } from 'd3-selection';
 
 export function createChartFrame(container, { height, label }) {
@@ -26,8 +27,11 @@ export function createChartFrame(container, { height, label }) {
       redraw();
     }
   });
+  // The first width comes from the observer's first report, in the frame's
+  // rendering after layout: reading it here would force a layout of the page
+  // per chart while the page builds its views (most of a second at load on a
+  // phone-class CPU). Until then render() only keeps the drawing.
   observer.observe(container);
-  width = Math.floor(container.getBoundingClientRect().width);
 
   return {
     // draw(svg, width, height) paints the whole chart from the latest data.

@@ -29,7 +29,7 @@
 //                   sample alone),
 //   }
 // returns { demo, walk, input(), paint(nl, ctx) -> the forward view,
-//   connected(), disconnected() }
+//   prepare(nl, ctx) -> a promise, connected(), disconnected() }
 import { gainView } from '../compute.js';
 import { createDemoController } from '../demo-controller.js';
 import { createAttentionWidget } from '../widgets/attention.js';
@@ -138,6 +138,29 @@ export function createDemoPanel(parts, env) {
     observer.observe(parts.chart);
   }
 
+  // The gradient views' backward passes (two stacks, the panel's heaviest
+  // work: at load, about 150 ms each on a desktop, four times that on a
+  // phone-class CPU, one task each) run only while their view is near the
+  // screen (within half a screen, as schedule.js's views): a page loaded
+  // far above them never waits on them. Settings changed while the view is
+  // away are computed when it comes near. Without IntersectionObserver they
+  // run at once.
+  const gradientsNear = { near: !gradient || !('IntersectionObserver' in win) };
+  if (!gradientsNear.near) {
+    const observer = new win.IntersectionObserver(
+      (entries) => {
+        const near = entries.at(-1).isIntersecting;
+        if (near === gradientsNear.near) return;
+        gradientsNear.near = near;
+        if (near) env.render();
+      },
+      { rootMargin: '50% 0px' },
+    );
+    // The section, not the view: the browser skips rendering a section off
+    // screen (content-visibility), and with it the intersections inside.
+    observer.observe(parts.gradient.closest('.demo-part') ?? parts.gradient);
+  }
+
   let paintedLang = null;
   let paintedGradients = null;
 
@@ -151,9 +174,9 @@ export function createDemoPanel(parts, env) {
     }
     const settings = modelSettings(s, ctx.t);
     let forward = null;
-    let gradients = { busy: false, result: null };
+    let gradients = { busy: false, result: null, deferred: false };
     if (nl && runsForward) env.guard('model', () => (forward = demo.forward(nl, settings)));
-    if (nl && gradient) gradients = demo.gradients(nl, gradientSettings(settings, s));
+    if (nl && gradient) gradients = demo.gradients(nl, gradientSettings(settings, s), !gradientsNear.near);
     const view = forward?.view ?? null;
     const layer = layerOf(s, view);
     if (controls) {
@@ -209,6 +232,9 @@ export function createDemoPanel(parts, env) {
     // (demo-controller.js input()).
     input: () => demo.input(),
     paint,
+    // Before the first paint with the kernels nl: the forward views' first
+    // pass in slices (demo-controller.js prepare()); resolves when done.
+    prepare: (nl, ctx) => (runsForward ? demo.prepare(nl, modelSettings(state(), ctx.t)) : Promise.resolve()),
     // Taken out of the document, the walk pauses; put back, it goes on.
     disconnected() {
       if (!autorun) return;

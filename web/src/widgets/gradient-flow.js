@@ -67,10 +67,12 @@ export function createGradientFlow(root, on) {
   let painted = null;
 
   return {
-    // data: { depth, busy, result: null | { depth, norm, pre, post, error } }
+    // data: { depth, busy, result: null | { depth, norm, pre, post, error },
+    //   deferred }
     //   pre / post: compute.js's gradientView() results; pre.scaling:
-    //   normScaling() of the pre-norm stack
-    update({ depth, busy, result }, { t, lang }) {
+    //   normScaling() of the pre-norm stack; deferred: the passes wait for
+    //   the view to come near the screen (data-deferred, with busy)
+    update({ depth, busy, result, deferred = false }, { t, lang }) {
       setText(sliderLabel, t('gradient.depth'));
       if (Number(slider.value) !== depth) slider.value = String(depth);
       const depthText = t('gradient.depthValue', { depth });
@@ -80,6 +82,7 @@ export function createGradientFlow(root, on) {
       setText(status, busy ? t('gradient.updating') : result ? '' : t('model.pending'));
       setAttr(body, 'aria-busy', String(busy));
       if (root.dataset.busy !== String(busy)) root.dataset.busy = String(busy);
+      if (root.dataset.deferred !== String(deferred)) root.dataset.deferred = String(deferred);
       const problem = result?.error ?? null;
       setHidden(error, !problem);
       setText(error, problem ? t(`model.${problem.code}`, problem.params) : '');
