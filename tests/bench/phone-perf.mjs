@@ -214,9 +214,10 @@ async function measureLoad(browser, url, rate, extra, options) {
 const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '-').padStart(11);
 
 // The default contrast at full length in a fresh page at 1×, in the lab's
-// engine ('workers') or the fallback ('slices'): { wallMs, engine, long:
-// the main thread's tasks over 50 ms from start to end (ms each), workers:
-// [{ backend, maxBytes }], errors }.
+// engine ('workers': as many at once as the lab takes, one per core but
+// one; a number: that many at once) or the fallback ('slices'): { wallMs,
+// engine, atOnce, long: the main thread's tasks over 50 ms from start to
+// end (ms each), workers: [{ backend, maxBytes }], errors }.
 async function timeContrast(browser, url, engine) {
   const context = await browser.newContext({ ...DEVICE, locale: 'en-US', colorScheme: 'light' });
   const page = await context.newPage();
@@ -225,13 +226,14 @@ async function timeContrast(browser, url, engine) {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.addInitScript(trackTrainerModules);
-  await page.addInitScript((slices) => {
-    if (slices) window.NORMLAB_LAB_WORKERS = false;
+  await page.addInitScript((engine) => {
+    if (engine === 'slices') window.NORMLAB_LAB_WORKERS = false;
+    else if (typeof engine === 'number') window.NORMLAB_LAB_WORKERS = engine;
     window.longTasks = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.longTasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: true });
-  }, engine === 'slices');
+  }, engine);
   try {
     await page.goto(url);
     await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
@@ -243,8 +245,11 @@ async function timeContrast(browser, url, engine) {
     await page.locator(`${LAB} .lab-start`).click();
     await page.waitForFunction((sel) => document.querySelector(sel).dataset.phase === 'done', LAB, { polling: 200 });
     const t1 = await page.evaluate(() => performance.now());
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     return {
       engine: await page.evaluate((sel) => document.querySelector(sel).dataset.engine, LAB),
+      atOnce: engine === 'slices' ? 1 : typeof engine === 'number' ? engine : Math.max(1, cores - 1),
+      cores,
       wallMs: t1 - t0,
       long: await page.evaluate(
         ([a, b]) => window.longTasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d),
@@ -384,6 +389,7 @@ try {
   if (options.contrast) {
     const start = loadavg();
     const workers = await timeContrast(browser, options.url, 'workers');
+    const allAtOnce = await timeContrast(browser, options.url, LAB_RUNS.length);
     const slices = await timeContrast(browser, options.url, 'slices');
     const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
     console.log(
@@ -391,22 +397,25 @@ try {
         `samples, repaints), 1×, ${VIEWPORT.width} × ${VIEWPORT.height}; load average ${start} at the start, ` +
         `${loadavg()} at the end`,
     );
-    for (const r of [workers, slices]) {
+    for (const r of [workers, allAtOnce, slices]) {
       const instances = r.workers.filter((w) => w.maxBytes > 0);
       const memory = instances.length
         ? `; ${instances.length} trainer instances at most ${instances.map((w) => mib(w.maxBytes)).join(', ')} ` +
           `(${mib(instances.reduce((sum, w) => sum + w.maxBytes, 0))} together)`
         : '';
       console.log(
-        `  ${(r.engine === 'workers' ? 'Web Workers, all runs at once' : 'main thread, idle slices').padEnd(32)} ` +
+        `  ${(r.engine === 'workers' ? `Web Workers, ${r.atOnce} at once (${r.cores} cores)` : 'main thread, idle slices').padEnd(34)} ` +
           `${(r.wallMs / 1000).toFixed(1).padStart(6)} s; main-thread tasks over 50 ms: ${r.long.length}` +
           `${r.long.length ? ` (longest ${Math.max(...r.long).toFixed(0)} ms)` : ''}${memory}` +
           `${r.errors.length ? `; errors: ${r.errors.join(' | ')}` : ''}`,
       );
     }
     const ratio = workers.wallMs / slices.wallMs;
-    console.log(`  workers / main thread: ${ratio.toFixed(2)} (target ≤ 0.6 on this machine)`);
-    recorded.contrast = { workers, slices, ratio, loadAtStart: start };
+    console.log(
+      `  workers / main thread: ${ratio.toFixed(2)} as the lab runs them, ` +
+        `${(allAtOnce.wallMs / slices.wallMs).toFixed(2)} all at once (target ≤ 0.6 on this machine)`,
+    );
+    recorded.contrast = { workers, allAtOnce, slices, ratio, loadAtStart: start };
   }
   recorded.loadAtEnd = os.loadavg();
   console.log(`\nload average ${loadavg()} at the end`);

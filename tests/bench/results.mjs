@@ -102,6 +102,16 @@ export function headlineFrom({ kernels, train, page, phone, download, commit, da
         return { label, median: row.median, target };
       }),
     },
+    // The lab's default contrast at 1×, with and without workers (null in
+    // a report from before phone-perf timed it).
+    contrast: phone.contrast
+      ? Object.fromEntries(
+          ['workers', 'allAtOnce', 'slices'].map((k) => {
+            const r = phone.contrast[k];
+            return [k, { seconds: r.wallMs / 1000, atOnce: r.atOnce, cores: r.cores, longTasks: r.long.length }];
+          }),
+        )
+      : null,
   };
 }
 
@@ -143,6 +153,18 @@ export function headlineMarkdown(h) {
     const target =
       row.target === null ? '' : `target ${row.target} ms: ${row.median <= row.target ? 'met' : 'not met'}`;
     lines.push(`| ${row.label}, phone class (${at}), ms | ${num(row.median, 1)} | ${target} |`);
+  }
+  if (h.contrast) {
+    const { workers, allAtOnce, slices } = h.contrast;
+    const cell = (r) =>
+      `${num(r.seconds, 1)} s, ${r.longTasks} main-thread task${r.longTasks === 1 ? '' : 's'} over 50 ms`;
+    const share = workers.seconds / slices.seconds;
+    lines.push(
+      `| the lab's default contrast (3 runs × 400 steps) at 1×${viewport ? `, ${viewport.width} × ${viewport.height}` : ''}, ` +
+        `wall-clock, Web Workers (${workers.atOnce} at once on ${workers.cores} cores) | ${cell(workers)} | ` +
+        `main thread: ${cell(slices)}; workers / main thread ${share.toFixed(2)}, target ≤ 0.6: ` +
+        `${share <= 0.6 ? 'met' : 'not met'}; all ${allAtOnce.atOnce} at once: ${cell(allAtOnce)} |`,
+    );
   }
   const { bytes, budget } = h.page.download;
   lines.push(
