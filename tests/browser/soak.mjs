@@ -22,10 +22,13 @@
 //
 // The training lab's runs are part of the page's soak: each run's trainer
 // lives in a wasm instance of its own (the trainer's module), which the
-// runner deletes when the run ends or is reset. trainer-tracker.mjs watches
-// those instances through WeakRefs, so the soak itself keeps none alive;
+// runner drops when the run ends or is reset (each run's instance lives in
+// a Web Worker of its own, terminated then). trainer-tracker.mjs watches
+// those instances (workers by their termination, instances on the page
+// through WeakRefs), so the soak itself keeps none alive;
 // every sample counts the ones still alive after a forced GC. The kernels'
 // module (`modules` above) is judged apart from them.
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -65,8 +68,9 @@ export const LIMITS = Object.freeze({
   responsivenessFloorMs: 100,
   responsivenessMaxMs: 500,
   // Trainer instances alive at a sample, after a forced GC: the training
-  // lab's runner holds one trainer at a time (see verdict()).
-  trainersLiveMax: 1,
+  // lab holds one per worker, as many at once as the machine has cores but
+  // one (see verdict()).
+  trainersLiveMax: Math.max(1, os.cpus().length - 1),
   // One batch of scripted moves (at most BATCH of them) must finish within
   // this; otherwise the page has stopped responding.
   batchTimeoutMs: 120_000,
@@ -1076,11 +1080,12 @@ export function verdict(report, limits = LIMITS) {
       }
     });
   }
-  // The trainer's instances: the runner trains one run at a time and
-  // deletes its trainer before it makes the next (a trainer that arrives
-  // after its run was reset is deleted as it arrives, in the same task), so
-  // after a forced GC at most one is alive at any sample, and none once the
-  // lab was reset at the end.
+  // The trainer's instances: the runner trains its runs in workers, as many
+  // at once as the machine has cores but one, each holding one instance,
+  // and terminates a run's worker when it ends or is reset (on the main
+  // thread, one run at a time, deleting its trainer before it makes the
+  // next); so after a forced GC at most that many are alive at any sample,
+  // and none once the lab was reset at the end.
   for (const s of report.samples) {
     if (s.trainers.live > limits.trainersLiveMax) {
       failures.push(

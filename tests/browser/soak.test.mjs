@@ -7,6 +7,7 @@
 // sliders as quick to paint as at the start. On the page the training lab's
 // contrasts start, pause, end and are reset among the moves, and every
 // trainer's wasm instance must be collected once its run is over.
+import os from 'node:os';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -42,8 +43,8 @@ function checkLab(report) {
   assert.ok(lab.finished >= 1, `${lab.finished} contrasts finished`);
   assert.ok(lab.resetMidRun >= 1, `${lab.resetMidRun} contrasts reset mid-run`);
   assert.ok(lab.paused >= 1, `${lab.paused} pauses`);
-  // A contrast that ends trains its runs one after another, each in a new
-  // instance: the warm-up's contrast alone made three after the one reset.
+  // A contrast that ends trains each run in a new instance (a worker's):
+  // the warm-up's contrast alone made three after the one reset.
   assert.ok(trainerModules.length >= 4, `${trainerModules.length} trainer instances made`);
   const ids = trainerModules.map((m) => m.id);
   assert.deepEqual(
@@ -52,18 +53,22 @@ function checkLab(report) {
   );
   for (const m of trainerModules) {
     assert.equal(m.alive, false, `trainer instance ${m.id} still alive`);
-    assert.equal(m.backend, 'simd128');
-    // Its memory was read while it lived: the module's initial 16 MiB, and
-    // grown by the trainer it held (parameters, Adam state, activations).
-    assert.equal(m.createdBytes, 16 * 1024 * 1024);
+    assert.equal(m.backend, 'worker simd128');
+    // Its memory as its worker reported it, the trainer made: the module's
+    // initial 16 MiB or more (parameters, Adam state, activations), never
+    // less while it trained; a worker reset before its trainer was made
+    // reported none.
+    assert.ok(m.createdBytes === 0 || m.createdBytes >= 16 * 1024 * 1024, `instance ${m.id}: ${m.createdBytes} bytes`);
     assert.ok(m.maxBytes >= m.createdBytes, `instance ${m.id}: ${m.maxBytes} bytes`);
   }
+  // Every sample after GC: at most one trainer per worker the lab runs at
+  // once, none at the end.
+  const atOnce = Math.max(1, os.cpus().length - 1);
   assert.ok(
-    trainerModules.some((m) => m.maxBytes > m.createdBytes),
-    'no trainer instance grew its memory while it was read',
+    trainerModules.some((m) => m.maxBytes > 16 * 1024 * 1024),
+    "no trainer instance reported more than the module's initial memory",
   );
-  // Every sample after GC: one trainer alive at most, none at the end.
-  assert.ok(report.samples.every((s) => s.trainers.live <= 1));
+  assert.ok(report.samples.every((s) => s.trainers.live <= atOnce));
   assert.equal(report.samples.at(-1).trainers.live, 0);
 }
 

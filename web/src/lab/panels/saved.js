@@ -45,6 +45,7 @@ export const savedPanel = {
     const progress = training && state.saving !== null && state.saving !== 'off';
     setHidden(part.box, !offer && !progress);
     setHidden(part.resume, !offer);
+    part.box.dataset.when = offer ? 'offer' : 'training';
     if (offer) {
       setText(part.line, t('savedOffer', { runs: runsText(text, savedRuns(saved), saved.steps) }));
       setText(part.resume, t('savedResume'));
