@@ -52,10 +52,12 @@ const packageVersion = (name) => JSON.parse(readFileSync(join(packageDir(name), 
 
 // A classic script of the page (main.js, lab.js): one minified file with
 // everything it imports.
-const classicScript = (name, define, loader = {}) =>
+// more: other esbuild options (an entry point of another name, a banner).
+const classicScript = (name, define, loader = {}, more = {}) =>
   esbuild.build({
     entryPoints: [join(here, name)],
     outfile: join(distDir, name),
+    ...more,
     bundle: true,
     format: 'iife',
     target: 'es2022',
@@ -113,23 +115,19 @@ const lab = await classicScript(
 // classic script into a page, registers itself instead, as
 // globalThis.normlabLabWorker, whose text src/lab/workers.js puts into a
 // blob: worker where a worker cannot load a script (file://).
-await esbuild.build({
-  entryPoints: [join(here, 'src/lab/worker.js')],
-  outfile: join(distDir, 'lab-worker.js'),
-  bundle: true,
-  format: 'iife',
-  target: 'es2022',
-  platform: 'browser',
-  minify: true,
-  charset: 'utf8',
-  legalComments: 'none',
-  logLevel: 'warning',
-  loader: { '.txt': 'text' },
-  banner: { js: 'function normlabLabWorker(){' },
-  footer: {
-    js: "}if(typeof window==='undefined')normlabLabWorker();else globalThis.normlabLabWorker=normlabLabWorker;",
+await classicScript(
+  'lab-worker.js',
+  {},
+  { '.txt': 'text' },
+  {
+    entryPoints: [join(here, 'src/lab/worker.js')],
+    metafile: false,
+    banner: { js: 'function normlabLabWorker(){' },
+    footer: {
+      js: "}if(typeof window==='undefined')normlabLabWorker();else globalThis.normlabLabWorker=normlabLabWorker;",
+    },
   },
-});
+);
 await esbuild.build({
   entryPoints: [join(here, 'lab.css')],
   outfile: join(distDir, 'lab.css'),
