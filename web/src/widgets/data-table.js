@@ -17,6 +17,9 @@ export function createDataTable(container) {
   const body = table.createTBody();
   scroller.append(table);
   details.append(summary, scroller);
+  // Hidden until it has numbers (a view far from the screen waits for them),
+  // so no empty disclosure is ever offered.
+  details.hidden = true;
   container.append(details);
 
   return {
@@ -26,6 +29,7 @@ export function createDataTable(container) {
     // chart's marker moves, and rebuilt rows would be styled and laid out
     // again.
     update({ summaryText, captionText, columns, rows }) {
+      details.hidden = false;
       setText(summary, summaryText);
       setText(caption, captionText);
       setAttr(scroller, 'aria-label', captionText);
