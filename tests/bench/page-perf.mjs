@@ -245,6 +245,8 @@ async function measurePage(browser, url, runs) {
     await page.fill('#grad-depth', String(from));
     await settled();
     await page.fill('#model-prompt', `${prompt.slice(0, -1)}${String.fromCharCode(97 + (i % 26))}`);
+    // fill() scrolled the prompt into view: the view back on screen.
+    await page.locator('[data-widget="gradient-flow"]').scrollIntoViewIfNeeded();
     await page.waitForTimeout(50);
     await settled();
     const r = await drag(page, '#grad-depth', from, 24, 6);
