@@ -32,7 +32,10 @@ for (const lang of ['en', 'zh-CN']) {
         await bringLabIn(page);
         await settle(page);
         const visible = await page.evaluate(() => document.body.innerText);
-        assert.ok(visible.length > 5000, `only ${visible.length} characters of text`);
+        // The page rendered its text (Chinese takes a character a word; the
+        // gradient views far below wait for the screen, their text with them).
+        const least = lang === 'en' ? 5000 : 3000;
+        assert.ok(visible.length > least, `only ${visible.length} characters of text`);
         const lines = visible.split('\n').filter((line) => JARGON.some((re) => re.test(line)));
         assert.deepEqual(lines, []);
         const note = page.locator(`${LAB} details.lab-made`);
