@@ -79,6 +79,9 @@ export async function watchProblems(page) {
   page.on('requestfailed', (r) => {
     const error = r.failure()?.errorText;
     if (error === 'net::ERR_ABORTED' && new URL(r.url()).pathname.endsWith('/favicon.svg')) return;
+    // A lab worker terminated (its contrast reset) while it loaded the
+    // trainer's script: the load is cancelled with it.
+    if (error === 'net::ERR_ABORTED' && /\/normlab_train_(simd|scalar)\.js$/.test(new URL(r.url()).pathname)) return;
     problems.push(`request failed: ${r.url()} ${error}`);
   });
   await page.addInitScript(() => {
