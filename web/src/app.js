@@ -50,6 +50,10 @@ const PANELS = [
   quiz,
 ];
 
+// How many panels of the list the first task builds: those at the top of
+// the page, through the forward strip.
+const FIRST_SCREEN = PANELS.indexOf(forwardStrip) + 1;
+
 // Settings that one view alone shows: an input that changes only them
 // repaints that panel.
 const ONE_VIEW = { l2: 'softmax', softmaxGrowth: 'softmax', stretch: 'playground' };
@@ -95,7 +99,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     Object.assign(state, changes);
     const keys = Object.keys(changes);
     const view = ONE_VIEW[keys[0]];
-    const putOff = panels.get('demo').input();
+    // Before the demo panel is built there is no controller to tell.
+    const putOff = panels.get('demo')?.input() ?? false;
     render(!putOff && keys.every((key) => ONE_VIEW[key] === view) ? view : null);
   }
   // A change the demo panel already told its controller of.
@@ -115,22 +120,26 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     measure(`normlab:view:${name}`, start);
   }
   const questions = createQuestions({ learner, given, set });
-  const panels = createPanelList(PANELS, {
-    win,
-    doc,
-    state,
-    given,
-    learner,
-    questions,
-    notices: runtime.notices,
-    timing,
-    scheduler,
-    widget: (name) => doc.querySelector(`[data-widget="${name}"]`),
-    set,
-    change,
-    render,
-    guard,
-  });
+  const panels = createPanelList(
+    PANELS,
+    {
+      win,
+      doc,
+      state,
+      given,
+      learner,
+      questions,
+      notices: runtime.notices,
+      timing,
+      scheduler,
+      widget: (name) => doc.querySelector(`[data-widget="${name}"]`),
+      set,
+      change,
+      render,
+      guard,
+    },
+    { deferred: true },
+  );
   const notify = (notice) => {
     runtime.notices.push(notice);
     render();
@@ -138,13 +147,11 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const reporter = linkLms({ session, learner, state, win, notify });
   const url = createUrlWriter({ win, state, onWrite: () => reporter?.viewChanged() });
 
-  // A frame: every panel (scope null), or the one panel named.
-  function paint(scope) {
-    const paintStart = win.performance.now();
+  function makeFrame() {
     const root = doc.documentElement;
     if (root.lang !== state.lang) root.lang = state.lang;
     if (root.dataset.theme !== state.theme) root.dataset.theme = state.theme;
-    const frame = {
+    return {
       nl: runtime.nl,
       backend: runtime.backend,
       state,
@@ -153,28 +160,46 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       questions,
       view: null,
     };
-    panels.paint(frame, scope && [scope]);
+  }
+  // A frame: every panel built so far (scope null), or the one panel named.
+  function paint(scope) {
+    const paintStart = win.performance.now();
+    panels.paint(makeFrame(), scope && [scope]);
     url.schedule();
     measure('normlab:paint', paintStart);
   }
 
-  paint(null);
-  // The kernels' first paint waits for the demo panel's first forward pass,
-  // run in slices of a few layers per task (demo-panel.js prepare()): that
-  // paint then shows every computed view at once, and no task holds the
-  // page for the whole stack.
+  // The panels are created and first painted over several tasks
+  // (panel-list.js build()): the first task does the top of the page (the
+  // header and toolbar, the notices, the introduction with its forward
+  // strip), the later ones the rest, a few milliseconds at a time, so that
+  // on a phone no task holds the page for its whole length. Once every panel
+  // is built, <html> gets data-built (the browser tests wait for it) and a
+  // whole repaint shows whatever changed meanwhile.
+  const buildStart = win.performance.now();
+  const built = panels.build(makeFrame(), FIRST_SCREEN).then(() => {
+    measure('normlab:build', buildStart);
+    doc.documentElement.dataset.built = '';
+    render();
+  });
+  // The kernels' first paint waits for the panels and then for the demo
+  // panel's first forward pass, run in slices of a few layers per task
+  // (demo-panel.js prepare()): that paint then shows every computed view at
+  // once, and no task holds the page for the whole stack.
   loadKernels(loadNormlab, state.backend).then(
     async (nl) => {
+      await built;
       await panels.get('demo').prepare(nl, textContext(state.lang));
       runtime.nl = nl;
       runtime.backend = nl.backend;
       render();
     },
-    (error) => {
+    async (error) => {
+      await built;
       runtime.backend = 'failed';
       notify({ key: 'notice.wasmFailed', params: { reason: error.message } });
     },
   );
 
-  return { state, render, setStage: panels.get('forward-strip').setStage };
+  return { state, render, setStage: (...args) => panels.get('forward-strip').setStage(...args) };
 }
