@@ -135,9 +135,10 @@ export async function openPage(browser, url, options = {}) {
   // last so it runs first (Playwright tries routes newest first).
   if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
   await page.goto(url);
+  // (A page without the chapter, such as embed-demo.html, builds nothing.)
   await page.waitForFunction(
     () =>
-      document.documentElement.dataset.built !== undefined &&
+      (document.documentElement.dataset.built !== undefined || !document.querySelector('main .chapter')) &&
       document.getElementById('backend')?.dataset.backend !== 'loading',
   );
   await settle(page);

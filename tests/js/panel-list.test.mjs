@@ -120,3 +120,31 @@ test('a deferred list builds the first screen at once and the rest in later task
   list.paint({ state: { lang: 'zh-CN' } });
   assert.deepEqual(log.splice(0), ['text whole', 'top', 'below']);
 });
+
+test('paintSliced paints what changed, in list order, over tasks of a few ms', async () => {
+  const log = [];
+  const tasks = [];
+  let clock = 0;
+  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
+  const env = { win, guard: (name, fn) => fn() };
+  const slow = (name) => ({
+    name,
+    create: () => ({}),
+    inputs: ({ state }) => [state.lang],
+    paint: () => {
+      log.push(name);
+      clock += 20;
+    },
+  });
+  const list = createPanelList([slow('a'), slow('b'), slow('c')], env);
+  list.paint({ state: { lang: 'en' } });
+  log.length = 0;
+  const done = list.paintSliced({ state: { lang: 'zh-CN' } });
+  assert.deepEqual(log, ['a'], 'a slice ends once it took its time');
+  while (tasks.length) {
+    tasks.shift()();
+    await new Promise((r) => setImmediate(r));
+  }
+  await done;
+  assert.deepEqual(log, ['a', 'b', 'c']);
+});

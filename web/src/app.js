@@ -68,6 +68,9 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const runtime = {
     nl: null,
     backend: 'loading',
+    // What the toolbar's badge says: the backend once the views it computes
+    // are painted.
+    badge: 'loading',
     notices: [
       ...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })),
       ...extraNotices,
@@ -154,6 +157,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     return {
       nl: runtime.nl,
       backend: runtime.backend,
+      badge: runtime.badge,
       state,
       ctx: textContext(state.lang),
       predictions: readPredictions(learner),
@@ -176,30 +180,62 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // on a phone no task holds the page for its whole length. Once every panel
   // is built, <html> gets data-built (the browser tests wait for it) and a
   // whole repaint shows whatever changed meanwhile.
+  // A link to a section (#id): the browser scrolled to it before the
+  // sections above it were built; it is scrolled to again once they are and
+  // once the computed views are painted, unless the reader moved meanwhile.
+  const land = anchorLanding(win, doc);
   const buildStart = win.performance.now();
   const built = panels.build(makeFrame(), FIRST_SCREEN).then(() => {
     measure('normlab:build', buildStart);
     doc.documentElement.dataset.built = '';
+    land();
     render();
   });
   // The kernels' first paint waits for the panels and then for the demo
   // panel's first forward pass, run in slices of a few layers per task
-  // (demo-panel.js prepare()): that paint then shows every computed view at
-  // once, and no task holds the page for the whole stack.
+  // (demo-panel.js prepare()); it then paints the views a few per task
+  // (paintSliced), and only then does the badge leave 'loading', so no task
+  // holds the page for the whole stack or the whole page.
   loadKernels(loadNormlab, state.backend).then(
     async (nl) => {
       await built;
       await panels.get('demo').prepare(nl, textContext(state.lang));
       runtime.nl = nl;
       runtime.backend = nl.backend;
+      // Every view changes: painted a few of them per task, and then the
+      // badge.
+      await panels.paintSliced(makeFrame());
+      runtime.badge = nl.backend;
       render();
+      win.requestAnimationFrame(land);
     },
     async (error) => {
       await built;
       runtime.backend = 'failed';
+      runtime.badge = 'failed';
       notify({ key: 'notice.wasmFailed', params: { reason: error.message } });
     },
   );
 
   return { state, render, setStage: (...args) => panels.get('forward-strip').setStage(...args) };
+}
+
+// Scrolls the page to the element the URL's fragment names, when called,
+// unless the reader scrolled, clicked or typed since the page started.
+function anchorLanding(win, doc) {
+  let id = '';
+  try {
+    id = decodeURIComponent(win.location.hash.slice(1));
+  } catch {
+    return () => {};
+  }
+  if (!id) return () => {};
+  let moved = false;
+  const stop = () => (moved = true);
+  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
+    win.addEventListener(type, stop, { once: true, passive: true, capture: true });
+  }
+  return () => {
+    if (!moved) doc.getElementById(id)?.scrollIntoView();
+  };
 }

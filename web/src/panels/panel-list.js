@@ -103,22 +103,40 @@ export function createPanelList(descriptors, env, { deferred = false } = {}) {
     }
   }
 
+  // Paints one built panel, if its inputs changed.
+  function paintOne(descriptor, frame) {
+    const { name } = descriptor;
+    if (!built.has(name)) return;
+    const panel = made.get(name);
+    if (descriptor.inputs) {
+      const sig = signature(descriptor, frame);
+      if (painted.get(name) === sig) return;
+      painted.set(name, sig);
+    }
+    env.guard(name, () => descriptor.paint(frame, panel));
+  }
+
   return {
     get: (name) => made.get(name),
     build,
     // Paints the panels (all, or those named in `only`) whose inputs changed.
     paint(frame, only = null) {
       for (const descriptor of descriptors) {
-        const { name } = descriptor;
-        if (!built.has(name)) continue;
-        if (only && !only.includes(name)) continue;
-        const panel = made.get(name);
-        if (descriptor.inputs) {
-          const sig = signature(descriptor, frame);
-          if (painted.get(name) === sig) continue;
-          painted.set(name, sig);
+        if (only && !only.includes(descriptor.name)) continue;
+        paintOne(descriptor, frame);
+      }
+    },
+    // The same as paint(frame) over several tasks, up to SLICE_MS each, in
+    // list order: for a repaint that changes most views at once (the
+    // kernels' first). Resolves when done.
+    async paintSliced(frame) {
+      let start = env.win.performance.now();
+      for (const descriptor of descriptors) {
+        if (env.win.performance.now() - start >= SLICE_MS) {
+          await nextTask();
+          start = env.win.performance.now();
         }
-        env.guard(name, () => descriptor.paint(frame, panel));
+        paintOne(descriptor, frame);
       }
     },
   };
