@@ -208,6 +208,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       runtime.badge = nl.backend;
       render();
       win.requestAnimationFrame(land);
+      measureSections(win, doc);
     },
     async (error) => {
       await built;
@@ -238,4 +239,18 @@ function anchorLanding(win, doc) {
   return () => {
     if (!moved) doc.getElementById(id)?.scrollIntoView();
   };
+}
+
+// The sections the browser skips while off screen (content-visibility: auto,
+// sections.css) keep the size they last had when rendered, or a placeholder's
+// if never: each is rendered once, one per frame, so that every section keeps
+// its own size and the page does not jump as a reader scrolls past them.
+async function measureSections(win, doc) {
+  const frame = () => new Promise((resolve) => win.requestAnimationFrame(() => resolve()));
+  for (const section of doc.querySelectorAll('.chapter > section, .demo-part')) {
+    section.classList.add('measuring');
+    await frame();
+    await frame();
+    section.classList.remove('measuring');
+  }
 }
