@@ -208,7 +208,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
       runtime.badge = nl.backend;
       render();
       win.requestAnimationFrame(land);
-      measureSections(win, doc);
+      measureSections(win, doc).then(land);
     },
     async (error) => {
       await built;
