@@ -11,8 +11,12 @@ import { connectLms } from './src/lms.js';
 
 const loadNormlab = globalThis.normlab?.loadNormlab;
 const widget = frameWidget(location.search);
-if (widget?.name) startFrame({ name: widget.name, loadNormlab });
-else {
+if (widget?.name) {
+  startFrame({ name: widget.name, loadNormlab });
+  // Its one panel is built at once (the whole page builds over several
+  // tasks and sets this when done).
+  document.documentElement.dataset.built = '';
+} else {
   startPage({
     loadNormlab,
     lms: connectLms(window),

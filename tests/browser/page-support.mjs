@@ -115,8 +115,10 @@ export async function sendCspHeader(page, policy = CSP) {
   });
 }
 
-// Opens url in a fresh context and waits until the kernels have loaded (the
-// backend badge leaves its loading state) and the first frame is painted.
+// Opens url in a fresh context and waits until every panel is built (the
+// page builds them over several tasks and then sets data-built on <html>),
+// the kernels have loaded (the backend badge leaves its loading state) and
+// the first frame is painted.
 // options: viewport, colorScheme, locale, reducedMotion, csp (send the CSP
 // header on every response; a string sends that policy instead), bypassCSP (for injecting test tooling),
 // blockKernels, initScript (run in the page before its own scripts).
@@ -136,7 +138,12 @@ export async function openPage(browser, url, options = {}) {
   // last so it runs first (Playwright tries routes newest first).
   if (options.blockKernels) await page.route(/normlab_(simd|scalar)\.js$/, (route) => route.abort());
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('backend')?.dataset.backend !== 'loading');
+  // (A page without the chapter, such as embed-demo.html, builds nothing.)
+  await page.waitForFunction(
+    () =>
+      (document.documentElement.dataset.built !== undefined || !document.querySelector('main .chapter')) &&
+      document.getElementById('backend')?.dataset.backend !== 'loading',
+  );
   await settle(page);
   // A request still in flight at close (the CSP route's fetch) is let go,
   // as openHost does: nobody is left to answer it.

@@ -75,3 +75,76 @@ test('a scoped paint paints the panels named', () => {
   list.paint({ state: { lang: 'en', x: 1 } });
   assert.deepEqual(log, ['first en 1', 'second 1', 'failed broken: no']);
 });
+
+test('a deferred list builds the first screen at once and the rest in later tasks, in list order', async () => {
+  const log = [];
+  const tasks = [];
+  const win = { performance: { now: () => 0 }, setTimeout: (fn) => tasks.push(fn) };
+  const env = { win, guard: (name, fn) => fn() };
+  const descriptors = [
+    {
+      name: 'text',
+      create: () => (log.push('create text'), {}),
+      inputs: ({ state }) => [state.lang],
+      paint: () => log.push('text whole'),
+      paintSteps: () => [() => log.push('text top'), () => log.push('text rest')],
+    },
+    { name: 'top', create: () => (log.push('create top'), {}), paint: () => log.push('top') },
+    {
+      name: 'below',
+      create: ({ panel }) => (log.push(`create below (top ${panel('top') ? 'made' : 'missing'})`), {}),
+      inputs: ({ state }) => [state.lang],
+      paint: () => log.push('below'),
+    },
+  ];
+  const list = createPanelList(descriptors, env, { deferred: true });
+  assert.deepEqual(log, [], 'a deferred list creates nothing until build()');
+  const frame = { state: { lang: 'en' } };
+  let done = false;
+  const built = list.build(frame, 2).then(() => (done = true));
+  assert.deepEqual(log.splice(0), ['create text', 'text top', 'create top', 'top']);
+  // A repaint before the build is done paints the panels built so far only.
+  list.paint({ state: { lang: 'en' } });
+  assert.deepEqual(log.splice(0), ['top']);
+  // With a clock that never moves, a later task runs all that is left.
+  while (tasks.length) {
+    tasks.shift()();
+    await Promise.resolve();
+  }
+  await built;
+  assert.ok(done);
+  assert.deepEqual(log.splice(0), ['text rest', 'create below (top made)', 'below']);
+  // The build's paints count: the same inputs do not paint again.
+  list.paint({ state: { lang: 'en' } });
+  assert.deepEqual(log.splice(0), ['top']);
+  list.paint({ state: { lang: 'zh-CN' } });
+  assert.deepEqual(log.splice(0), ['text whole', 'top', 'below']);
+});
+
+test('paintSliced paints what changed, in list order, over tasks of a few ms', async () => {
+  const log = [];
+  const tasks = [];
+  let clock = 0;
+  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
+  const env = { win, guard: (name, fn) => fn() };
+  const slow = (name) => ({
+    name,
+    create: () => ({}),
+    inputs: ({ state }) => [state.lang],
+    paint: () => {
+      log.push(name);
+      clock += 20;
+    },
+  });
+  const list = createPanelList([slow('a'), slow('b'), slow('c')], env);
+  list.paint({ state: { lang: 'en' } });
+  log.length = 0;
+  const done = list.paintSliced({ state: { lang: 'zh-CN' } });
+  assert.deepEqual(log, ['a'], 'a slice ends once it took its time');
+  while (tasks.length) {
+    tasks.shift()();
+    await new Promise((r) => setImmediate(r));
+  }
+  await done;
+  assert.deepEqual(log, ['a', 'b', 'c']);
+});

@@ -50,6 +50,10 @@ const PANELS = [
   quiz,
 ];
 
+// How many panels of the list the first task builds: those at the top of
+// the page, through the forward strip.
+const FIRST_SCREEN = PANELS.indexOf(forwardStrip) + 1;
+
 // Settings that one view alone shows: an input that changes only them
 // repaints that panel.
 const ONE_VIEW = { l2: 'softmax', softmaxGrowth: 'softmax', stretch: 'playground' };
@@ -64,6 +68,9 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const runtime = {
     nl: null,
     backend: 'loading',
+    // What the toolbar's badge says: the backend once the views it computes
+    // are painted.
+    badge: 'loading',
     notices: [
       ...rejected.map((r) => ({ key: 'notice.paramRejected', params: r })),
       ...extraNotices,
@@ -95,7 +102,8 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     Object.assign(state, changes);
     const keys = Object.keys(changes);
     const view = ONE_VIEW[keys[0]];
-    const putOff = panels.get('demo').input();
+    // Before the demo panel is built there is no controller to tell.
+    const putOff = panels.get('demo')?.input() ?? false;
     render(!putOff && keys.every((key) => ONE_VIEW[key] === view) ? view : null);
   }
   // A change the demo panel already told its controller of.
@@ -115,22 +123,26 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     measure(`normlab:view:${name}`, start);
   }
   const questions = createQuestions({ learner, given, set });
-  const panels = createPanelList(PANELS, {
-    win,
-    doc,
-    state,
-    given,
-    learner,
-    questions,
-    notices: runtime.notices,
-    timing,
-    scheduler,
-    widget: (name) => doc.querySelector(`[data-widget="${name}"]`),
-    set,
-    change,
-    render,
-    guard,
-  });
+  const panels = createPanelList(
+    PANELS,
+    {
+      win,
+      doc,
+      state,
+      given,
+      learner,
+      questions,
+      notices: runtime.notices,
+      timing,
+      scheduler,
+      widget: (name) => doc.querySelector(`[data-widget="${name}"]`),
+      set,
+      change,
+      render,
+      guard,
+    },
+    { deferred: true },
+  );
   const notify = (notice) => {
     runtime.notices.push(notice);
     render();
@@ -138,43 +150,107 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const reporter = linkLms({ session, learner, state, win, notify });
   const url = createUrlWriter({ win, state, onWrite: () => reporter?.viewChanged() });
 
-  // A frame: every panel (scope null), or the one panel named.
-  function paint(scope) {
-    const paintStart = win.performance.now();
+  function makeFrame() {
     const root = doc.documentElement;
     if (root.lang !== state.lang) root.lang = state.lang;
     if (root.dataset.theme !== state.theme) root.dataset.theme = state.theme;
-    const frame = {
+    return {
       nl: runtime.nl,
       backend: runtime.backend,
+      badge: runtime.badge,
       state,
       ctx: textContext(state.lang),
       predictions: readPredictions(learner),
       questions,
       view: null,
     };
-    panels.paint(frame, scope && [scope]);
+  }
+  // A frame: every panel built so far (scope null), or the one panel named.
+  function paint(scope) {
+    const paintStart = win.performance.now();
+    panels.paint(makeFrame(), scope && [scope]);
     url.schedule();
     measure('normlab:paint', paintStart);
   }
 
-  paint(null);
-  // The kernels' first paint waits for the demo panel's first forward pass,
-  // run in slices of a few layers per task (demo-panel.js prepare()): that
-  // paint then shows every computed view at once, and no task holds the
-  // page for the whole stack.
+  // The panels are created and first painted over several tasks
+  // (panel-list.js build()): the first task does the top of the page (the
+  // header and toolbar, the notices, the introduction with its forward
+  // strip), the later ones the rest, a few milliseconds at a time, so that
+  // on a phone no task holds the page for its whole length. Once every panel
+  // is built, <html> gets data-built (the browser tests wait for it) and a
+  // whole repaint shows whatever changed meanwhile.
+  // A link to a section (#id): the browser scrolled to it before the
+  // sections above it were built; it is scrolled to again once they are and
+  // once the computed views are painted, unless the reader moved meanwhile.
+  const land = anchorLanding(win, doc);
+  const buildStart = win.performance.now();
+  const built = panels.build(makeFrame(), FIRST_SCREEN).then(() => {
+    measure('normlab:build', buildStart);
+    doc.documentElement.dataset.built = '';
+    land();
+    render();
+  });
+  // The kernels' first paint waits for the panels and then for the demo
+  // panel's first forward pass, run in slices of a few layers per task
+  // (demo-panel.js prepare()); it then paints the views a few per task
+  // (paintSliced), and only then does the badge leave 'loading', so no task
+  // holds the page for the whole stack or the whole page.
   loadKernels(loadNormlab, state.backend).then(
     async (nl) => {
+      await built;
       await panels.get('demo').prepare(nl, textContext(state.lang));
       runtime.nl = nl;
       runtime.backend = nl.backend;
+      // Every view changes: painted a few of them per task, and then the
+      // badge.
+      await panels.paintSliced(makeFrame());
+      runtime.badge = nl.backend;
       render();
+      win.requestAnimationFrame(land);
+      measureSections(win, doc).then(land);
     },
-    (error) => {
+    async (error) => {
+      await built;
       runtime.backend = 'failed';
+      runtime.badge = 'failed';
       notify({ key: 'notice.wasmFailed', params: { reason: error.message } });
     },
   );
 
-  return { state, render, setStage: panels.get('forward-strip').setStage };
+  return { state, render, setStage: (...args) => panels.get('forward-strip').setStage(...args) };
+}
+
+// Scrolls the page to the element the URL's fragment names, when called,
+// unless the reader scrolled, clicked or typed since the page started.
+function anchorLanding(win, doc) {
+  let id = '';
+  try {
+    id = decodeURIComponent(win.location.hash.slice(1));
+  } catch {
+    return () => {};
+  }
+  if (!id) return () => {};
+  let moved = false;
+  const stop = () => (moved = true);
+  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
+    win.addEventListener(type, stop, { once: true, passive: true, capture: true });
+  }
+  return () => {
+    if (!moved) doc.getElementById(id)?.scrollIntoView();
+  };
+}
+
+// The sections the browser skips while off screen (content-visibility: auto,
+// sections.css) keep the size they last had when rendered, or a placeholder's
+// if never: each is rendered once, one per frame, so that every section keeps
+// its own size and the page does not jump as a reader scrolls past them.
+async function measureSections(win, doc) {
+  const frame = () => new Promise((resolve) => win.requestAnimationFrame(() => resolve()));
+  for (const section of doc.querySelectorAll('.chapter > section, .demo-part')) {
+    section.classList.add('measuring');
+    await frame();
+    await frame();
+    section.classList.remove('measuring');
+  }
 }

@@ -7,37 +7,136 @@
 //     inputs(frame, panel)  optional: what it shows. The panel is painted
 //                           only when these changed (compared as JSON);
 //                           without inputs it is painted every frame
-//     paint(frame, panel) } shows the frame
+//     paint(frame, panel)   shows the frame
+//     paintSteps(frame, panel)
+//                         } optional: its first paint as a list of functions,
+//                           which build() may run in separate tasks (the
+//                           static text: the top of the page, then each
+//                           section)
 //
 // frame: what one repaint shows, { nl (the kernels, null before they load),
 // backend, state, ctx (text-context.js) } and whatever the surface adds;
 // env: what the surface offers its panels (set, render, guard, ...).
 // Panels are created and painted in list order; env.panel(name) gives the
 // object of a panel created before (or, from a callback, of any).
+//
+// createPanelList(descriptors, env) creates every panel at once. With
+// { deferred: true } it creates none: build(frame, firstScreen) then creates
+// and first-paints them in list order over several tasks, so that no task
+// holds a phone's main thread for the whole page: the first task does the
+// first `firstScreen` panels (the top of the page), each later one a few
+// milliseconds' worth. Until a panel's first paint is done, paint() passes
+// it by.
 
-export function createPanelList(descriptors, env) {
+// The work one later task of build() does before it yields, in ms.
+const SLICE_MS = 12;
+
+export function createPanelList(descriptors, env, { deferred = false } = {}) {
   const made = new Map();
+  // The panels whose first paint is done: paint() repaints only these.
+  const built = new Set();
   env.panel = (name) => made.get(name);
-  for (const descriptor of descriptors) made.set(descriptor.name, descriptor.create(env));
+  function create(descriptor) {
+    const start = env.timing ? env.win.performance.now() : 0;
+    made.set(descriptor.name, descriptor.create(env));
+    if (env.timing) env.win.performance.measure(`normlab:create:${descriptor.name}`, { start });
+  }
+  if (!deferred) {
+    for (const descriptor of descriptors) {
+      create(descriptor);
+      built.add(descriptor.name);
+    }
+  }
   // The inputs each panel last painted, as JSON: most inputs touch one
   // view, and rewriting the others' text would cost a page-wide style and
   // layout pass on every slider move.
   const painted = new Map();
+  const signature = (descriptor, frame) =>
+    descriptor.inputs ? JSON.stringify(descriptor.inputs(frame, made.get(descriptor.name))) : null;
+
+  // The next task: scheduler.postTask where there is one (no 4 ms clamp on
+  // a chain of timeouts), else a timeout.
+  const nextTask = () =>
+    new Promise((resolve) => {
+      if (env.win.scheduler?.postTask) env.win.scheduler.postTask(resolve, { priority: 'user-visible' });
+      else env.win.setTimeout(resolve, 0);
+    });
+
+  // Creates and first-paints every panel (deferred lists only); resolves
+  // once all are built. The first task runs the work of the first
+  // `firstScreen` panels (a paintSteps' later steps wait for the later
+  // tasks), each later task up to SLICE_MS of the rest, in list order.
+  async function build(frame, firstScreen = 1) {
+    const queue = descriptors.flatMap((descriptor) => [() => create(descriptor), () => firstPaint(descriptor)]);
+    let next = 0;
+    let firstTask = true;
+    const held = [];
+    function firstPaint(descriptor) {
+      const { name } = descriptor;
+      const panel = made.get(name);
+      const finish = () => {
+        const sig = signature(descriptor, frame);
+        if (sig !== null) painted.set(name, sig);
+        built.add(name);
+      };
+      const steps = descriptor.paintSteps?.(frame, panel) ?? [() => descriptor.paint(frame, panel)];
+      const [head, ...rest] = steps;
+      env.guard(name, head);
+      if (rest.length === 0) {
+        finish();
+        return;
+      }
+      const tail = [...rest.map((step) => () => env.guard(name, step)), finish];
+      // The rest right after this unit, or, from the first task, first thing
+      // in the later ones.
+      if (firstTask) held.push(...tail);
+      else queue.splice(next, 0, ...tail);
+    }
+    while (next < 2 * firstScreen) queue[next++]();
+    firstTask = false;
+    queue.splice(next, 0, ...held);
+    while (next < queue.length) {
+      await nextTask();
+      const start = env.win.performance.now();
+      do queue[next++]();
+      while (next < queue.length && env.win.performance.now() - start < SLICE_MS);
+    }
+  }
+
+  // Paints one built panel, if its inputs changed.
+  function paintOne(descriptor, frame) {
+    const { name } = descriptor;
+    if (!built.has(name)) return;
+    const panel = made.get(name);
+    if (descriptor.inputs) {
+      const sig = signature(descriptor, frame);
+      if (painted.get(name) === sig) return;
+      painted.set(name, sig);
+    }
+    env.guard(name, () => descriptor.paint(frame, panel));
+  }
 
   return {
     get: (name) => made.get(name),
+    build,
     // Paints the panels (all, or those named in `only`) whose inputs changed.
     paint(frame, only = null) {
       for (const descriptor of descriptors) {
-        const { name } = descriptor;
-        if (only && !only.includes(name)) continue;
-        const panel = made.get(name);
-        if (descriptor.inputs) {
-          const signature = JSON.stringify(descriptor.inputs(frame, panel));
-          if (painted.get(name) === signature) continue;
-          painted.set(name, signature);
+        if (only && !only.includes(descriptor.name)) continue;
+        paintOne(descriptor, frame);
+      }
+    },
+    // The same as paint(frame) over several tasks, up to SLICE_MS each, in
+    // list order: for a repaint that changes most views at once (the
+    // kernels' first). Resolves when done.
+    async paintSliced(frame) {
+      let start = env.win.performance.now();
+      for (const descriptor of descriptors) {
+        if (env.win.performance.now() - start >= SLICE_MS) {
+          await nextTask();
+          start = env.win.performance.now();
         }
-        env.guard(name, () => descriptor.paint(frame, panel));
+        paintOne(descriptor, frame);
       }
     },
   };

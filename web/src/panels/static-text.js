@@ -26,26 +26,56 @@ function staticParams(key, lang) {
   return STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers };
 }
 
+// A section of the chapter: the first paint goes a section at a time.
+const SECTION = '.chapter > section';
+
+// The display formulas ([data-tex]) and texts of the nodes under `root` (for
+// which `keep` holds), in the frame's language.
+function paintNodes(root, ctx, keep = () => true) {
+  const all = (selector) => [...root.querySelectorAll(selector)].filter(keep);
+  for (const node of all('[data-tex]')) typeset(node, node.dataset.tex, { display: true });
+  for (const node of all('[data-i18n]')) {
+    const key = node.dataset.i18n;
+    ctx.rich(node, key, staticParams(key, ctx.lang));
+  }
+  for (const node of all('[data-i18n-attr]')) {
+    for (const pair of node.dataset.i18nAttr.split(';')) {
+      const [attr, key] = pair.split(':');
+      node.setAttribute(attr, ctx.t(key, STATIC_PARAMS[key]));
+    }
+  }
+}
+
+// The title and the reading time.
+function paintPage({ ctx }, { doc, readingTime }) {
+  doc.title = ctx.t('meta.title');
+  const prose = proseKeys(doc).map((key) => ctx.t(key, staticParams(key, ctx.lang)));
+  readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, ctx.lang) });
+}
+
 export default {
   name: 'static-text',
   create({ doc }) {
-    for (const node of doc.querySelectorAll('[data-tex]')) typeset(node, node.dataset.tex, { display: true });
     return { doc, readingTime: doc.getElementById('reading-time') };
   },
   inputs: ({ state }) => [state.lang],
-  paint({ ctx }, { doc, readingTime }) {
-    doc.title = ctx.t('meta.title');
-    for (const node of doc.querySelectorAll('[data-i18n]')) {
-      const key = node.dataset.i18n;
-      ctx.rich(node, key, staticParams(key, ctx.lang));
-    }
-    for (const node of doc.querySelectorAll('[data-i18n-attr]')) {
-      for (const pair of node.dataset.i18nAttr.split(';')) {
-        const [attr, key] = pair.split(':');
-        node.setAttribute(attr, ctx.t(key, STATIC_PARAMS[key]));
-      }
-    }
-    const prose = proseKeys(doc).map((key) => ctx.t(key, staticParams(key, ctx.lang)));
-    readingTime.textContent = ctx.t('intro.readingTime', { minutes: estimateReadingMinutes(prose, ctx.lang) });
+  paint(frame, panel) {
+    paintNodes(panel.doc, frame.ctx);
+    paintPage(frame, panel);
+  },
+  // The first paint a section at a time: what is outside the chapter's
+  // sections (header, navigation, footer) and its first section (the
+  // introduction) first, then each section below.
+  paintSteps(frame, panel) {
+    const { doc } = panel;
+    const [first, ...below] = doc.querySelectorAll(SECTION);
+    return [
+      () => {
+        paintNodes(doc, frame.ctx, (node) => !node.closest(SECTION));
+        if (first) paintNodes(first, frame.ctx);
+        paintPage(frame, panel);
+      },
+      ...below.map((section) => () => paintNodes(section, frame.ctx)),
+    ];
   },
 };

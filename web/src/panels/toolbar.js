@@ -1,5 +1,6 @@
 // The toolbar: the language and theme switches, and which backend runs the
-// kernels.
+// kernels (frame.badge: 'loading' until the views computed with them are
+// painted).
 import { DICTIONARIES, LANGUAGE_CODES } from '../i18n/index.js';
 import { setOptions } from '../widgets/dom.js';
 
@@ -12,8 +13,8 @@ export default {
     themeSelect.addEventListener('change', () => set({ theme: themeSelect.value }));
     return { langSelect, themeSelect, backendOut: doc.getElementById('backend') };
   },
-  inputs: ({ state, backend }) => [state.lang, state.theme, backend],
-  paint({ state, backend, ctx }, { langSelect, themeSelect, backendOut }) {
+  inputs: ({ state, badge }) => [state.lang, state.theme, badge],
+  paint({ state, badge: backend, ctx }, { langSelect, themeSelect, backendOut }) {
     setOptions(
       langSelect,
       LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]),
