@@ -11,33 +11,24 @@
 // ./build.sh sweep runs it. The table is committed; tests/js/lab-robustness.test.mjs
 // checks the lab's claims on it, that it was made with the lab's current
 // defaults, and trains a few of its rows again to compare them bit for bit.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 
 import { LAB_DEFAULTS, LAB_STEPS } from '../../web/src/lab/runs.js';
-import { contrastJobs, LAB_TEXT_FILES, ROBUSTNESS_CLAIMS, robustnessCounts } from './lab-contrast.mjs';
+import { contrastJobs, ROBUSTNESS_CLAIMS, robustnessCounts } from './lab-contrast.mjs';
+import { argOf, committedTexts, madeRecorder, ROOT } from './sweep-file.mjs';
 import { runPool } from './train-pool.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const arg = (name, fallback) => argOf(args, name, fallback);
 const seeds = Array.from({ length: Number(arg('--seeds', 10)) }, (_, i) => i + 1);
 const threads = Number(arg('--threads', availableParallelism()));
 const out = arg('--out', join(ROOT, 'web/data/lab-robustness.json'));
 
-const texts = Object.fromEntries(
-  Object.entries(LAB_TEXT_FILES).map(([lang, file]) => [lang, readFileSync(join(ROOT, file), 'utf8')]),
-);
+const { texts, info } = committedTexts();
 const jobs = contrastJobs(texts, seeds);
-const started = Date.now();
-const loadBefore = loadavg()[0];
+const made = madeRecorder(threads);
 console.log(`lab robustness: ${jobs.length} runs of ${LAB_STEPS} steps on ${threads} threads`);
 const summaries = await runPool(jobs, {
   threads,
@@ -49,13 +40,6 @@ const summaries = await runPool(jobs, {
     ),
 });
 
-const commit = (() => {
-  try {
-    return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-})();
 // Each run's loss every CURVE_EVERY steps (train-summary.mjs) stays, for a
 // reader who wants the seeds' curves; the other curves do not.
 const rows = jobs.map((job, i) => {
@@ -65,23 +49,9 @@ const rows = jobs.map((job, i) => {
 const table = {
   what: 'the training lab default contrast over seeds, wasm SIMD128 under Node',
   command: 'node tests/bench/lab-robustness.mjs (./build.sh sweep)',
-  made: {
-    date: new Date().toISOString().slice(0, 16) + 'Z',
-    commit,
-    node: process.version,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    threads,
-    seconds: Math.round((Date.now() - started) / 1000),
-    loadBefore: Number(loadBefore.toFixed(2)),
-    loadAfter: Number(loadavg()[0].toFixed(2)),
-  },
+  made: made(),
   defaults: { ...LAB_DEFAULTS, steps: LAB_STEPS },
-  texts: Object.fromEntries(
-    Object.entries(LAB_TEXT_FILES).map(([lang, file]) => [
-      lang,
-      { file, bytes: Buffer.byteLength(texts[lang]), sha256: createHash('sha256').update(texts[lang]).digest('hex') },
-    ]),
-  ),
+  texts: info,
   seeds,
   claims: ROBUSTNESS_CLAIMS,
   counts: robustnessCounts(rows),

@@ -32,6 +32,7 @@ import {
   labSteps,
   runOptions,
   samplePrompt,
+  VARIANT_RUNS,
 } from '../../web/src/lab/runs.js';
 import {
   cellKey,
@@ -98,6 +99,20 @@ test("each run of the contrast is the lab's default config with its placement, w
     ],
   );
   assert.equal(runOptions('pre', { ...LAB_DEFAULTS, text: 'own words' }, 5, 'the page text').text, 'own words');
+  // The variants: pre-norm's options with one change each (DyT replaces whichever norm is set).
+  const variants = Object.fromEntries(
+    VARIANT_RUNS.map((id) => [id, runOptions(id, { ...LAB_DEFAULTS, norm: 'layernorm' }, 7, 'the page text')]),
+  );
+  const base = { ...shape, norm: 'layernorm', steps: 7, placement: 'pre', warmup: 0, text: 'the page text' };
+  assert.deepEqual(variants, {
+    pre: base,
+    post: { ...base, placement: 'post' },
+    qknorm: { ...base, qkNorm: true },
+    sandwich: { ...base, placement: 'sandwich' },
+    output: { ...base, placement: 'output' },
+    deepnorm: { ...base, placement: 'deepnorm' },
+    dyt: { ...base, norm: 'dyt' },
+  });
   // The sample's prompt: a word of each language's text, or the reader's first characters.
   assert.equal(samplePrompt(LAB_DEFAULTS, 'zh-CN'), '归一化');
   assert.equal(samplePrompt(LAB_DEFAULTS, 'en'), 'norm');

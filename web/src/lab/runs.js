@@ -63,20 +63,51 @@ export function labSteps(win) {
   return Number.isInteger(steps) && steps >= 1 && steps <= LAB_STEPS ? steps : LAB_STEPS;
 }
 
-// The trainer options of run `id` ('pre', 'post' or 'warmup'); languageText:
-// the committed text of the page's language (web/src/lab/texts.js), trained
-// on when settings.text is null.
+// What each run changes of the trainer's options, beside the settings':
+// the lab's three runs, then the normalization choices current models make
+// (the variant sweep, tests/bench/variant-sweep.mjs, trains them all):
+//   qknorm    pre-norm with RMSNorm on each head's queries and keys (Qwen3,
+//             OLMo 2, Gemma 3)
+//   sandwich  a norm before and after each sublayer (Gemma 2 and 3)
+//   output    a norm after each sublayer only (OLMo 2)
+//   deepnorm  post-norm with DeepNorm's up-weighted stream and down-scaled
+//             branch initialization
+//   dyt       pre-norm with each norm replaced by a learned tanh
+export const RUN_CHANGES = Object.freeze({
+  pre: { placement: 'pre' },
+  post: { placement: 'post' },
+  warmup: { placement: 'post', warmup: (settings) => settings.warmup },
+  qknorm: { placement: 'pre', qkNorm: true },
+  sandwich: { placement: 'sandwich' },
+  output: { placement: 'output' },
+  deepnorm: { placement: 'deepnorm' },
+  dyt: { placement: 'pre', norm: 'dyt' },
+});
+export const VARIANT_RUNS = Object.freeze(['pre', 'post', 'qknorm', 'sandwich', 'output', 'deepnorm', 'dyt']);
+// The variant sweep's depths (a shallow stack, the lab's, twice the lab's)
+// and learning rates, from the lab's default up to where attention logits
+// grow (Wortsman et al. 2023 see them grow above a rate that falls as
+// models grow).
+export const VARIANT_DEPTHS = Object.freeze([6, 24, 48]);
+export const VARIANT_LRS = Object.freeze([1e-3, 3e-3, 1e-2, 3e-2]);
+
+// The trainer options of run `id` (a RUN_CHANGES key); languageText: the
+// committed text of the page's language (web/src/lab/texts.js), trained on
+// when settings.text is null.
 export function runOptions(id, settings, steps, languageText) {
   const options = {
     ...LAB_SHAPE,
     layers: settings.layers,
     norm: settings.norm,
-    placement: id === 'pre' ? 'pre' : 'post',
+    placement: 'pre',
     lr: settings.lr,
-    warmup: id === 'warmup' ? settings.warmup : 0,
+    warmup: 0,
     steps,
     seed: settings.seed,
   };
+  for (const [name, value] of Object.entries(RUN_CHANGES[id])) {
+    options[name] = typeof value === 'function' ? value(settings) : value;
+  }
   options.text = settings.text ?? languageText;
   return options;
 }
