@@ -46,7 +46,11 @@ void draw_gains(float* out, int n, SplitMix64* rng) {
 
 }  // namespace
 
-void ParameterSet::set_zero() { std::fill(data_.begin(), data_.end(), 0.0f); }
+// Zero everywhere, every layer included: nothing is left to draw.
+void ParameterSet::set_zero() {
+  std::fill(data_.begin(), data_.end(), 0.0f);
+  drawn_layers_ = layers_;
+}
 
 const InitScales& init_scales() {
   static const InitScales scales = {
@@ -64,49 +68,67 @@ float lm_head_scale(int hidden) {
                             (init_scales().embedding * std::sqrt(hidden)));
 }
 
+namespace {
+
+// Layer l's tensors, from (seed, l) alone. out: (kLayerTensors, D), its
+// biases left as they are (zero).
+void draw_layer(float* out, uint32_t seed, int l, int D, int heads) {
+  const int dh = D / heads;
+  const InitScales& s = init_scales();
+  auto tensor = [&](LayerTensor k) { return out + k * D; };
+  auto rng_for = [&](LayerTensor k) {
+    return SplitMix64(tensor_seed(seed, static_cast<uint32_t>(l), k));
+  };
+  SplitMix64 r_mix = rng_for(kAttnMix);
+  draw_signs(tensor(kAttnMix), D, &r_mix);
+
+  // Each head gets its own logit temperature in [0.7, 1.3], carried by its
+  // query scales: some heads attend more sharply than others.
+  SplitMix64 r_temp(tensor_seed(seed, static_cast<uint32_t>(l), kHeadTemperatureTensorId));
+  SplitMix64 r_query = rng_for(kAttnQuery);
+  float* query = tensor(kAttnQuery);
+  for (int h = 0; h < heads; h++) {
+    const double temperature = 0.7 + 0.6 * r_temp.uniform();
+    draw_scaled_signs(query + h * dh, dh, s.query * temperature, &r_query);
+  }
+  SplitMix64 r_key = rng_for(kAttnKey);
+  draw_scaled_signs(tensor(kAttnKey), D, s.key, &r_key);
+  SplitMix64 r_value = rng_for(kAttnValue);
+  draw_scaled_signs(tensor(kAttnValue), D, s.value, &r_value);
+  SplitMix64 r_out = rng_for(kAttnOut);
+  draw_scaled_signs(tensor(kAttnOut), D, s.attn_out, &r_out);
+
+  SplitMix64 r_in_mix = rng_for(kMlpInMix);
+  draw_signs(tensor(kMlpInMix), D, &r_in_mix);
+  SplitMix64 r_in_scale = rng_for(kMlpInScale);
+  draw_scaled_signs(tensor(kMlpInScale), D, s.mlp_in, &r_in_scale);
+  SplitMix64 r_out_mix = rng_for(kMlpOutMix);
+  draw_signs(tensor(kMlpOutMix), D, &r_out_mix);
+  SplitMix64 r_out_scale = rng_for(kMlpOutScale);
+  draw_scaled_signs(tensor(kMlpOutScale), D, s.mlp_out, &r_out_scale);
+
+  SplitMix64 r_g1 = rng_for(kInputNormGain);
+  draw_gains(tensor(kInputNormGain), D, &r_g1);
+  SplitMix64 r_g2 = rng_for(kPostAttnNormGain);
+  draw_gains(tensor(kPostAttnNormGain), D, &r_g2);
+}
+
+}  // namespace
+
+void ParameterSet::draw_layers(int end) const {
+  for (; drawn_layers_ < end; drawn_layers_++) {
+    draw_layer(data_.data() + layer_offset(drawn_layers_), seed_, drawn_layers_, hidden_, heads_);
+  }
+}
+
 void init_parameters(ParameterSet* params, const ModelConfig& config) {
   const int D = config.hidden;
-  const int dh = config.head_dim();
   const InitScales& s = init_scales();
   params->set_zero();
-
-  for (int l = 0; l < config.layers; l++) {
-    auto rng_for = [&](LayerTensor k) {
-      return SplitMix64(tensor_seed(config.seed, static_cast<uint32_t>(l), k));
-    };
-    SplitMix64 r_mix = rng_for(kAttnMix);
-    draw_signs(params->tensor(l, kAttnMix), D, &r_mix);
-
-    // Each head gets its own logit temperature in [0.7, 1.3], carried by its
-    // query scales: some heads attend more sharply than others.
-    SplitMix64 r_temp(tensor_seed(config.seed, static_cast<uint32_t>(l), kHeadTemperatureTensorId));
-    SplitMix64 r_query = rng_for(kAttnQuery);
-    float* query = params->tensor(l, kAttnQuery);
-    for (int h = 0; h < config.heads; h++) {
-      const double temperature = 0.7 + 0.6 * r_temp.uniform();
-      draw_scaled_signs(query + h * dh, dh, s.query * temperature, &r_query);
-    }
-    SplitMix64 r_key = rng_for(kAttnKey);
-    draw_scaled_signs(params->tensor(l, kAttnKey), D, s.key, &r_key);
-    SplitMix64 r_value = rng_for(kAttnValue);
-    draw_scaled_signs(params->tensor(l, kAttnValue), D, s.value, &r_value);
-    SplitMix64 r_out = rng_for(kAttnOut);
-    draw_scaled_signs(params->tensor(l, kAttnOut), D, s.attn_out, &r_out);
-
-    SplitMix64 r_in_mix = rng_for(kMlpInMix);
-    draw_signs(params->tensor(l, kMlpInMix), D, &r_in_mix);
-    SplitMix64 r_in_scale = rng_for(kMlpInScale);
-    draw_scaled_signs(params->tensor(l, kMlpInScale), D, s.mlp_in, &r_in_scale);
-    SplitMix64 r_out_mix = rng_for(kMlpOutMix);
-    draw_signs(params->tensor(l, kMlpOutMix), D, &r_out_mix);
-    SplitMix64 r_out_scale = rng_for(kMlpOutScale);
-    draw_scaled_signs(params->tensor(l, kMlpOutScale), D, s.mlp_out, &r_out_scale);
-
-    SplitMix64 r_g1 = rng_for(kInputNormGain);
-    draw_gains(params->tensor(l, kInputNormGain), D, &r_g1);
-    SplitMix64 r_g2 = rng_for(kPostAttnNormGain);
-    draw_gains(params->tensor(l, kPostAttnNormGain), D, &r_g2);
-  }
+  // The layers: each on its first read.
+  params->seed_ = config.seed;
+  params->heads_ = config.heads;
+  params->drawn_layers_ = 0;
 
   // Embedding rows: a normal direction scaled to L2 = embedding * sqrt(D).
   SplitMix64 r_emb(tensor_seed(config.seed, 0, kEmbeddingTensorId));

@@ -10,6 +10,7 @@
 // D x D matrices.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "model/options.h"
@@ -50,23 +51,47 @@ constexpr int kNormTensorsEnd = kLayerTensors;
 
 // Arena layout: layer l's tensors (kLayerTensors, D) one after another, then
 // the embedding (V, D), then the final norm's gain (D) and bias (D).
+//
+// A set that init_parameters() drew holds its embedding and final norm at
+// once and draws each layer's tensors on the first read of that layer (or of
+// a later one, or of the whole arena through data()): a layer's draws depend
+// on (seed, layer) alone (tensor_seed), so drawing it later gives the same
+// numbers, and a model that runs its first layers does not wait for the
+// other ones (64 layers are most of a model's creation). The drawing is
+// logically const: the numbers a reader sees never change. Any other set
+// (gradients, copies of a fully drawn set) holds all its layers from the
+// start.
 class ParameterSet {
  public:
   ParameterSet() = default;
   ParameterSet(int layers, int hidden)
       : layers_(layers),
         hidden_(hidden),
+        drawn_layers_(layers),
         data_(static_cast<size_t>(layers * kLayerTensors + kVocab + 2) * hidden, 0.0f) {}
 
   int layers() const { return layers_; }
   int hidden() const { return hidden_; }
   size_t size() const { return data_.size(); }
-  float* data() { return data_.data(); }
-  const float* data() const { return data_.data(); }
+  // The whole arena: every layer is drawn first.
+  float* data() {
+    draw_through(layers_ - 1);
+    return data_.data();
+  }
+  const float* data() const {
+    draw_through(layers_ - 1);
+    return data_.data();
+  }
 
   // One layer's tensors: (kLayerTensors, D)
-  float* layer(int l) { return data_.data() + layer_offset(l); }
-  const float* layer(int l) const { return data_.data() + layer_offset(l); }
+  float* layer(int l) {
+    draw_through(l);
+    return data_.data() + layer_offset(l);
+  }
+  const float* layer(int l) const {
+    draw_through(l);
+    return data_.data() + layer_offset(l);
+  }
   // One tensor: (D)
   float* tensor(int l, LayerTensor k) { return layer(l) + k * hidden_; }
   const float* tensor(int l, LayerTensor k) const { return layer(l) + k * hidden_; }
@@ -77,15 +102,28 @@ class ParameterSet {
   const float* final_gain() const { return embedding() + kVocab * hidden_; }
   float* final_bias() { return final_gain() + hidden_; }
   const float* final_bias() const { return final_gain() + hidden_; }
+  // How many layers (from the first) hold their numbers yet.
+  int drawn_layers() const { return drawn_layers_; }
 
   void set_zero();
 
  private:
+  friend void init_parameters(ParameterSet* params, const ModelConfig& config);
+
   size_t layer_offset(int l) const { return static_cast<size_t>(l) * kLayerTensors * hidden_; }
+  // Draws the layers not drawn yet up to and including layer l.
+  void draw_through(int l) const {
+    if (l >= drawn_layers_) draw_layers(l + 1);
+  }
+  void draw_layers(int end) const;
 
   int layers_ = 0;
   int hidden_ = 0;
-  std::vector<float> data_;  // (layers * kLayerTensors + V + 2, D)
+  // What init_parameters() draws the layers from.
+  uint32_t seed_ = 0;
+  int heads_ = 0;
+  mutable int drawn_layers_ = 0;
+  mutable std::vector<float> data_;  // (layers * kLayerTensors + V + 2, D)
 };
 
 // The initialization's scale constants. They were set by the forward-pass
@@ -120,7 +158,9 @@ const InitScales& init_scales();
 
 // Draws every parameter from config.seed: same seed, same numbers, on every
 // build. Layer l's tensors depend only on (seed, l), so models that differ in
-// depth, norm or placement share their weights layer by layer.
+// depth, norm or placement share their weights layer by layer. The embedding
+// and the final norm are drawn here, each layer on its first read (see
+// ParameterSet).
 void init_parameters(ParameterSet* params, const ModelConfig& config);
 
 // The LM head's multiplier on <x_final, e_v> (see InitScales::logit_scale).

@@ -130,6 +130,29 @@ TEST_CASE("layer l's weights do not depend on depth, norm or placement", "[model
   CHECK(std::equal(ea, ea + kVocab * D, b.parameters().embedding()));
 }
 
+TEST_CASE("a layer drawn on its first read holds the numbers of a set drawn whole",
+          "[model][forward]") {
+  ModelConfig config = resolve_model_options(ModelOptions{});
+  const int D = config.hidden;
+  ParameterSet whole(config.layers, D), late(config.layers, D);
+  init_parameters(&whole, config);
+  init_parameters(&late, config);
+  REQUIRE(late.drawn_layers() == 0);
+  const float* all = whole.data();  // draws every layer, in order
+  CHECK(whole.drawn_layers() == config.layers);
+  // A deep layer first: the layers before it are drawn with it.
+  const int l = config.layers - 3;
+  const float* w = late.layer(l);
+  CHECK(late.drawn_layers() == l + 1);
+  CHECK(std::equal(w, w + kLayerTensors * D, all + static_cast<size_t>(l) * kLayerTensors * D));
+  CHECK(std::equal(late.data(), late.data() + late.size(), all));
+  // A copy taken before its layers are drawn draws the same numbers.
+  ParameterSet fresh(config.layers, D);
+  init_parameters(&fresh, config);
+  const ParameterSet copy = fresh;
+  CHECK(std::equal(copy.data(), copy.data() + copy.size(), all));
+}
+
 // Every array of a forward result, for whole-result comparisons.
 void check_same_run(const ForwardResult& a, const ForwardResult& b) {
   CHECK(a.layers == b.layers);

@@ -76,25 +76,32 @@ test('a scoped paint paints the panels named', () => {
   assert.deepEqual(log, ['first en 1', 'second 1', 'failed broken: no']);
 });
 
-test('a deferred list builds the first screen at once and the rest in later tasks, in list order', async () => {
+test("a deferred list builds nothing in the caller's task, then the first screen first, a few ms per task, in list order", async () => {
   const log = [];
   const tasks = [];
-  const win = { performance: { now: () => 0 }, setTimeout: (fn) => tasks.push(fn) };
+  // Each unit of work takes 20 ms on this clock, more than a task's share:
+  // every task runs one.
+  let clock = 0;
+  const step = (entry) => {
+    log.push(entry);
+    clock += 20;
+  };
+  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
   const env = { win, guard: (name, fn) => fn() };
   const descriptors = [
     {
       name: 'text',
-      create: () => (log.push('create text'), {}),
+      create: () => (step('create text'), {}),
       inputs: ({ state }) => [state.lang],
-      paint: () => log.push('text whole'),
-      paintSteps: () => [() => log.push('text top'), () => log.push('text rest')],
+      paint: () => step('text whole'),
+      paintSteps: () => [() => step('text top'), () => step('text rest')],
     },
-    { name: 'top', create: () => (log.push('create top'), {}), paint: () => log.push('top') },
+    { name: 'top', create: () => (step('create top'), {}), paint: () => step('top') },
     {
       name: 'below',
-      create: ({ panel }) => (log.push(`create below (top ${panel('top') ? 'made' : 'missing'})`), {}),
+      create: ({ panel }) => (step(`create below (top ${panel('top') ? 'made' : 'missing'})`), {}),
       inputs: ({ state }) => [state.lang],
-      paint: () => log.push('below'),
+      paint: () => step('below'),
     },
   ];
   const list = createPanelList(descriptors, env, { deferred: true });
@@ -102,18 +109,32 @@ test('a deferred list builds the first screen at once and the rest in later task
   const frame = { state: { lang: 'en' } };
   let done = false;
   const built = list.build(frame, 2).then(() => (done = true));
-  assert.deepEqual(log.splice(0), ['create text', 'text top', 'create top', 'top']);
-  // A repaint before the build is done paints the panels built so far only.
+  assert.deepEqual(log, [], 'nothing in the task that called build()');
+  const perTask = [];
+  const runTask = async () => {
+    tasks.shift()();
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    perTask.push(log.splice(0));
+  };
+  for (let i = 0; i < 4; i++) await runTask();
+  // A repaint before the build is done paints the panels built so far only
+  // (the text's first paint is not done until its last step).
   list.paint({ state: { lang: 'en' } });
   assert.deepEqual(log.splice(0), ['top']);
-  // With a clock that never moves, a later task runs all that is left.
-  while (tasks.length) {
-    tasks.shift()();
-    await Promise.resolve();
-  }
+  clock += 20;
+  while (tasks.length) await runTask();
   await built;
   assert.ok(done);
-  assert.deepEqual(log.splice(0), ['text rest', 'create below (top made)', 'below']);
+  // The first screen's panels, then the text's later steps, then the rest.
+  assert.deepEqual(perTask, [
+    ['create text'],
+    ['text top'],
+    ['create top'],
+    ['top'],
+    ['text rest'],
+    ['create below (top made)'],
+    ['below'],
+  ]);
   // The build's paints count: the same inputs do not paint again.
   list.paint({ state: { lang: 'en' } });
   assert.deepEqual(log.splice(0), ['top']);

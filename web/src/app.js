@@ -50,8 +50,8 @@ const PANELS = [
   quiz,
 ];
 
-// How many panels of the list the first task builds: those at the top of
-// the page, through the forward strip.
+// How many panels of the list build() does first: those at the top of the
+// page, through the forward strip.
 const FIRST_SCREEN = PANELS.indexOf(forwardStrip) + 1;
 
 // Settings that one view alone shows: an input that changes only them
@@ -174,10 +174,10 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   }
 
   // The panels are created and first painted over several tasks
-  // (panel-list.js build()): the first task does the top of the page (the
-  // header and toolbar, the notices, the introduction with its forward
-  // strip), the later ones the rest, a few milliseconds at a time, so that
-  // on a phone no task holds the page for its whole length. Once every panel
+  // (panel-list.js build()), none in the task that ran the page's script,
+  // a few milliseconds at a time: the top of the page first (the header and
+  // toolbar, the notices, the introduction with its forward strip), then the
+  // rest, so that on a phone no task holds the page for its whole length. Once every panel
   // is built, <html> gets data-built (the browser tests wait for it) and a
   // whole repaint shows whatever changed meanwhile.
   // A link to a section (#id): the browser scrolled to it before the

@@ -283,8 +283,9 @@ export function createDemoController({ win, render, timing = false, walk = null 
   }
 
   // Before the first paint with the kernels: the forward views' first pass
-  // for these settings, in slices, one task each (drawing the instance's
-  // weights; its first layer; then PREPARE_LAYERS more per task), so the
+  // for these settings, in slices, one task each (making the instance,
+  // which draws its embedding; its first layer; then PREPARE_LAYERS more per
+  // task, each drawing its layers' weights as it first reads them), so the
   // page is never held for the whole stack (a quarter of a second on a
   // desktop while the module's code is fresh, four times that on a
   // phone-class CPU). The paint's forward() then finds the layers run and

@@ -2,7 +2,21 @@
 // pixel width (not scaled through a viewBox), so its text stays readable from
 // a 375 px phone to a desktop; a ResizeObserver draws it once its width is
 // known and redraws it when that changes.
+//
+// A chart in a section the browser skips while off screen
+// (content-visibility: auto, sections.css) is drawn only while the section
+// is rendered: when it is not (the section's contentvisibilityautostatechange
+// event), a new drawing waits for the section to come back. A section far
+// below is also rendered once after load to learn its size (app.js
+// measureSections): its charts are not drawn then, unless near the screen,
+// since drawing them would cost a phone-class CPU a long task per chart for
+// a picture nobody sees yet. A chart keeps its height (the svg's height
+// attribute) drawn or not, so the section's size is the same either way.
 import { select } from 'd3-selection';
+
+// How far outside the viewport a chart's section counts as near, in
+// viewport heights.
+const NEAR_SCREENS = 1;
 
 export function createChartFrame(container, { height, label }) {
   const svg = select(container).append('svg').attr('class', 'chart').attr('role', 'img').attr('height', height);
@@ -11,19 +25,45 @@ export function createChartFrame(container, { height, label }) {
   let width = 0;
 
   let sized = 0;
+  // The drawing last shown (at width `sized`): a section shown again redraws
+  // only what changed meanwhile.
+  let drawn = null;
+  // Whether the chart's section is rendered (and, while measured, near).
+  let shown = true;
   const redraw = () => {
-    if (!draw || width === 0) return;
+    if (!draw || width === 0 || !shown) return;
     if (sized !== width) {
       svg.attr('width', width).attr('viewBox', `0 0 ${width} ${height}`);
       sized = width;
     }
     draw(svg, width, height);
+    drawn = draw;
+  };
+
+  const win = container.ownerDocument.defaultView;
+  const section = container.closest('.demo-part, .chapter > section');
+  const skips = Boolean(section && 'oncontentvisibilityautostatechange' in section);
+  if (skips) {
+    const show = (rendered) => {
+      shown = rendered;
+      if (shown && (drawn !== draw || sized !== width)) redraw();
+    };
+    section.addEventListener('contentvisibilityautostatechange', (event) => show(!event.skipped));
+    // A printed page is rendered whole (sections.css).
+    win.addEventListener('beforeprint', () => show(true));
+  }
+  // Called where the layout is fresh (a ResizeObserver's report).
+  const near = () => {
+    const { top, bottom } = section.getBoundingClientRect();
+    return bottom >= -NEAR_SCREENS * win.innerHeight && top <= (1 + NEAR_SCREENS) * win.innerHeight;
   };
 
   const observer = new ResizeObserver((entries) => {
     const next = Math.floor(entries[0].contentRect.width);
     if (next !== width) {
       width = next;
+      // A report means the section is rendered: measured, or on screen.
+      if (skips) shown = !section.classList.contains('measuring') || near();
       redraw();
     }
   });

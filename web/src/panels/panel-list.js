@@ -22,11 +22,10 @@
 //
 // createPanelList(descriptors, env) creates every panel at once. With
 // { deferred: true } it creates none: build(frame, firstScreen) then creates
-// and first-paints them in list order over several tasks, so that no task
-// holds a phone's main thread for the whole page: the first task does the
-// first `firstScreen` panels (the top of the page), each later one a few
-// milliseconds' worth. Until a panel's first paint is done, paint() passes
-// it by.
+// and first-paints them in list order over several tasks, a few
+// milliseconds' worth each, so that no task holds a phone's main thread for
+// the whole page; the first `firstScreen` panels (the top of the page) come
+// first, before the later steps of their own paintSteps. Until a panel's first paint is done, paint() passes it by.
 
 // The work one later task of build() does before it yields, in ms.
 const SLICE_MS = 12;
@@ -63,13 +62,14 @@ export function createPanelList(descriptors, env, { deferred = false } = {}) {
     });
 
   // Creates and first-paints every panel (deferred lists only); resolves
-  // once all are built. The first task runs the work of the first
-  // `firstScreen` panels (a paintSteps' later steps wait for the later
-  // tasks), each later task up to SLICE_MS of the rest, in list order.
+  // once all are built. Nothing runs in the caller's task (on a page, the
+  // one that evaluated its script); then each task runs up to SLICE_MS of
+  // the work, in list order, except that a paintSteps' later steps of the
+  // first `firstScreen` panels wait until those panels are done (the top of
+  // the page first).
   async function build(frame, firstScreen = 1) {
     const queue = descriptors.flatMap((descriptor) => [() => create(descriptor), () => firstPaint(descriptor)]);
     let next = 0;
-    let firstTask = true;
     const held = [];
     function firstPaint(descriptor) {
       const { name } = descriptor;
@@ -87,14 +87,12 @@ export function createPanelList(descriptors, env, { deferred = false } = {}) {
         return;
       }
       const tail = [...rest.map((step) => () => env.guard(name, step)), finish];
-      // The rest right after this unit, or, from the first task, first thing
-      // in the later ones.
-      if (firstTask) held.push(...tail);
+      // The rest right after this unit, or, for a first-screen panel, once
+      // the first screen is done.
+      if (next <= 2 * firstScreen) held.push(...tail);
       else queue.splice(next, 0, ...tail);
     }
-    while (next < 2 * firstScreen) queue[next++]();
-    firstTask = false;
-    queue.splice(next, 0, ...held);
+    queue.splice(2 * firstScreen, 0, () => queue.splice(next, 0, ...held));
     while (next < queue.length) {
       await nextTask();
       const start = env.win.performance.now();

@@ -26,24 +26,30 @@ function staticParams(key, lang) {
   return STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers };
 }
 
-// A section of the chapter: the first paint goes a section at a time.
+// A section of the chapter.
 const SECTION = '.chapter > section';
 
 // The display formulas ([data-tex]) and texts of the nodes under `root` (for
-// which `keep` holds), in the frame's language.
-function paintNodes(root, ctx, keep = () => true) {
+// which `keep` holds), in the frame's language: one function per node.
+function nodePainters(root, ctx, keep = () => true) {
   const all = (selector) => [...root.querySelectorAll(selector)].filter(keep);
-  for (const node of all('[data-tex]')) typeset(node, node.dataset.tex, { display: true });
-  for (const node of all('[data-i18n]')) {
-    const key = node.dataset.i18n;
-    ctx.rich(node, key, staticParams(key, ctx.lang));
-  }
-  for (const node of all('[data-i18n-attr]')) {
-    for (const pair of node.dataset.i18nAttr.split(';')) {
-      const [attr, key] = pair.split(':');
-      node.setAttribute(attr, ctx.t(key, STATIC_PARAMS[key]));
-    }
-  }
+  return [
+    ...all('[data-tex]').map((node) => () => typeset(node, node.dataset.tex, { display: true })),
+    ...all('[data-i18n]').map((node) => () => {
+      const key = node.dataset.i18n;
+      ctx.rich(node, key, staticParams(key, ctx.lang));
+    }),
+    ...all('[data-i18n-attr]').map((node) => () => {
+      for (const pair of node.dataset.i18nAttr.split(';')) {
+        const [attr, key] = pair.split(':');
+        node.setAttribute(attr, ctx.t(key, STATIC_PARAMS[key]));
+      }
+    }),
+  ];
+}
+
+function paintNodes(root, ctx, keep) {
+  for (const paintNode of nodePainters(root, ctx, keep)) paintNode();
 }
 
 // The title and the reading time.
@@ -63,9 +69,11 @@ export default {
     paintNodes(panel.doc, frame.ctx);
     paintPage(frame, panel);
   },
-  // The first paint a section at a time: what is outside the chapter's
-  // sections (header, navigation, footer) and its first section (the
-  // introduction) first, then each section below.
+  // The first paint in small steps: what is outside the chapter's sections
+  // (header, navigation, footer) and its first section (the introduction)
+  // first, then the title and the reading time (which reads the whole
+  // chapter's prose), then the sections below, a node at a time (a formula
+  // or a paragraph: a section whole can take a phone-class CPU 100 ms).
   paintSteps(frame, panel) {
     const { doc } = panel;
     const [first, ...below] = doc.querySelectorAll(SECTION);
@@ -73,9 +81,9 @@ export default {
       () => {
         paintNodes(doc, frame.ctx, (node) => !node.closest(SECTION));
         if (first) paintNodes(first, frame.ctx);
-        paintPage(frame, panel);
       },
-      ...below.map((section) => () => paintNodes(section, frame.ctx)),
+      () => paintPage(frame, panel),
+      ...below.flatMap((section) => nodePainters(section, frame.ctx)),
     ];
   },
 };
