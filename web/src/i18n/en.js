@@ -47,11 +47,11 @@ export default {
   strip: {
     label: 'One forward pass',
     caption:
-      'A token’s path through the reference model. RMSNorm sits twice inside every layer (before attention and before the MLP) and once more before the LM head.',
+      'A token’s path through the reference model. RMSNorm sits on every layer’s two branches (before attention and before the MLP) and once more before the LM head; inside attention, Qwen models since Qwen3 also apply it to each head’s queries and keys (QK-norm).',
     tokenize: 'Tokenize',
     embed: 'Embedding lookup',
     layers: '× {layers} layers',
-    layersDetail: 'RMSNorm → attention → add, RMSNorm → MLP → add',
+    layersDetail: 'RMSNorm → attention (QK-norm) → add, RMSNorm → MLP → add',
     finalNorm: 'Final RMSNorm',
     head: 'LM head',
     sample: 'Sampling',
@@ -348,7 +348,7 @@ export default {
     depth:
       'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it; during training those rescalings compound. In pre-norm the highway holds nothing but additions. A layer there computes x + F(x), so its Jacobian is I + ∂F/∂x: the identity term hands the gradient down unchanged, however many layers it crosses, and the branch adds its own term to it. How much depth costs post-norm depends on the learning rate and on warm-up, and this page measures it. In its own runs ({steps} steps at learning rate {lr}, {seeds} seeds per setting, trained in the lab below), post-norm without warm-up learned at {postLearned} layers and stalled at {postStalled}; with {warmup} warm-up steps it also learned at {layers}; pre-norm learned at {preLearned} layers. The lab’s learning-rate window shows the wider picture: the range of learning rates in which post-norm trains narrows as layers are added, warm-up widens it, and pre-norm’s stays wide. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
     price:
-      'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more.',
+      'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more. Qwen models since Qwen3 put one more pair of norms inside attention, on its queries and keys; the section after the lab shows it beside the other norms current models add.',
   },
   model: {
     pending: 'Waiting for the WebAssembly model…',
