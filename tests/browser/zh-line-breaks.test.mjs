@@ -86,6 +86,12 @@ const ENGLISH_NAMES = [
   'LM',
   'head',
   'English',
+  // The after-pre-norm section's methods and function.
+  'QK-norm',
+  'Peri-LN',
+  'DeepNorm',
+  'DyT',
+  'tanh',
 ];
 const FIRST_USE = ZH_TERMS.map((term) => `（${term.english}`);
 

@@ -47,11 +47,11 @@ export default {
   strip: {
     label: 'One forward pass',
     caption:
-      'A token’s path through the reference model. RMSNorm sits twice inside every layer (before attention and before the MLP) and once more before the LM head.',
+      'A token’s path through the reference model. RMSNorm sits on every layer’s two branches (before attention and before the MLP) and once more before the LM head; inside attention, Qwen models since Qwen3 also apply it to each head’s queries and keys (QK-norm).',
     tokenize: 'Tokenize',
     embed: 'Embedding lookup',
     layers: '× {layers} layers',
-    layersDetail: 'RMSNorm → attention → add, RMSNorm → MLP → add',
+    layersDetail: 'RMSNorm → attention (QK-norm) → add, RMSNorm → MLP → add',
     finalNorm: 'Final RMSNorm',
     head: 'LM head',
     sample: 'Sampling',
@@ -348,7 +348,7 @@ export default {
     depth:
       'Why depth matters: in post-norm, a gradient on its way back passes through the norm of every layer above, and each one rescales it; during training those rescalings compound. In pre-norm the highway holds nothing but additions. A layer there computes x + F(x), so its Jacobian is I + ∂F/∂x: the identity term hands the gradient down unchanged, however many layers it crosses, and the branch adds its own term to it. How much depth costs post-norm depends on the learning rate and on warm-up, and this page measures it. In its own runs ({steps} steps at learning rate {lr}, {seeds} seeds per setting, trained in the lab below), post-norm without warm-up learned at {postLearned} layers and stalled at {postStalled}; with {warmup} warm-up steps it also learned at {layers}; pre-norm learned at {preLearned} layers. The lab’s learning-rate window shows the wider picture: the range of learning rates in which post-norm trains narrows as layers are added, warm-up widens it, and pre-norm’s stays wide. The gradient panel at the end of the demo shows what a snapshot at initialization can and cannot tell about this.',
     price:
-      'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more.',
+      'The price: the highway itself is never normalized, so its magnitude grows with depth — the demo panel below measures this — and a final RMSNorm sits before the LM head to tame it once more. Qwen models since Qwen3 put one more pair of norms inside attention, on its queries and keys; the section after the lab shows it beside the other norms current models add.',
   },
   model: {
     pending: 'Waiting for the WebAssembly model…',
@@ -874,11 +874,57 @@ export default {
         'In the sweep behind those charts ({steps} steps per run, {seeds} seeds per setting, {rates} learning rates from {lrLow} to {lrHigh}), post-norm without warmup learned in most seeds at {postWidths} of the rates at {windowDepths} layers respectively; with {warmup} steps of warmup at {warmWidths}; pre-norm at {preWidths}, and at every depth its window reaches a higher rate than either of the others. At the lab’s {layers} layers its learning rate, {lr}, lies inside pre-norm’s window and outside post-norm’s: the contrast the lab trains by default. At this scale “trainable” is a range of learning rates and the odds over seeds, not a yes or a no.',
     },
   },
+  after: {
+    title: 'After pre-norm: the norms current models add',
+    intro:
+      'Pre-norm RMSNorm is where the chapter ends. Open models released since 2024 keep RMSNorm, but add more norms, move them, or (in recent research) swap a norm for a simpler function, each time aimed at a quantity that could otherwise keep growing while the model trains. Five of these choices, drawn as one layer each in the style of the diagrams above:',
+    qkTitle: 'QK-norm',
+    qkCaption:
+      'Inside attention, each head’s queries and keys pass through RMSNorm, each with a learned gain, before they are compared. Their lengths are then set by those gains, so the scores $q \\cdot k / \\sqrt{d_h}$ that reach the softmax can only grow if the gains do. Qwen3, OLMo 2 and Gemma 3 do this.',
+    qkDiagram:
+      'Diagram of a pre-norm layer whose attention block normalizes each head’s query and key vectors before taking their dot product.',
+    sandwichTitle: 'Sandwich (Peri-LN)',
+    sandwichCaption:
+      'One norm on the way into each sub-block and a second on the way out, so what a branch adds to the stream has a controlled size, while the stream itself passes through no norm inside the layers. Gemma 2 and Gemma 3 are built this way; Kim et al. (2025) studied it under the name Peri-LN.',
+    sandwichDiagram:
+      'Diagram of a sandwich layer: the side branch normalizes a copy of the stream, runs the sub-block, normalizes its output, and adds it back to the stream.',
+    outputTitle: 'Norm on the output',
+    outputCaption:
+      'The sub-block reads the stream as it is; only its output is normalized, just before the addition. OLMo 2 moved its norms from the input side to here.',
+    outputDiagram:
+      'Diagram of a layer with an output norm: the side branch runs the sub-block on the stream as it is, normalizes the result, and adds it back.',
+    deepTitle: 'DeepNorm',
+    deepCaption:
+      'Post-norm, with two constants set by the number of layers L: the stream is scaled by $\\alpha = (2L)^{1/4}$ before the addition, and the branch’s value, output and MLP weights start $\\beta = (8L)^{-1/4}$ times smaller than usual. With it Wang et al. (2022) trained post-norm stacks of 1,000 layers.',
+    deepDiagram:
+      'Diagram of a DeepNorm layer: the stream is multiplied by alpha, the sub-block’s output is added to it, and the sum passes through the norm on the stream itself.',
+    betaInit: 'F, started ×β',
+    dytTitle: 'DyT: a tanh instead of a norm',
+    dytCaption:
+      'Each norm is replaced by $\\gamma \\tanh(\\alpha x) + \\beta$, feature by feature. Nothing is averaged over the features: a smooth curve squashes large values, and its steepness α is learned (this page’s trainer starts it at 0.5). Zhu et al. (2025) matched normalized Transformers with it in several settings.',
+    dytDiagram:
+      'Diagram of a pre-norm layer whose norm is replaced by a tanh function with a learned steepness, a gain and a bias.',
+    attention: 'attention',
+    tryIt:
+      'The lab above trains these next to plain pre-norm and post-norm: press “what current models do” before you start. Two of its charts follow the quantities these norms are aimed at: the largest attention score at every step, and the stream’s length layer by layer before and after training.',
+  },
   references: {
     title: 'References',
     rmsnorm: 'Biao Zhang and Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
     xiong:
       'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang and Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
+    henry:
+      'Alex Henry, Prudhvi Raj Dachapally, Shubham Pawar and Yuxuan Chen. Query-Key Normalization for Transformers. Findings of EMNLP 2020.',
+    wortsman:
+      'Mitchell Wortsman et al. Small-scale proxies for large-scale Transformer training instabilities. ICLR 2024.',
+    deepnet:
+      'Hongyu Wang, Shuming Ma, Li Dong, Shaohan Huang, Dongdong Zhang and Furu Wei. DeepNet: Scaling Transformers to 1,000 Layers. 2022.',
+    gemma2: 'Gemma Team. Gemma 2: Improving Open Language Models at a Practical Size. 2024.',
+    olmo2: 'Team OLMo. 2 OLMo 2 Furious. 2025.',
+    periln: 'Jeonghoon Kim et al. Peri-LN: Revisiting Normalization Layer in the Transformer Architecture. ICML 2025.',
+    dyt: 'Jiachen Zhu, Xinlei Chen, Kaiming He, Yann LeCun and Zhuang Liu. Transformers without Normalization. CVPR 2025.',
+    gemma3: 'Gemma Team. Gemma 3 Technical Report. 2025.',
+    qwen3: 'Qwen Team. Qwen3 Technical Report. 2025.',
     libraries: 'Built with',
     katex: 'KaTeX {version}: typesets the formulas as MathML.',
     d3: 'd3-scale {scale}, d3-axis {axis}, d3-selection {selection}, d3-shape {shape}: scales, axes and shapes of the charts.',

@@ -43,11 +43,11 @@ export default {
   strip: {
     label: '一次前向传播',
     caption:
-      '一个词元（token）在参考模型中的路径。每一层里 RMSNorm 出现两次（注意力之前、MLP 之前），LM head 之前还有一次。',
+      '一个词元（token）在参考模型中的路径。每一层的两条分支上各有一个 RMSNorm（注意力之前、MLP 之前），LM head 之前还有一次；从 Qwen3 起，Qwen 模型还在注意力内部对每个头的查询和键各做一次 RMSNorm（QK 归一化）。',
     tokenize: '分词',
     embed: '查嵌入表',
     layers: '× {layers} 层',
-    layersDetail: 'RMSNorm → 注意力 → 相加，RMSNorm → MLP → 相加',
+    layersDetail: 'RMSNorm → 注意力（QK 归一化）→ 相加，RMSNorm → MLP → 相加',
     finalNorm: '最终 RMSNorm',
     head: 'LM head',
     sample: '采样',
@@ -332,7 +332,7 @@ export default {
     depth:
       '为什么深度要紧：在后置归一化中，梯度往回传时要穿过上面每一层的归一化，每穿过一个就被重新缩放一次，训练中这些缩放会层层累积。前置归一化的高速路上只有加法：一层算的是 x + F(x)，它的雅可比矩阵是 I + ∂F/∂x。单位矩阵 I 这一项把梯度原样往下传，不管穿过多少层；分支那一项再在上面加上自己的贡献。深度给后置归一化带来多大麻烦，取决于学习率和预热，本页自己做了测量：在本页的运行里（{steps} 步，学习率 {lr}，每组设置 {seeds} 个种子，就是下面训练实验室里的那种训练），不加预热的后置归一化在 {postLearned} 层时学起来了，在 {postStalled} 层时停滞；加上 {warmup} 步预热，{layers} 层也学得起来；前置归一化在 {preLearned} 层都学起来了。实验室里的学习率窗口给出更完整的图景：随着层数增加，后置归一化能训练的学习率范围越来越窄，预热能把它放宽，而前置归一化的范围始终很宽。演示面板末尾的梯度面板会说明：只看初始化时的快照，能看出什么、看不出什么。',
     price:
-      '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。',
+      '代价是：高速路本身从不归一化，量级会随深度增长（下面的演示面板会测出这一点），所以在 LM head 之前还要再放一个最终 RMSNorm，把它收住。从 Qwen3 起，Qwen 模型还在注意力内部给查询和键各加了一个归一化；训练实验室之后的一节会把它和如今模型加的其他归一化放在一起讲。',
   },
   model: {
     pending: '正在等待 WebAssembly 模型…',
@@ -841,11 +841,52 @@ export default {
         '这些图背后的扫描里（每次训练 {steps} 步，每组设置 {seeds} 个种子，{rates} 个学习率，从 {lrLow} 到 {lrHigh}），在 {windowDepths} 层时，不加预热的后置归一化在多数种子下学得起来的学习率分别有 {postWidths} 个；加上 {warmup} 步预热，分别是 {warmWidths} 个；前置归一化分别是 {preWidths} 个，而且在每个深度上，它的窗口都比另外两种伸到更高的学习率。在实验室默认的 {layers} 层，它用的学习率 {lr} 落在前置归一化的窗口里，却在后置归一化的窗口外，这正是实验室默认训练的那组对比。在这个规模上，“训得动”说的是一段学习率范围和各个种子成功的概率，而不是简单的能或不能。',
     },
   },
+  after: {
+    title: '前置归一化之后：如今的模型又加了哪些归一化',
+    intro:
+      '本章讲到前置 RMSNorm 为止。2024 年以来发布的开放模型仍然用 RMSNorm，但又多加了几处归一化、挪动了它的位置，近来的研究甚至用更简单的函数替掉它；每一种改法都盯着某个在训练中可能越涨越大的量。下面挑出五种，和上面的示意图一样，每种只画一层：',
+    qkTitle: 'QK 归一化（QK-norm）',
+    qkCaption:
+      '在注意力内部，每个头的查询向量和键向量先各自经过带可学习增益的 RMSNorm，再做点积。这样两者的长度就由增益决定，送进 softmax 的分数 $q \\cdot k / \\sqrt{d_h}$ 要变大，只能靠增益变大。Qwen3、OLMo 2 和 Gemma 3 都这样做。',
+    qkDiagram: '前置归一化层的示意图，其中注意力模块先把每个头的查询向量和键向量分别归一化，再计算二者的点积。',
+    sandwichTitle: '夹心式（Peri-LN）',
+    sandwichCaption:
+      '每个子模块进门时归一化一次，出门时再归一化一次。这样分支加回残差流的量有了固定的尺度，而残差流本身在层内不经过任何归一化。Gemma 2 和 Gemma 3 就是这种结构；Kim 等人（2025）以 Peri-LN 为名专门研究过它。',
+    sandwichDiagram:
+      '夹心式层的示意图：旁路先把残差流的副本归一化，送入子模块，再把子模块的输出归一化，然后加回残差流。',
+    outputTitle: '只归一化输出',
+    outputCaption: '子模块直接读取原样的残差流，只在相加之前把它的输出归一化。OLMo 2 把归一化从输入一侧挪到了这里。',
+    outputDiagram: '输出归一化层的示意图：旁路把原样的残差流送入子模块，把结果归一化后再加回残差流。',
+    deepTitle: 'DeepNorm',
+    deepCaption:
+      '仍是后置归一化，但多了两个由层数 L 决定的常数：相加之前先把残差流乘以 $\\alpha = (2L)^{1/4}$；分支里的 value、输出投影和 MLP 权重在初始化时缩小为原来的 $\\beta = (8L)^{-1/4}$ 倍。Wang 等人（2022）靠它训练了 1000 层的后置归一化网络。',
+    deepDiagram: 'DeepNorm 层的示意图：残差流先乘以 α，再与子模块的输出相加，和再经过残差流上的归一化。',
+    betaInit: 'F，初始 ×β',
+    dytTitle: 'DyT：用 tanh 代替归一化',
+    dytCaption:
+      '每个归一化都换成逐个特征计算的 $\\gamma \\tanh(\\alpha x) + \\beta$。它不在特征之间求任何平均，只用一条平滑的曲线把过大的值压扁；曲线的陡峭程度 α 是学出来的（本页的训练器从 0.5 起步）。Zhu 等人（2025）在多种设置下用它达到了带归一化的 Transformer 的水平。',
+    dytDiagram: '前置归一化层的示意图，其中的归一化被一个带可学习陡度、增益和偏置的 tanh 函数取代。',
+    attention: '注意力',
+    tryIt:
+      '上面的训练实验室可以把这些结构和普通的前置、后置归一化放在一起训练：开始之前先点“当今模型的做法”。实验室里有两张图专门跟踪这些归一化所针对的量：每一步最大的注意力分数，以及训练前后残差流逐层的长度。',
+  },
   references: {
     title: '参考文献',
     rmsnorm: 'Biao Zhang, Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
     xiong:
       'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang, Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
+    henry:
+      'Alex Henry, Prudhvi Raj Dachapally, Shubham Pawar, Yuxuan Chen. Query-Key Normalization for Transformers. Findings of EMNLP 2020.',
+    wortsman:
+      'Mitchell Wortsman 等. Small-scale proxies for large-scale Transformer training instabilities. ICLR 2024.',
+    deepnet:
+      'Hongyu Wang, Shuming Ma, Li Dong, Shaohan Huang, Dongdong Zhang, Furu Wei. DeepNet: Scaling Transformers to 1,000 Layers. 2022.',
+    gemma2: 'Gemma Team. Gemma 2: Improving Open Language Models at a Practical Size. 2024.',
+    olmo2: 'Team OLMo. 2 OLMo 2 Furious. 2025.',
+    periln: 'Jeonghoon Kim 等. Peri-LN: Revisiting Normalization Layer in the Transformer Architecture. ICML 2025.',
+    dyt: 'Jiachen Zhu, Xinlei Chen, Kaiming He, Yann LeCun, Zhuang Liu. Transformers without Normalization. CVPR 2025.',
+    gemma3: 'Gemma Team. Gemma 3 Technical Report. 2025.',
+    qwen3: 'Qwen Team. Qwen3 Technical Report. 2025.',
     libraries: '所用的库',
     katex: 'KaTeX {version}：把公式排版为 MathML。',
     d3: 'd3-scale {scale}、d3-axis {axis}、d3-selection {selection}、d3-shape {shape}：图表的比例尺、坐标轴和图形。',

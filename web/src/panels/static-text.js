@@ -3,6 +3,7 @@
 import { claimParams } from '../claim-params.js';
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from '../constants.js';
 import { KATEX_VERSION, typeset } from '../math.js';
+import { drawLayerDiagrams } from '../page/layer-diagrams.js';
 import { estimateReadingMinutes, proseKeys } from '../reading-time.js';
 
 // Versions of the bundled libraries, injected by web/build.mjs from their
@@ -62,6 +63,7 @@ function paintPage({ ctx }, { doc, readingTime }) {
 export default {
   name: 'static-text',
   create({ doc }) {
+    drawLayerDiagrams(doc);
     return { doc, readingTime: doc.getElementById('reading-time') };
   },
   inputs: ({ state }) => [state.lang],
