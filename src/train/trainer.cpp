@@ -54,6 +54,26 @@ void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, const
   }
 }
 
+// out = alpha x + b, the residual sum: add's (one IEEE addition per element)
+// for alpha 1, else b + alpha x by the model's axpy.  out, x, b: (n)
+void residual_sum(float* out, float alpha, const float* x, const float* b, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(out, x, b, n);
+    return;
+  }
+  std::copy(b, b + n, out);
+  model::axpy(out, alpha, x, static_cast<int>(n));
+}
+
+// acc += alpha x, the residual sum's backward: add's for alpha 1.  acc, x: (n)
+void add_scaled(float* acc, float alpha, const float* x, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(acc, acc, x, n);
+  } else {
+    model::axpy(acc, alpha, x, static_cast<int>(n));
+  }
+}
+
 // -log p(target) of one row, in double. p is the softmax kernel's; where it
 // is below FLT_MIN (the target's logit ~87 below the row's max, or the
 // kernel's exp flushed it) the row's log-sum-exp is taken in double instead.
@@ -443,11 +463,13 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
     mlp_sublayer_forward(l, a, proj, a.norm2, R);
     add(y, a.mid, proj, RD);
   } else {
+    // post, and DeepNorm with the stream weighted by alpha.
+    const float alpha = config_.residual_alpha();
     attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
-    add(a.norm1, x, proj, RD);
+    residual_sum(a.norm1, alpha, x, proj, RD);
     norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
     mlp_sublayer_forward(l, a, proj, a.mid, R);
-    add(a.norm2, a.mid, proj, RD);
+    residual_sum(a.norm2, alpha, a.mid, proj, RD);
     norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
   }
 }
@@ -487,14 +509,16 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
     norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dx, dmid_, RD);
   } else {
-    // y = N2(s2), s2 = mid + fc_out(gelu(fc(mid))); mid = N1(s1),
-    // s1 = x + attn_out(attn(qkv(x))). dtmp holds ds2, then ds1.
+    // y = N2(s2), s2 = alpha mid + fc_out(gelu(fc(mid))); mid = N1(s1),
+    // s1 = alpha x + attn_out(attn(qkv(x))) (alpha 1 but for DeepNorm).
+    // dtmp holds ds2, then ds1.
+    const float alpha = config_.residual_alpha();
     norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
     mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
-    add(dmid_, dmid_, dtmp_, RD);
+    add_scaled(dmid_, alpha, dtmp_, RD);
     norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
     attention_sublayer_backward(l, a, dx, dtmp_, x, S);
-    add(dx, dx, dtmp_, RD);
+    add_scaled(dx, alpha, dtmp_, RD);
   }
 }
 

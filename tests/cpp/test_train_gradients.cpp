@@ -140,6 +140,17 @@ TEST_CASE("trainer backward: reference vs finite differences, float vs reference
   }
 }
 
+TEST_CASE("trainer backward with DeepNorm: RMSNorm and LayerNorm, with and without QK-norm",
+          "[train][gradients]") {
+  for (const char* norm : {"rmsnorm", "layernorm"}) {
+    for (double qk : {0.0, 1.0}) {
+      train::TrainOptions o = tiny_options("deepnorm", norm);
+      o.qk_norm = qk;
+      check_gradients(o, std::string("deepnorm ") + norm + (qk != 0 ? " qkNorm" : ""));
+    }
+  }
+}
+
 TEST_CASE("trainer backward with QK-norm: every placement and norm, the q and k gains included",
           "[train][gradients]") {
   for (const char* placement : {"pre", "post"}) {

@@ -266,6 +266,13 @@ Vec sum(const Vec& a, const Vec& b) {
   return s;
 }
 
+// alpha a + b: a residual sum with the stream weighted (DeepNorm).
+Vec scaled_sum(double alpha, const Vec& a, const Vec& b) {
+  Vec s(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) s[i] = alpha * a[i] + b[i];
+  return s;
+}
+
 struct LayerCache {
   Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc,
       gelu, y, qk_in, qk_rstd;
@@ -355,6 +362,8 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
   const NormKind kind = c.norm;
   const bool pre = c.placement == Placement::pre, has_norm = c.has_norm();
   const bool qk = c.qk_norm != 0;
+  // post: 1; DeepNorm: (2 L)^(1/4), in double here.
+  const double alpha = c.is_deepnorm() ? std::pow(2.0 * c.layers, 0.25) : 1.0;
   const double eps = c.eps;
 
   // Embedding.
@@ -405,13 +414,13 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
-      a.norm1 = sum(a.x, proj);
+      a.norm1 = scaled_sum(alpha, a.x, proj);
       norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain),
                    at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
-      a.norm2 = sum(a.mid, proj);
+      a.norm2 = scaled_sum(alpha, a.mid, proj);
       norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain),
                    at(p, o.norm2_bias), R, D, eps);
     }
@@ -496,7 +505,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_backward(dgelu, &g[o.fc_out], ds2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
-      dmid = sum(dmid, ds2);
+      dmid = scaled_sum(alpha, ds2, dmid);
       norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1,
                     at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
@@ -506,7 +515,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
                          &p[o.k_gain], R, D, H);
       }
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
-      dx = sum(dx, ds1);
+      dx = scaled_sum(alpha, ds1, dx);
     }
   }
   for (int n = 0; n < N; ++n) {
