@@ -177,7 +177,7 @@ export interface DistributionStats {
 /** Every norm the trainer computes; the model computes ModelNormKind's. */
 export type NormKind = 'rmsnorm' | 'layernorm' | 'none';
 /** Every placement the trainer computes (TrainerOptions.placement); the model computes ModelPlacement's. */
-export type Placement = 'pre' | 'post' | 'deepnorm';
+export type Placement = 'pre' | 'post' | 'deepnorm' | 'output' | 'sandwich';
 export type ModelNormKind = 'rmsnorm' | 'layernorm' | 'none';
 export type ModelPlacement = 'pre' | 'post';
 export type GainName = 'inputNorm' | 'postAttentionNorm' | 'finalNorm';
@@ -516,9 +516,12 @@ export interface TrainerOptions {
    * N(x + F(x)); 'deepnorm' N(alpha x + F(x)) with alpha = (2 layers)^(1/4),
    * and the value projection, attention's output projection and both MLP
    * matrices initialized scaled by beta = (8 layers)^(-1/4) (DeepNorm,
-   * decoder-only). Post-norm placements have no final norm: their stream
-   * leaves the last layer normalized. With norm 'none' every placement is
-   * x + F(x). Default 'post'.
+   * decoder-only); 'output' x + N(F(x)) (the norm on the branch's output,
+   * as OLMo 2); 'sandwich' x + No(F(N(x))) (a norm before and a second
+   * after each sublayer, as Gemma 2). pre, output and sandwich have a final
+   * norm before the head (their stream is a sum of unnormalized terms);
+   * post and deepnorm none (their stream leaves the last layer normalized).
+   * With norm 'none' every placement is x + F(x). Default 'post'.
    */
   placement?: Placement;
   /**
@@ -668,7 +671,11 @@ export interface TrainerNormLengths {
  * attention-side norm, postAttentionNorm its MLP-side one. Pre-norm: each
  * reads the stream (inputNorm) or the stream after attention, before its
  * sub-block. Post-norm: each reads the sum after its sub-block's residual
- * addition, and postAttentionNorm's output is the next layer's stream.
+ * addition, and postAttentionNorm's output is the next layer's stream
+ * (deepnorm: the same, the sum weighting the stream by alpha). Output: each
+ * reads its sub-block's output. Sandwich: the norms before the sub-blocks,
+ * as pre-norm's (the second norms, on the sub-blocks' outputs, are not
+ * measured).
  */
 export interface TrainerLayerNorms {
   layers: number;
@@ -712,9 +719,9 @@ export interface TrainerGains {
   gain: null | Record<LayerNormName, Float32Array>;
   /** (layers * hidden) per norm; null unless norm is 'layernorm'. */
   bias: null | Record<LayerNormName, Float32Array>;
-  /** (hidden): the final norm's gains; null unless pre-norm with a norm. */
+  /** (hidden): the final norm's gains; null unless pre, output or sandwich with a norm. */
   finalGain: null | Float32Array;
-  /** (hidden): the final norm's biases; null unless pre-norm LayerNorm. */
+  /** (hidden): the final norm's biases; null unless LayerNorm in those placements. */
   finalBias: null | Float32Array;
 }
 

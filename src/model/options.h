@@ -21,9 +21,9 @@ namespace normlab::model {
 // ones it computes, its own lists below, so that it refuses the others by
 // its own message.
 enum class NormKind : int { rmsnorm, layernorm, none };
-enum class Placement : int { pre, post, deepnorm };
+enum class Placement : int { pre, post, deepnorm, output, sandwich };
 inline constexpr const char* kNormKindNames[] = {"rmsnorm", "layernorm", "none"};
-inline constexpr const char* kPlacementNames[] = {"pre", "post", "deepnorm"};
+inline constexpr const char* kPlacementNames[] = {"pre", "post", "deepnorm", "output", "sandwich"};
 inline constexpr const char* kModelNormNames[] = {"rmsnorm", "layernorm", "none"};
 inline constexpr const char* kModelPlacementNames[] = {"pre", "post"};
 

@@ -62,6 +62,10 @@ void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
     }
     fill_if(params, o.q_gain, c.head_dim(), 1.0f);
     fill_if(params, o.k_gain, c.head_dim(), 1.0f);
+    fill_if(params, o.norm1_out_gain, D, 1.0f);
+    fill_if(params, o.norm1_out_bias, D, 0.0f);
+    fill_if(params, o.norm2_out_gain, D, 1.0f);
+    fill_if(params, o.norm2_out_bias, D, 0.0f);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);

@@ -117,8 +117,21 @@ struct TrainConfig {
   // Whether the layers and the head have norms at all, and whether a final
   // norm precedes the head (pre-norm only: a post-norm stream leaves its
   // last layer already normalized).
+  // Placements (trainer.h): pre, output and sandwich leave the stream a sum
+  // of unnormalized terms, so a final norm precedes the head; post and
+  // deepnorm leave it normalized by the last layer's N2, and have none.
   bool has_norm() const { return norm != NormKind::none; }
-  bool has_final_norm() const { return has_norm() && placement == Placement::pre; }
+  bool has_final_norm() const {
+    return has_norm() && (placement == Placement::pre || placement == Placement::output ||
+                          placement == Placement::sandwich);
+  }
+  // Sandwich norm: a second norm on each sublayer's output (layout.h).
+  bool has_sublayer_out_norms() const { return has_norm() && placement == Placement::sandwich; }
+  // Whether the norms sit on the residual branches' outputs (output,
+  // sandwich), so that the layer caches those outputs (trainer.h LayerActs).
+  bool caches_branches() const {
+    return has_norm() && (placement == Placement::output || placement == Placement::sandwich);
+  }
   // DeepNorm (Wang et al. 2022, decoder-only): x = N(alpha x + F(x)), with
   // alpha = (2 L)^(1/4) and the branches' value projection, attention output
   // projection and both MLP matrices initialized scaled by
@@ -163,6 +176,8 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
         .resolving([](const TrainOptions& o, TrainConfig* c) {
           c->placement = o.placement == "pre"        ? Placement::pre
                          : o.placement == "deepnorm" ? Placement::deepnorm
+                         : o.placement == "output"   ? Placement::output
+                         : o.placement == "sandwich" ? Placement::sandwich
                                                      : Placement::post;
         }),
     model::boolean<TrainOptions, TrainConfig>("qkNorm", Field::kQkNorm, &TrainOptions::qk_norm)

@@ -32,6 +32,8 @@ const CREATE_CASES = [
   ...normPlacementCases(MODEL_NORM, MODEL_PLACEMENT),
   // The trainer's own placements are not the model's.
   [{ placement: 'deepnorm' }, RangeError, MODEL_PLACEMENT],
+  [{ placement: 'output' }, RangeError, MODEL_PLACEMENT],
+  [{ placement: 'sandwich' }, RangeError, MODEL_PLACEMENT],
   [{ layer: 12 }, TypeError, "unknown model option 'layer'"],
   [{ hidden: 32 }, RangeError, HIDDEN],
   [{ hidden: 2048 }, RangeError, HIDDEN],

@@ -348,7 +348,12 @@ describe('qkNorm', () => {
 
 describe('the variants: each echoed, trained, and sliced bit for bit', () => {
   // The options beyond pre- and post-norm (src/train/options.h).
-  const VARIANTS = [{ placement: 'deepnorm' }, { placement: 'deepnorm', norm: 'layernorm', qkNorm: true }];
+  const VARIANTS = [
+    { placement: 'deepnorm' },
+    { placement: 'deepnorm', norm: 'layernorm', qkNorm: true },
+    { placement: 'output' },
+    { placement: 'sandwich', norm: 'layernorm' },
+  ];
   for (const variant of VARIANTS) {
     test(optionsName(variant), async () => {
       const options = { ...SMALL, ...variant };
