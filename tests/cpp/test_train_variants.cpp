@@ -156,7 +156,7 @@ TEST_CASE("trainer variants: 20 steps against the double reference trained along
     std::vector<double> p(t.params(), t.params() + layout.total), m(layout.total, 0.0),
         vv(layout.total, 0.0), g;
     std::vector<uint8_t> in(c.batch * c.seq), tg(c.batch * c.seq);
-    double worst = 0.0, worst_probe = 0.0, first = 0.0, last = 0.0;
+    double worst = 0.0, worst_probe = 0.0, first_probe = 0.0, first = 0.0, last = 0.0;
     for (int s = 0; s < steps; ++s) {
       t.batch(s, in.data(), tg.data());
       ReferenceLengths lengths;
@@ -174,7 +174,10 @@ TEST_CASE("trainer variants: 20 steps against the double reference trained along
         worst_probe = std::max(
             worst_probe, std::fabs(r.stream_norm[l] - lengths.residual[l]) / lengths.residual[l]);
       }
-      if (s == 0) first = loss_ref;
+      if (s == 0) {
+        first = loss_ref;
+        first_probe = worst_probe;
+      }
       last = loss_ref;
     }
     std::printf(
@@ -183,10 +186,13 @@ TEST_CASE("trainer variants: 20 steps against the double reference trained along
         v.name, first, last, worst, worst_probe);
     CHECK(last < first - 0.5);
     CHECK(worst < 1e-4);
-    // Along a trajectory the float run drifts from the double one, and a
-    // largest logit (a max over thousands of scores) follows whichever
-    // score leads: looser than at fixed weights (test_train_step_probes.cpp).
-    CHECK(worst_probe < 5e-3);
+    // Along a trajectory the float run drifts from the double one: Adam
+    // moves a parameter whose gradient is near zero by about lr in the
+    // direction its rounding noise points, and the largest logit, a max over
+    // thousands of scores, follows such drifts. Looser than the first step's
+    // (and test_train_step_probes.cpp's at fixed weights).
+    CHECK(first_probe < 1e-5);
+    CHECK(worst_probe < 2e-2);
   }
 }
 
