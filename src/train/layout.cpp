@@ -9,7 +9,8 @@ namespace normlab::train {
 ParamLayout param_layout(const TrainConfig& c) {
   const std::size_t D = c.hidden, F = c.mlp_width(), V = TrainConfig::kVocab, T = c.seq;
   const bool gain = c.has_norm();
-  const bool bias = c.norm == NormKind::layernorm;
+  const bool bias = c.norm_has_bias();
+  const bool dyt = c.norm == NormKind::dyt;
   ParamLayout p;
   std::size_t at = 0;
   auto take = [&at](std::size_t n) {
@@ -31,10 +32,22 @@ ParamLayout param_layout(const TrainConfig& c) {
     l.norm2_bias = take_if(bias, D);
     l.fc = take(F * D);
     l.fc_out = take(D * F);
+    l.q_gain = take_if(c.qk_norm != 0, c.head_dim());
+    l.k_gain = take_if(c.qk_norm != 0, c.head_dim());
+    const bool out_norms = c.has_sublayer_out_norms();
+    l.norm1_out_gain = take_if(out_norms, D);
+    l.norm1_out_bias = take_if(out_norms && bias, D);
+    l.norm2_out_gain = take_if(out_norms, D);
+    l.norm2_out_bias = take_if(out_norms && bias, D);
+    l.norm1_alpha = take_if(dyt, 1);
+    l.norm2_alpha = take_if(dyt, 1);
+    l.norm1_out_alpha = take_if(dyt && out_norms, 1);
+    l.norm2_out_alpha = take_if(dyt && out_norms, 1);
     l.end = at;
   }
   p.final_gain = take_if(c.has_final_norm(), D);
   p.final_bias = take_if(c.has_final_norm() && bias, D);
+  p.final_alpha = take_if(c.has_final_norm() && dyt, 1);
   p.total = at;
   return p;
 }
@@ -54,10 +67,14 @@ std::size_t transposed_floats(const TrainConfig& c) {
 }
 
 // norm1, mid, norm2, attn_y (R, D); qkv (R, 3D); fc, gelu (R, F); four
-// norm statistics (R); att (S, H, T, T).
+// norm statistics (R); att (S, H, T, T); with QK-norm the queries and keys
+// before it (R, 2D) and their heads' 1 / rms (R, 2H); output and sandwich
+// placements: the two branches' outputs (R, D) and four more statistics (R).
 std::size_t layer_activation_floats(const TrainConfig& c) {
   const std::size_t S = c.micro_batch, T = c.seq, R = S * T, D = c.hidden, F = c.mlp_width();
-  return R * (4 * D + 3 * D + 2 * F + 4) + S * c.heads * T * T;
+  const std::size_t qk = c.qk_norm != 0 ? R * (2 * D + 2 * c.heads) : 0;
+  const std::size_t branches = c.caches_branches() ? R * (2 * D + 4) : 0;
+  return R * (4 * D + 3 * D + 2 * F + 4) + S * c.heads * T * T + qk + branches;
 }
 
 std::size_t stream_floats(const TrainConfig& c) {

@@ -7,9 +7,11 @@
 //
 // Parameter order: wte, wpe, then each layer's tensors contiguously (so a
 // layer's gradient norm is one range), then the final norm. A layer holds
-// norm1 (gain, bias), qkv, attn_out, norm2 (gain, bias), fc, fc_out; a norm
-// has a gain for RMSNorm and a gain and a bias for LayerNorm, nothing with
-// norm 'none'.
+// norm1 (gain, bias), qkv, attn_out, norm2 (gain, bias), fc, fc_out, then
+// what the options added later bring (QK-norm's q and k gains); a norm has a
+// gain for RMSNorm and a gain and a bias for LayerNorm, nothing with norm
+// 'none'. A tensor an option adds comes after the tensors every
+// configuration has, so those keep their offsets with the option off.
 #pragma once
 
 #include <cstddef>
@@ -32,7 +34,23 @@ struct LayerParamOffsets {
   std::size_t norm2_bias;  // (D) or kAbsent
   std::size_t fc;          // (F, D)
   std::size_t fc_out;      // (D, F)
-  std::size_t begin, end;  // the layer's range [begin, end)
+  // QK-norm's gains, one per head feature, shared by the heads (as Qwen3's
+  // and OLMo 2's per-head q_norm / k_norm): kAbsent without qkNorm.
+  std::size_t q_gain;  // (dh) or kAbsent
+  std::size_t k_gain;  // (dh) or kAbsent
+  // Sandwich norm's second norms, on the attention's and the MLP's outputs
+  // (N1o, N2o), as norm1 and norm2 otherwise: kAbsent but for 'sandwich'.
+  std::size_t norm1_out_gain;  // (D) or kAbsent
+  std::size_t norm1_out_bias;  // (D) or kAbsent (LayerNorm only)
+  std::size_t norm2_out_gain;  // (D) or kAbsent
+  std::size_t norm2_out_bias;  // (D) or kAbsent
+  // DyT's alpha of each norm above that the layer has: kAbsent but for
+  // norm 'dyt' (whose gamma and beta are the norms' gain and bias).
+  std::size_t norm1_alpha;      // (1) or kAbsent
+  std::size_t norm2_alpha;      // (1) or kAbsent
+  std::size_t norm1_out_alpha;  // (1) or kAbsent (sandwich)
+  std::size_t norm2_out_alpha;  // (1) or kAbsent (sandwich)
+  std::size_t begin, end;       // the layer's range [begin, end)
 };
 
 struct ParamLayout {
@@ -41,6 +59,7 @@ struct ParamLayout {
   std::vector<LayerParamOffsets> layers;  // (L)
   std::size_t final_gain;                 // (D) or kAbsent (pre-norm with a norm only)
   std::size_t final_bias;                 // (D) or kAbsent
+  std::size_t final_alpha;                // (1) or kAbsent (DyT with a final norm)
   std::size_t total;                      // floats
 };
 

@@ -47,6 +47,8 @@ struct TrainOptions {
   double heads = 4;
   std::string norm = "rmsnorm";
   std::string placement = "post";
+  // RMSNorm on each head's queries and keys (QK-norm): a boolean, 0 or 1.
+  double qk_norm = 0;
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
   // NaN means the width's default, init_std_for(hidden): 0.098 at 32.
@@ -90,6 +92,10 @@ struct TrainConfig {
   int heads = 4;
   NormKind norm = NormKind::rmsnorm;
   Placement placement = Placement::post;
+  // QK-norm: each head's query and key vectors RMS-normalized before q.k,
+  // with a learned gain per head feature (init.h, layout.h). 0 or 1, an
+  // int32 to cross to JS as a result entry (JS makes it a boolean).
+  int32_t qk_norm = 0;
   float eps = 1e-6f;
   float init_std = static_cast<float>(init_std_for(hidden));  // init.h
   float residual_init_scale = 1.0f;                           // init.h
@@ -111,8 +117,35 @@ struct TrainConfig {
   // Whether the layers and the head have norms at all, and whether a final
   // norm precedes the head (pre-norm only: a post-norm stream leaves its
   // last layer already normalized).
+  // Placements (trainer.h): pre, output and sandwich leave the stream a sum
+  // of unnormalized terms, so a final norm precedes the head; post and
+  // deepnorm leave it normalized by the last layer's N2, and have none.
   bool has_norm() const { return norm != NormKind::none; }
-  bool has_final_norm() const { return has_norm() && placement == Placement::pre; }
+  bool has_final_norm() const {
+    return has_norm() && (placement == Placement::pre || placement == Placement::output ||
+                          placement == Placement::sandwich);
+  }
+  // Which norms learn a per-feature bias: LayerNorm's, and DyT's beta.
+  bool norm_has_bias() const { return norm == NormKind::layernorm || norm == NormKind::dyt; }
+  // DyT's alpha, a learned scalar per norm, starts here (Zhu et al. 2025).
+  static constexpr float kDytAlphaInit = 0.5f;
+  // Sandwich norm: a second norm on each sublayer's output (layout.h).
+  bool has_sublayer_out_norms() const { return has_norm() && placement == Placement::sandwich; }
+  // Whether the norms sit on the residual branches' outputs (output,
+  // sandwich), so that the layer caches those outputs (trainer.h LayerActs).
+  bool caches_branches() const {
+    return has_norm() && (placement == Placement::output || placement == Placement::sandwich);
+  }
+  // DeepNorm (Wang et al. 2022, decoder-only): x = N(alpha x + F(x)), with
+  // alpha = (2 L)^(1/4) and the branches' value projection, attention output
+  // projection and both MLP matrices initialized scaled by
+  // beta = (8 L)^(-1/4). With norm 'none' the placement plays no part (nor
+  // do alpha and beta): every placement is then x += F(x).
+  bool is_deepnorm() const { return has_norm() && placement == Placement::deepnorm; }
+  float deepnorm_alpha() const { return static_cast<float>(std::pow(2.0 * layers, 0.25)); }
+  float deepnorm_beta() const { return static_cast<float>(std::pow(8.0 * layers, -0.25)); }
+  // The stream's weight in a layer's residual sums: DeepNorm's alpha, else 1.
+  float residual_alpha() const { return is_deepnorm() ? deepnorm_alpha() : 1.0f; }
 };
 
 // createTrainer()'s options (normlab.d.ts: TrainerOptions), in the order
@@ -140,13 +173,20 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
         .resolving([](const TrainOptions& o, TrainConfig* c) {
           c->norm = o.norm == "layernorm" ? NormKind::layernorm
                     : o.norm == "none"    ? NormKind::none
+                    : o.norm == "dyt"     ? NormKind::dyt
                                           : NormKind::rmsnorm;
         }),
     model::choice<TrainOptions, TrainConfig>("placement", Field::kPlacement,
                                              &TrainOptions::placement, model::kPlacementNames)
         .resolving([](const TrainOptions& o, TrainConfig* c) {
-          c->placement = o.placement == "pre" ? Placement::pre : Placement::post;
+          c->placement = o.placement == "pre"        ? Placement::pre
+                         : o.placement == "deepnorm" ? Placement::deepnorm
+                         : o.placement == "output"   ? Placement::output
+                         : o.placement == "sandwich" ? Placement::sandwich
+                                                     : Placement::post;
         }),
+    model::boolean<TrainOptions, TrainConfig>("qkNorm", Field::kQkNorm, &TrainOptions::qk_norm)
+        .resolving([](const TrainOptions& o, TrainConfig* c) { c->qk_norm = o.qk_norm != 0; }),
     model::numeric<TrainOptions, TrainConfig>("eps", Field::kEps, OptionKind::kNumber,
                                               &TrainOptions::eps, 0, 1)
         .with_computed_default("the norm's: 1e-6 for RMSNorm, 1e-5 for LayerNorm")

@@ -32,25 +32,51 @@ constexpr float kBeta1 = 0.9f;
 constexpr float kBeta2 = 0.999f;
 constexpr float kAdamEps = 1e-8f;
 
-// out: (R, D); mean, rstd: (R) (mean unused by RMSNorm); inp: (R, D);
-// gain, bias: (D) or nullptr
+// out: (R, D); mean, rstd: (R) (mean unused by RMSNorm, both by DyT);
+// inp: (R, D); gain, bias: (D) or nullptr; alpha: (1) DyT's, else nullptr
 void norm_forward(NormKind kind, float* out, float* mean, float* rstd, const float* inp,
-                  const float* gain, const float* bias, int R, int D, float eps) {
-  if (kind == NormKind::layernorm) {
+                  const float* gain, const float* bias, const float* alpha, int R, int D,
+                  float eps) {
+  if (kind == NormKind::dyt) {
+    dyt_forward(out, inp, *alpha, gain, bias, R, D);
+  } else if (kind == NormKind::layernorm) {
     layernorm_forward(out, mean, rstd, inp, gain, bias, R, D, eps);
   } else {
     rmsnorm_forward(out, rstd, inp, gain, R, D, eps);
   }
 }
 
-// dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr
-void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, const float* dout,
-                   const float* inp, const float* gain, const float* mean, const float* rstd, int R,
-                   int D) {
-  if (kind == NormKind::layernorm) {
+// dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr; dalpha:
+// (1) accumulated, DyT only
+void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, float* dalpha,
+                   const float* dout, const float* inp, const float* gain, const float* alpha,
+                   const float* mean, const float* rstd, int R, int D) {
+  if (kind == NormKind::dyt) {
+    dyt_backward(dinp, dgain, dbias, dalpha, dout, inp, *alpha, gain, R, D);
+  } else if (kind == NormKind::layernorm) {
     layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, R, D);
   } else {
     rmsnorm_backward(dinp, dgain, dout, inp, gain, rstd, R, D);
+  }
+}
+
+// out = alpha x + b, the residual sum: add's (one IEEE addition per element)
+// for alpha 1, else b + alpha x by the model's axpy.  out, x, b: (n)
+void residual_sum(float* out, float alpha, const float* x, const float* b, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(out, x, b, n);
+    return;
+  }
+  std::copy(b, b + n, out);
+  model::axpy(out, alpha, x, static_cast<int>(n));
+}
+
+// acc += alpha x, the residual sum's backward: add's for alpha 1.  acc, x: (n)
+void add_scaled(float* acc, float alpha, const float* x, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(acc, acc, x, n);
+  } else {
+    model::axpy(acc, alpha, x, static_cast<int>(n));
   }
 }
 
@@ -68,11 +94,18 @@ double row_loss(const float* logits_r, const float* probs_r, int target) {
   return m + std::log(sum) - logits_r[target];
 }
 
-// The mean over T rows of each row's L2 norm, summed in double (each row's
-// sum of squares by sum_squares). x: (T, D)
+// Adds each of R rows' L2 norm to *sum, in double, row by row in order (so
+// a sum over micro-batches has the same bits whatever their size); each
+// row's sum of squares by sum_squares. x: (R, D)
+void add_row_l2(double* sum, const float* x, int R, int D) {
+  for (int r = 0; r < R; ++r)
+    *sum += std::sqrt(sum_squares(x + static_cast<std::size_t>(r) * D, D));
+}
+
+// The mean over T rows of each row's L2 norm. x: (T, D)
 double mean_row_l2(const float* x, int T, int D) {
   double sum = 0.0;
-  for (int t = 0; t < T; ++t) sum += std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
+  add_row_l2(&sum, x, T, D);
   return sum / T;
 }
 
@@ -157,7 +190,9 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     at += n;
     return p;
   };
-  auto take_layer = [&take, D, F, H, T](std::size_t rows, std::size_t seqs) {
+  const bool qk_norm = config_.qk_norm != 0;
+  const bool branches = config_.caches_branches();
+  auto take_layer = [&take, D, F, H, T, qk_norm, branches](std::size_t rows, std::size_t seqs) {
     LayerActs a;
     a.norm1 = take(rows * D);
     a.norm1_mean = take(rows);
@@ -171,6 +206,14 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     a.norm2_rstd = take(rows);
     a.fc = take(rows * F);
     a.gelu = take(rows * F);
+    a.qk_in = qk_norm ? take(rows * 2 * D) : nullptr;
+    a.qk_rstd = qk_norm ? take(rows * 2 * H) : nullptr;
+    a.branch1 = branches ? take(rows * D) : nullptr;
+    a.branch1_mean = branches ? take(rows) : nullptr;
+    a.branch1_rstd = branches ? take(rows) : nullptr;
+    a.branch2 = branches ? take(rows * D) : nullptr;
+    a.branch2_mean = branches ? take(rows) : nullptr;
+    a.branch2_rstd = branches ? take(rows) : nullptr;
     return a;
   };
   acts_.resize(config_.layers);
@@ -316,54 +359,155 @@ void Trainer::embed_backward(const uint8_t* tokens, int S) {
   }
 }
 
+// proj = attn_out(attention(qkv(in))) for S sequences of T tokens, caching
+// a.qkv, a.att, a.attn_y (and QK-norm's inputs and statistics).
+// proj, in: (S T, D); key_t: (dh, T) scratch
+void Trainer::attention_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in,
+                                         float* key_t, int S, int T, float* max_logit) {
+  const int D = config_.hidden, H = config_.heads, R = S * T;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const TransposedOffsets t = transposed_offsets(config_, l);
+  const float* wt = transposed_.data();
+  matmul_forward(a.qkv, in, wt + t.qkv, R, D, 3 * D);
+  if (config_.qk_norm) qk_norm_forward(a, params_.data() + o.q_gain, params_.data() + o.k_gain, R);
+  attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
+  matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+}
+
+// QK-norm: each row's H query vectors (dh each) RMS-normalized with the
+// gain gq, its H key vectors with gk, in place in a.qkv; the vectors before
+// it are kept in a.qk_in for the backward. The heads of a row's q are H
+// contiguous rows of dh for the norm kernel. gq, gk: (dh)
+void Trainer::qk_norm_forward(const LayerActs& a, const float* gq, const float* gk, int R) {
+  const int D = config_.hidden, H = config_.heads, dh = config_.head_dim();
+  for (int r = 0; r < R; ++r) {
+    float* q = a.qkv + static_cast<std::size_t>(r) * 3 * D;  // q then k: (2D)
+    float* in = a.qk_in + static_cast<std::size_t>(r) * 2 * D;
+    float* rstd = a.qk_rstd + static_cast<std::size_t>(r) * 2 * H;
+    std::copy(q, q + 2 * D, in);
+    rmsnorm_forward(q, rstd, in, gq, H, dh, config_.eps);
+    rmsnorm_forward(q + D, rstd + H, in + D, gk, H, dh, config_.eps);
+  }
+}
+
+// QK-norm's backward, in place in dqkv's q and k parts (on entry dL/d of
+// the normalized vectors, on return of those before it); the gains'
+// gradients accumulated row by row in order. dqkv: (R, 3D);
+// scratch: (D); dgq, dgk: (dh)
+void Trainer::qk_norm_backward(const LayerActs& a, float* dqkv, float* dgq, float* dgk,
+                               const float* gq, const float* gk, float* scratch, int R) {
+  const int D = config_.hidden, H = config_.heads, dh = config_.head_dim();
+  for (int r = 0; r < R; ++r) {
+    float* dq = dqkv + static_cast<std::size_t>(r) * 3 * D;
+    const float* in = a.qk_in + static_cast<std::size_t>(r) * 2 * D;
+    const float* rstd = a.qk_rstd + static_cast<std::size_t>(r) * 2 * H;
+    std::copy(dq, dq + D, scratch);
+    rmsnorm_backward(dq, dgq, scratch, in, gq, rstd, H, dh);
+    std::copy(dq + D, dq + 2 * D, scratch);
+    rmsnorm_backward(dq + D, dgk, scratch, in + D, gk, rstd + H, H, dh);
+  }
+}
+
+// proj = fc_out(gelu(fc(in))), caching a.fc and a.gelu.  proj, in: (S T, D)
+void Trainer::mlp_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in, int R) {
+  const int D = config_.hidden, F = config_.mlp_width();
+  const TransposedOffsets t = transposed_offsets(config_, l);
+  const float* wt = transposed_.data();
+  matmul_forward(a.fc, in, wt + t.fc, R, D, F);
+  gelu_forward(a.gelu, a.fc, R * F);
+  matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+}
+
+// The attention sublayer's backward: din (written) from dout = dL/dproj;
+// its weights' gradients accumulated.  din, dout, in: (R, D)
+void Trainer::attention_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                                          const float* in, int S) {
+  const int D = config_.hidden, H = config_.heads, T = config_.seq, R = S * T;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const float* p = params_.data();
+  float* g = grads_.data();
+  matmul_backward(dattn_y_, g + o.attn_out, dout, a.attn_y, p + o.attn_out, R, D, D, false);
+  attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
+  // dattn_y_ is free again: QK-norm's scratch row.
+  if (config_.qk_norm) {
+    qk_norm_backward(a, dqkv_, g + o.q_gain, g + o.k_gain, p + o.q_gain, p + o.k_gain, dattn_y_, R);
+  }
+  matmul_backward(din, g + o.qkv, dqkv_, in, p + o.qkv, R, D, 3 * D, false);
+}
+
+// The MLP sublayer's backward: din (written) from dout = dL/dproj.
+// din, dout, in: (R, D)
+void Trainer::mlp_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                                    const float* in, int R) {
+  const int D = config_.hidden, F = config_.mlp_width();
+  const LayerParamOffsets& o = layout_.layers[l];
+  const float* p = params_.data();
+  float* g = grads_.data();
+  matmul_backward(dgelu_, g + o.fc_out, dout, a.gelu, p + o.fc_out, R, F, D, false);
+  gelu_backward(dfc_, dgelu_, a.fc, R * F);
+  matmul_backward(din, g + o.fc, dfc_, in, p + o.fc, R, D, F, false);
+}
+
 // y = layer l (x) for S sequences of T tokens, filling a.
 // y, x: (S T, D); proj: (S T, D) scratch; key_t: (dh, T) scratch
 void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj,
-                            float* key_t, int S, int T) {
-  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, R = S * T;
+                            float* key_t, int S, int T, float* max_logit) {
+  const int D = config_.hidden, R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
   const float eps = config_.eps;
   const LayerParamOffsets& o = layout_.layers[l];
-  const TransposedOffsets t = transposed_offsets(config_, l);
   const float* p = params_.data();
-  const float* wt = transposed_.data();
   const float* g1 = tensor_at(p, o.norm1_gain);
   const float* b1 = tensor_at(p, o.norm1_bias);
   const float* g2 = tensor_at(p, o.norm2_gain);
   const float* b2 = tensor_at(p, o.norm2_bias);
+  const float* al1 = tensor_at(p, o.norm1_alpha);
+  const float* al2 = tensor_at(p, o.norm2_alpha);
 
   if (config_.norm == NormKind::none) {
-    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
     add(a.mid, x, proj, RD);
-    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    mlp_sublayer_forward(l, a, proj, a.mid, R);
     add(y, a.mid, proj, RD);
   } else if (config_.placement == Placement::pre) {
-    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
-    matmul_forward(a.qkv, a.norm1, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, al1, R, D, eps);
+    attention_sublayer_forward(l, a, proj, a.norm1, key_t, S, T, max_logit);
     add(a.mid, x, proj, RD);
-    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
-    matmul_forward(a.fc, a.norm2, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, al2, R, D, eps);
+    mlp_sublayer_forward(l, a, proj, a.norm2, R);
+    add(y, a.mid, proj, RD);
+  } else if (config_.placement == Placement::output) {
+    attention_sublayer_forward(l, a, a.branch1, x, key_t, S, T, max_logit);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.branch1, g1, b1, al1, R, D, eps);
+    add(a.mid, x, a.norm1, RD);
+    mlp_sublayer_forward(l, a, a.branch2, a.mid, R);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.branch2, g2, b2, al2, R, D, eps);
+    add(y, a.mid, a.norm2, RD);
+  } else if (config_.placement == Placement::sandwich) {
+    const float* g1o = tensor_at(p, o.norm1_out_gain);
+    const float* b1o = tensor_at(p, o.norm1_out_bias);
+    const float* g2o = tensor_at(p, o.norm2_out_gain);
+    const float* b2o = tensor_at(p, o.norm2_out_bias);
+    const float* al1o = tensor_at(p, o.norm1_out_alpha);
+    const float* al2o = tensor_at(p, o.norm2_out_alpha);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, al1, R, D, eps);
+    attention_sublayer_forward(l, a, a.branch1, a.norm1, key_t, S, T, max_logit);
+    norm_forward(kind, proj, a.branch1_mean, a.branch1_rstd, a.branch1, g1o, b1o, al1o, R, D, eps);
+    add(a.mid, x, proj, RD);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, al2, R, D, eps);
+    mlp_sublayer_forward(l, a, a.branch2, a.norm2, R);
+    norm_forward(kind, proj, a.branch2_mean, a.branch2_rstd, a.branch2, g2o, b2o, al2o, R, D, eps);
     add(y, a.mid, proj, RD);
   } else {
-    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
-    add(a.norm1, x, proj, RD);
-    norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
-    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
-    add(a.norm2, a.mid, proj, RD);
-    norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
+    // post, and DeepNorm with the stream weighted by alpha.
+    const float alpha = config_.residual_alpha();
+    attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
+    residual_sum(a.norm1, alpha, x, proj, RD);
+    norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, al1, R, D, eps);
+    mlp_sublayer_forward(l, a, proj, a.mid, R);
+    residual_sum(a.norm2, alpha, a.mid, proj, RD);
+    norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, al2, R, D, eps);
   }
 }
 
@@ -371,7 +515,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
 // dL/dx on return (dy is last read before dx is first written); the layer's
 // parameter gradients are accumulated. x: (R, D) the layer's input.
 void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S) {
-  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, T = config_.seq;
+  const int D = config_.hidden, T = config_.seq;
   const int R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
@@ -384,44 +528,74 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
   float* db1 = tensor_at(g, o.norm1_bias);
   float* dg2 = tensor_at(g, o.norm2_gain);
   float* db2 = tensor_at(g, o.norm2_bias);
+  const float* al1 = tensor_at(p, o.norm1_alpha);
+  const float* al2 = tensor_at(p, o.norm2_alpha);
+  float* dal1 = tensor_at(g, o.norm1_alpha);
+  float* dal2 = tensor_at(g, o.norm2_alpha);
   float* dy = dstream;
   float* dx = dstream;
 
   if (config_.norm == NormKind::none) {
     // y = mid + fc_out(gelu(fc(mid))), mid = x + attn_out(attn(qkv(x)))
-    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
+    mlp_sublayer_backward(l, a, dmid_, dy, a.mid, R);
     add(dmid_, dmid_, dy, RD);
-    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
+    attention_sublayer_backward(l, a, dx, dmid_, x, S);
     add(dx, dx, dmid_, RD);
   } else if (config_.placement == Placement::pre) {
     // y = mid + fc_out(gelu(fc(N2(mid)))), mid = x + attn_out(attn(qkv(N1(x))))
-    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dtmp_, g + o.fc, dfc_, a.norm2, p + o.fc, R, D, F, false);
-    norm_backward(kind, dmid_, dg2, db2, dtmp_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    mlp_sublayer_backward(l, a, dtmp_, dy, a.norm2, R);
+    norm_backward(kind, dmid_, dg2, db2, dal2, dtmp_, a.mid, g2, al2, a.norm2_mean, a.norm2_rstd, R,
+                  D);
     add(dmid_, dmid_, dy, RD);
-    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dtmp_, g + o.qkv, dqkv_, a.norm1, p + o.qkv, R, D, 3 * D, false);
-    norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    attention_sublayer_backward(l, a, dtmp_, dmid_, a.norm1, S);
+    norm_backward(kind, dx, dg1, db1, dal1, dtmp_, x, g1, al1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dx, dmid_, RD);
+  } else if (config_.placement == Placement::output) {
+    // y = mid + N2(b2), b2 = fc_out(gelu(fc(mid))); mid = x + N1(b1),
+    // b1 = attn_out(attn(qkv(x))). dtmp holds db2, then db1.
+    norm_backward(kind, dtmp_, dg2, db2, dal2, dy, a.branch2, g2, al2, a.norm2_mean, a.norm2_rstd,
+                  R, D);
+    mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
+    add(dmid_, dmid_, dy, RD);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dmid_, a.branch1, g1, al1, a.norm1_mean,
+                  a.norm1_rstd, R, D);
+    attention_sublayer_backward(l, a, dx, dtmp_, x, S);
+    add(dx, dx, dmid_, RD);
+  } else if (config_.placement == Placement::sandwich) {
+    // y = mid + N2o(b2), b2 = fc_out(gelu(fc(N2(mid)))); mid = x + N1o(b1),
+    // b1 = attn_out(attn(qkv(N1(x)))). dtmp holds db2, dattn_y dN2's
+    // output (attention's backward has not begun), dtmp db1, dx dN1's
+    // output once dy is read, then dtmp dN1's input.
+    const float* g1o = tensor_at(p, o.norm1_out_gain);
+    const float* g2o = tensor_at(p, o.norm2_out_gain);
+    const float* al1o = tensor_at(p, o.norm1_out_alpha);
+    const float* al2o = tensor_at(p, o.norm2_out_alpha);
+    norm_backward(kind, dtmp_, tensor_at(g, o.norm2_out_gain), tensor_at(g, o.norm2_out_bias),
+                  tensor_at(g, o.norm2_out_alpha), dy, a.branch2, g2o, al2o, a.branch2_mean,
+                  a.branch2_rstd, R, D);
+    mlp_sublayer_backward(l, a, dattn_y_, dtmp_, a.norm2, R);
+    norm_backward(kind, dmid_, dg2, db2, dal2, dattn_y_, a.mid, g2, al2, a.norm2_mean, a.norm2_rstd,
+                  R, D);
+    add(dmid_, dmid_, dy, RD);
+    norm_backward(kind, dtmp_, tensor_at(g, o.norm1_out_gain), tensor_at(g, o.norm1_out_bias),
+                  tensor_at(g, o.norm1_out_alpha), dmid_, a.branch1, g1o, al1o, a.branch1_mean,
+                  a.branch1_rstd, R, D);
+    attention_sublayer_backward(l, a, dx, dtmp_, a.norm1, S);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dx, x, g1, al1, a.norm1_mean, a.norm1_rstd, R, D);
+    add(dx, dtmp_, dmid_, RD);
   } else {
-    // y = N2(s2), s2 = mid + fc_out(gelu(fc(mid))); mid = N1(s1),
-    // s1 = x + attn_out(attn(qkv(x))). dtmp holds ds2, then ds1.
-    norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
-    matmul_backward(dgelu_, g + o.fc_out, dtmp_, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
-    add(dmid_, dmid_, dtmp_, RD);
-    norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
-    matmul_backward(dattn_y_, g + o.attn_out, dtmp_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
-    add(dx, dx, dtmp_, RD);
+    // y = N2(s2), s2 = alpha mid + fc_out(gelu(fc(mid))); mid = N1(s1),
+    // s1 = alpha x + attn_out(attn(qkv(x))) (alpha 1 but for DeepNorm).
+    // dtmp holds ds2, then ds1.
+    const float alpha = config_.residual_alpha();
+    norm_backward(kind, dtmp_, dg2, db2, dal2, dy, a.norm2, g2, al2, a.norm2_mean, a.norm2_rstd, R,
+                  D);
+    mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
+    add_scaled(dmid_, alpha, dtmp_, RD);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dmid_, a.norm1, g1, al1, a.norm1_mean, a.norm1_rstd,
+                  R, D);
+    attention_sublayer_backward(l, a, dx, dtmp_, x, S);
+    add_scaled(dx, alpha, dtmp_, RD);
   }
 }
 
@@ -432,7 +606,8 @@ const float* Trainer::final_features(const float* x, float* out, float* mean, fl
   if (!config_.has_final_norm()) return x;
   const float* p = params_.data();
   norm_forward(config_.norm, out, mean, rstd, x, tensor_at(p, layout_.final_gain),
-               tensor_at(p, layout_.final_bias), R, config_.hidden, config_.eps);
+               tensor_at(p, layout_.final_bias), tensor_at(p, layout_.final_alpha), R,
+               config_.hidden, config_.eps);
   return out;
 }
 
@@ -461,9 +636,11 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
                   V, false);
   if (config_.has_final_norm()) {
     float* g = grads_.data();
+    const float* p = params_.data();
     norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain),
-                  tensor_at(g, layout_.final_bias), dxf, x,
-                  tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
+                  tensor_at(g, layout_.final_bias), tensor_at(g, layout_.final_alpha), dxf, x,
+                  tensor_at(p, layout_.final_gain), tensor_at(p, layout_.final_alpha), final_mean_,
+                  final_rstd_, R, D);
   }
 }
 
@@ -478,8 +655,12 @@ void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
     case Phase::forward:
       if (layer_ == 0) embed(stream_, inputs + first, S, T);
       layer_forward(layer_, acts_[layer_], stream_ + (layer_ + 1) * RD, stream_ + layer_ * RD,
-                    proj_, head_t_, S, T);
-      if (++layer_ == config_.layers) phase_ = Phase::head;
+                    proj_, head_t_, S, T, &max_logit_[layer_]);
+      add_row_l2(&stream_l2_sum_[layer_], stream_ + layer_ * RD, S * T, D);
+      if (++layer_ == config_.layers) {
+        add_row_l2(&stream_l2_sum_[layer_], stream_ + layer_ * RD, S * T, D);
+        phase_ = Phase::head;
+      }
       break;
     case Phase::head:
       head_forward_backward(targets + first, S, scale);
@@ -505,12 +686,22 @@ bool Trainer::advance(StepResult* result) {
   const int B = config_.batch, T = config_.seq;
   if (diverged_) {
     // No more computing once the weights are no longer finite.
-    *result = {step_++, NAN, NAN, NAN, 0.0, 0.0, 0.0, true};
+    *result = {step_++,
+               NAN,
+               NAN,
+               NAN,
+               0.0,
+               0.0,
+               0.0,
+               true,
+               std::vector<float>(config_.layers, NAN),
+               std::vector<float>(config_.layers + 1, NAN)};
     return true;
   }
   if (units_done_ == 0) {
     batch(step_, inputs_.data(), targets_.data());
     loss_sum_ = 0.0;
+    reset_step_probes();
     fill_unset(activations_.data(), activations_.size());
   }
   ++units_done_;
@@ -520,6 +711,11 @@ bool Trainer::advance(StepResult* result) {
   }
   *result = update();
   return true;
+}
+
+void Trainer::reset_step_probes() {
+  max_logit_.assign(config_.layers, -INFINITY);
+  stream_l2_sum_.assign(config_.layers + 1, 0.0);
 }
 
 StepResult Trainer::step() {
@@ -541,6 +737,12 @@ StepResult Trainer::update() {
   const LayerParamOffsets& last = layout_.layers.back();
   r.grad_first = std::sqrt(sum_squares(grads_.data() + first.begin, first.end - first.begin));
   r.grad_last = std::sqrt(sum_squares(grads_.data() + last.begin, last.end - last.begin));
+  r.max_logit = max_logit_;
+  r.stream_norm.resize(stream_l2_sum_.size());
+  for (std::size_t i = 0; i < stream_l2_sum_.size(); ++i) {
+    r.stream_norm[i] =
+        static_cast<float>(stream_l2_sum_[i] / (static_cast<double>(config_.batch) * config_.seq));
+  }
   const double warm = config_.warmup > 0 ? std::min(1.0, (step_ + 1.0) / config_.warmup) : 1.0;
   r.lr = config_.lr * warm;
   const bool finite =
@@ -579,6 +781,7 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
+  reset_step_probes();
   fill_unset(activations_.data(), activations_.size());
   const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
   phase_ = Phase::forward;
@@ -596,7 +799,11 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
 const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProbe* probe) {
   const int D = config_.hidden, L = config_.layers;
   const bool has_norm = config_.norm != NormKind::none;
-  const bool pre = config_.placement == Placement::pre;
+  // Where each norm's input and output sit (layer_forward): N1 and N2 read
+  // the stream as pre-norm's do in a sandwich, the branches' outputs in
+  // 'output'; post-norm's read the residual sums (DeepNorm's too).
+  const bool pre = config_.placement == Placement::pre || config_.placement == Placement::sandwich;
+  const bool branch_norms = config_.placement == Placement::output;
   if (probe) {
     probe->layers = L;
     probe->tokens = T;
@@ -617,7 +824,7 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
   float* y = infer_stream_[1];
   embed(x, tokens, 1, T);
   for (int l = 0; l < L; ++l) {
-    layer_forward(l, a, y, x, infer_proj_, infer_key_t_, 1, T);
+    layer_forward(l, a, y, x, infer_proj_, infer_key_t_, 1, T, nullptr);
     // Where each norm's input and output sit in the cache: layer_forward.
     if (probe) {
       probe->residual[l] = l2(x);
@@ -627,10 +834,22 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
       if (has_norm) {
         float* in = probe->norm_in.data() + model::kLayerNorms * l;
         float* out = probe->norm_out.data() + model::kLayerNorms * l;
-        in[model::kInputNorm] = pre ? probe->residual[l] : l2(a.norm1);
-        out[model::kInputNorm] = l2(pre ? a.norm1 : a.mid);
-        in[model::kPostAttentionNorm] = l2(pre ? a.mid : a.norm2);
-        out[model::kPostAttentionNorm] = l2(pre ? a.norm2 : y);
+        if (pre) {
+          in[model::kInputNorm] = probe->residual[l];
+          out[model::kInputNorm] = l2(a.norm1);
+          in[model::kPostAttentionNorm] = l2(a.mid);
+          out[model::kPostAttentionNorm] = l2(a.norm2);
+        } else if (branch_norms) {
+          in[model::kInputNorm] = l2(a.branch1);
+          out[model::kInputNorm] = l2(a.norm1);
+          in[model::kPostAttentionNorm] = l2(a.branch2);
+          out[model::kPostAttentionNorm] = l2(a.norm2);
+        } else {
+          in[model::kInputNorm] = l2(a.norm1);
+          out[model::kInputNorm] = l2(a.mid);
+          in[model::kPostAttentionNorm] = l2(a.norm2);
+          out[model::kPostAttentionNorm] = l2(y);
+        }
       }
     }
     std::swap(x, y);

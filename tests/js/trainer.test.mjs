@@ -15,7 +15,15 @@ import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { coerceOptions, readBoundary } from '../../wasm/boundary.js';
 import { assertRejectsExactly, assertThrowsExactly } from './assert-throws.mjs';
-import { LAYERS, SEED, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
+import {
+  LAYERS,
+  SEED,
+  SHARED_OPTION_CASES,
+  TRAINER_NORM,
+  TRAINER_PLACEMENT,
+  normPlacementCases,
+  optionsName,
+} from './option-errors.mjs';
 
 let nl;
 before(async () => {
@@ -42,6 +50,7 @@ describe('bad options reject with the exact message, before any instance is made
   const LR = 'lr must be a finite number > 0';
   const INIT_STD = 'initStd must be a number > 0 and <= 1';
   const RESIDUAL_INIT_SCALE = 'residualInitScale must be a number in 0..1';
+  const QK_NORM = 'qkNorm must be true or false';
   const TEXT = (min, seq, n) =>
     `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
@@ -51,6 +60,7 @@ describe('bad options reject with the exact message, before any instance is made
   // [options, error class, exact message]
   const CASES = [
     ...SHARED_OPTION_CASES,
+    ...normPlacementCases(TRAINER_NORM, TRAINER_PLACEMENT),
     [{ layer: 12 }, TypeError, "unknown trainer option 'layer'"],
     [{ hidden: 4 }, RangeError, HIDDEN],
     [{ hidden: 48 }, RangeError, HIDDEN],
@@ -75,6 +85,10 @@ describe('bad options reject with the exact message, before any instance is made
     [{ residualInitScale: 2 }, RangeError, RESIDUAL_INIT_SCALE],
     [{ residualInitScale: NaN }, RangeError, RESIDUAL_INIT_SCALE],
     [{ residualInitScale: '1' }, TypeError, RESIDUAL_INIT_SCALE],
+    // A boolean: any other type, 0 and 1 included, is a TypeError.
+    [{ qkNorm: 1 }, TypeError, QK_NORM],
+    [{ qkNorm: 'true' }, TypeError, QK_NORM],
+    [{ qkNorm: null }, TypeError, QK_NORM],
     [{ warmup: -1 }, RangeError, WARMUP],
     [{ warmup: 100001 }, RangeError, WARMUP],
     [{ warmup: 0.5 }, RangeError, WARMUP],
@@ -117,8 +131,9 @@ describe('bad options reject with the exact message, before any instance is made
       options !== null && typeof options === 'object' && !Array.isArray(options) && Object.keys(options).length === 1;
     for (const row of boundary.options.trainer) {
       const own = CASES.filter(([options]) => alone(options) && row.name in options);
+      // A boolean has no bad value of its own type.
       assert.ok(
-        own.some(([, ErrorClass]) => ErrorClass === RangeError),
+        row.kind === 'boolean' || own.some(([, ErrorClass]) => ErrorClass === RangeError),
         `a case with a bad ${row.name}`,
       );
       assert.ok(
@@ -170,6 +185,7 @@ describe('config', () => {
         heads: 4,
         norm: 'rmsnorm',
         placement: 'post',
+        qkNorm: false,
         eps: Math.fround(1e-6),
         // GPT-2's 0.02 at its width 768, scaled to width 32 as 1 / sqrt(width).
         initStd: Math.fround(0.02 * Math.sqrt(768 / 32)),
@@ -197,6 +213,7 @@ describe('config', () => {
       heads: 8,
       norm: 'layernorm',
       placement: 'pre',
+      qkNorm: true,
       eps: 0.25,
       initStd: 0.125,
       residualInitScale: 0.25,
@@ -274,6 +291,93 @@ describe('residualInitScale', () => {
   });
 });
 
+describe('qkNorm', () => {
+  // Large weights: without QK-norm the logits run far past sqrt(head size).
+  const LARGE = { ...SMALL, placement: 'pre', initStd: 1 };
+
+  test('off by default, bit for bit; on, every logit within sqrt(head size) at the start', async () => {
+    const [plain, off, on] = await Promise.all(
+      [LARGE, { ...LARGE, qkNorm: false }, { ...LARGE, qkNorm: true }].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const [a, b, c] = [plain, off, on].map((t) => t.step(1));
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'maxLogit', 'streamNorm'])
+        assert.deepEqual(bits(b[key]), bits(a[key]), key);
+      assert.equal(on.config.qkNorm, true);
+      assert.equal(plain.config.qkNorm, false);
+      // Unit gains: a normalized head vector has length sqrt(head size) = sqrt(8).
+      const bound = Math.sqrt(SMALL.hidden / SMALL.heads);
+      assert.ok(
+        c.maxLogit.every((v) => v <= bound * (1 + 1e-6) && v > bound / 2),
+        `${c.maxLogit}`,
+      );
+      assert.ok(
+        a.maxLogit.every((v) => v > 2 * bound),
+        `${a.maxLogit}`,
+      );
+    } finally {
+      for (const t of [plain, off, on]) t.delete();
+    }
+  });
+
+  test("advance() a unit at a time gives step()'s bits, and a saved run resumes", async () => {
+    const options = { ...SMALL, qkNorm: true };
+    const [whole, units, resumed] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(options)));
+    try {
+      const r = whole.step(3);
+      const sliced = { loss: [], maxLogit: [], streamNorm: [] };
+      while (units.stepsDone < 3) {
+        const run = units.advance(0);
+        for (const key of Object.keys(sliced)) sliced[key].push(...run[key]);
+      }
+      for (const key of Object.keys(sliced)) assert.deepEqual(bits(sliced[key]), bits(r[key]), key);
+      resumed.restoreState(units.saveState());
+      assert.deepEqual(bits(resumed.step(2).loss), bits(whole.step(2).loss));
+      const plain = await nl.createTrainer(SMALL);
+      assertThrowsExactly(
+        () => plain.restoreState(whole.saveState()),
+        RangeError,
+        'state was saved by a trainer with qkNorm true, this one has false',
+      );
+      plain.delete();
+    } finally {
+      for (const t of [whole, units, resumed]) t.delete();
+    }
+  });
+});
+
+describe('the variants: each echoed, trained, and sliced bit for bit', () => {
+  // The options beyond pre- and post-norm (src/train/options.h).
+  const VARIANTS = [
+    { placement: 'deepnorm' },
+    { placement: 'deepnorm', norm: 'layernorm', qkNorm: true },
+    { placement: 'output' },
+    { placement: 'sandwich', norm: 'layernorm' },
+    { norm: 'dyt' },
+    { placement: 'pre', norm: 'dyt', qkNorm: true },
+  ];
+  for (const variant of VARIANTS) {
+    test(optionsName(variant), async () => {
+      const options = { ...SMALL, ...variant };
+      const [whole, units] = await Promise.all([0, 1].map(() => nl.createTrainer(options)));
+      try {
+        for (const [key, value] of Object.entries(variant)) assert.equal(whole.config[key], value, key);
+        const r = whole.step(3);
+        assert.ok(r.loss.every(Number.isFinite) && !r.diverged, `${r.loss}`);
+        const sliced = { loss: [], gradFirst: [], maxLogit: [], streamNorm: [] };
+        while (units.stepsDone < 3) {
+          const run = units.advance(0);
+          for (const key of Object.keys(sliced)) sliced[key].push(...run[key]);
+        }
+        for (const key of Object.keys(sliced)) assert.deepEqual(bits(sliced[key]), bits(r[key]), key);
+      } finally {
+        whole.delete();
+        units.delete();
+      }
+    });
+  }
+});
+
 describe('determinism', () => {
   test('the same seed twice: bit-identical; another seed: not', async () => {
     const [a, b, c] = await Promise.all([SMALL, SMALL, { ...SMALL, seed: 2 }].map((o) => nl.createTrainer(o)));
@@ -318,6 +422,7 @@ describe('determinism', () => {
       // forward + head + layers backward) + Adam's update.
       const perStep = 2 * (2 + 1 + 2) + 1;
       const sliced = [];
+      const slicedProbes = { maxLogit: [], streamNorm: [] };
       let calls = 0;
       while (units.stepsDone < 4) {
         const run = units.advance(0);
@@ -326,6 +431,8 @@ describe('determinism', () => {
         assert.ok(run.loss.length <= 1);
         for (let k = 0; k < run.loss.length; k++) {
           sliced.push({ loss: run.loss[k], gradFirst: run.gradFirst[k], gradLast: run.gradLast[k] });
+          slicedProbes.maxLogit.push(...run.maxLogit);
+          slicedProbes.streamNorm.push(...run.streamNorm);
         }
         if (run.loss.length === 0) assert.equal(run.unitsDone, calls % perStep);
       }
@@ -334,6 +441,14 @@ describe('determinism', () => {
         assert.deepEqual(bits(ones.map((o) => o[key][0])), bits(r[key]), `four step(1): ${key}`);
         assert.deepEqual(bits(sliced.map((s) => s[key])), bits(r[key]), `advance(0): ${key}`);
       }
+      for (const key of ['maxLogit', 'streamNorm']) {
+        assert.deepEqual(bits(ones.flatMap((o) => [...o[key]])), bits(r[key]), `four step(1): ${key}`);
+        assert.deepEqual(bits(slicedProbes[key]), bits(r[key]), `advance(0): ${key}`);
+      }
+      // Per step, one value per layer (2) and per stream point (3).
+      assert.equal(r.maxLogit.length, 4 * 2);
+      assert.equal(r.streamNorm.length, 4 * 3);
+      assert.ok(r.maxLogit.every((v) => v > 0) && r.streamNorm.every((v) => v > 0));
       assert.equal(single.evaluate(), whole.evaluate());
       assert.equal(units.evaluate(), whole.evaluate());
 
@@ -472,7 +587,7 @@ describe('saveState() and restoreState(): a run resumed bit for bit', () => {
       const badMagic = state.slice();
       badMagic[0] = 0x58;
       const badVersion = state.slice();
-      badVersion[8] = 2;
+      badVersion[8] = 1;
       const longer = new Uint8Array(n + 1);
       longer.set(state);
       const TYPE = 'state must be a Uint8Array';
@@ -482,10 +597,10 @@ describe('saveState() and restoreState(): a run resumed bit for bit', () => {
         [[...state], TypeError, TYPE],
         [state.buffer, TypeError, TYPE],
         [new Int8Array(state.buffer), TypeError, TYPE],
-        [new Uint8Array(0), RangeError, 'state must hold at least 120 bytes (its header), not 0'],
-        [state.subarray(0, 119), RangeError, 'state must hold at least 120 bytes (its header), not 119'],
+        [new Uint8Array(0), RangeError, 'state must hold at least 124 bytes (its header), not 0'],
+        [state.subarray(0, 123), RangeError, 'state must hold at least 124 bytes (its header), not 123'],
         [badMagic, RangeError, "state is not a normlab trainer state (it does not begin with 'NLTRAIN')"],
-        [badVersion, RangeError, 'state has format version 2, this trainer reads version 1'],
+        [badVersion, RangeError, 'state has format version 1, this trainer reads version 2'],
         [state.subarray(0, n - 1), RangeError, `state must be ${n} bytes for this trainer, not ${n - 1}`],
         [longer, RangeError, `state must be ${n} bytes for this trainer, not ${n + 1}`],
         [others[0].saveState(), RangeError, 'state was saved by a trainer with layers 3, this one has 2'],
@@ -782,8 +897,15 @@ describe('the results hold what the description declares', () => {
     const trainer = await nl.createTrainer(SMALL);
     try {
       const run = trainer.step(3);
-      // diverged is made a boolean in JS.
-      const declared = (e) => (e.shape.length === 1 ? 'Float32Array(3)' : e.path === 'diverged' ? 'boolean' : 'number');
+      // diverged is made a boolean in JS; a per-layer probe holds 3 steps x
+      // its points (SMALL: 2 layers, 3 stream points).
+      const length = { N: 3, 'N L': 3 * 2, 'N L+1': 3 * 3 };
+      const declared = (e) =>
+        e.shape.length > 0
+          ? `Float32Array(${length[e.shape.join(' ')]})`
+          : e.path === 'diverged'
+            ? 'boolean'
+            : 'number';
       const found = (v) => (ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.length})` : typeof v);
       assert.deepEqual(
         Object.entries(run).map(([k, v]) => [k, found(v)]),
@@ -826,9 +948,11 @@ describe('the results hold what the description declares', () => {
           } else if (entry.shape.length === 0) {
             assert.equal(value, i * 65536, entry.path);
           } else {
+            // 3 steps, times 2 layers or 3 stream points for the probes.
+            const n = { N: 3, 'N L': 6, 'N L+1': 9 }[entry.shape.join(' ')];
             assert.deepEqual(
               [...value],
-              [0, 1, 2].map((k) => i * 65536 + k),
+              Array.from({ length: n }, (_, k) => i * 65536 + k),
               entry.path,
             );
           }
