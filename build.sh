@@ -14,7 +14,8 @@
 #   ./build.sh screenshots  build, then write the README's pictures, web/screenshots/*.png
 #   ./build.sh soak    build, then 10,000 moves + 1,000 prompt changes in Chromium (SOAK_MOVES, SOAK_PROMPTS)
 #   ./build.sh sweep   build, then the lab's tables in wasm: its setup's investigation, its default
-#                      contrast over 10 seeds, the depth x lr x run sweep -> web/data/*.json
+#                      contrast over 10 seeds, the depth x lr x run sweep, the variants' sweep
+#                      -> web/data/*.json
 #   ./build.sh fresh-check  both README commands in a fresh Debian 12 chroot (root; ~1 GB download)
 set -euo pipefail
 
@@ -493,6 +494,9 @@ cmd_soak() {
 #                       -> web/data/lab-robustness.json (~10 min)
 #   train-sweep.mjs     depth x lr x run x 5 seeds, the lab's map and
 #                       learning-rate window -> web/data/train-sweep.json (~90 min)
+#   variant-sweep.mjs   depth x lr x the normalization variants current models
+#                       use x 5 seeds, with each run's largest attention logit
+#                       and stream lengths -> web/data/variant-sweep.json (~4 h)
 # Times on two cores. The tests check the page's claims on these tables and
 # train some of their rows again, comparing bit for bit.
 cmd_sweep() {
@@ -503,6 +507,8 @@ cmd_sweep() {
   nice -n 10 node "$ROOT/tests/bench/lab-robustness.mjs"
   say "the sweep -> web/data/train-sweep.json"
   nice -n 10 node "$ROOT/tests/bench/train-sweep.mjs"
+  say "the variants' sweep -> web/data/variant-sweep.json"
+  nice -n 10 node "$ROOT/tests/bench/variant-sweep.mjs"
 }
 
 # ---------------------------------------------------------------- fresh-check

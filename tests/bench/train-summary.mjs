@@ -27,6 +27,40 @@ function blockMeans(values) {
 
 const round = (x, digits = 4) => (Number.isFinite(x) ? Number(x.toPrecision(digits)) : null);
 
+// Per step, the largest of `width` values (a step's row of a steps x width array).
+function rowMax(values, width) {
+  const out = [];
+  for (let i = 0; i < values.length; i += width) out.push(Math.max(...values.subarray(i, i + width)));
+  return out;
+}
+
+// The probes current models' norms are about, where the trainer reports them:
+// the largest attention logit q.k / sqrt(dh) of each layer (run.maxLogit,
+// steps x L) and the stream's norm entering each layer and leaving the last
+// (run.streamNorm, steps x (L + 1)), each from the step's own forward pass.
+//   logitPeak    the largest logit of any layer at any step
+//   logitEnd     the largest of any layer in the last CURVE_EVERY steps
+//   streamFirst  the stream's norm per layer at the first step (L + 1)
+//   streamLast   the same at the last step
+//   streamGrowth at the last step, leaving the last layer over entering the first
+function probeSummary(run, layers) {
+  const steps = run.loss.length;
+  const logit = rowMax(run.maxLogit, layers);
+  const width = layers + 1;
+  const streamFirst = Array.from(run.streamNorm.subarray(0, width));
+  const streamLast = Array.from(run.streamNorm.subarray((steps - 1) * width, steps * width));
+  return {
+    figures: {
+      logitPeak: round(Math.max(...logit)),
+      logitEnd: round(Math.max(...logit.slice(-CURVE_EVERY))),
+      streamFirst: streamFirst.map((v) => round(v)),
+      streamLast: streamLast.map((v) => round(v)),
+      streamGrowth: round(streamLast[layers] / streamLast[0]),
+    },
+    curves: { maxLogit: blockMeans(logit).map((v) => round(v, 3)) },
+  };
+}
+
 // trainer: after its run; run: the TrainRun of all its steps (step(steps)).
 export function runSummary(trainer, run) {
   const record = {
@@ -40,6 +74,7 @@ export function runSummary(trainer, run) {
   };
   const divergedAt = run.diverged ? record.loss.findIndex((v) => !Number.isFinite(v)) + 1 : null;
   const ratio = (a, b) => a.map((v, i) => v / b[i]);
+  const probes = run.maxLogit ? probeSummary(run, trainer.config.layers) : { figures: {}, curves: {} };
   return {
     outcome: runOutcome(record),
     final: finalLoss(record),
@@ -49,7 +84,9 @@ export function runSummary(trainer, run) {
     updateRatio: ratioMedian(record.updateFirst, record.updateLast),
     divergedAt,
     lossSha256: lossDigest(run.loss),
+    ...probes.figures,
     curves: {
+      ...probes.curves,
       loss: blockMeans(record.loss).map((v) => round(v)),
       gradRatio: blockMeans(ratio(record.gradFirst, record.gradLast)).map((v) => round(v, 3)),
       updateFirst: blockMeans(record.updateFirst).map((v) => round(v, 3)),
