@@ -584,6 +584,22 @@ export interface TrainRun {
   updateLast: Float32Array;
   /** The learning rate each step's update used (warmup included). */
   lr: Float32Array;
+  /**
+   * (N * layers): each step's largest attention logit per layer, step k's
+   * layer l at k * layers + l: the largest q.k / sqrt(head size) the
+   * softmax received, over the batch's sequences, the heads and the causal
+   * pairs (key at or before the query).
+   * NaN for a step after divergence.
+   */
+  maxLogit: Float32Array;
+  /**
+   * (N * (layers + 1)): each step's residual-stream length, step k's point
+   * p at k * (layers + 1) + p: the mean over the batch's rows of the row's
+   * L2 norm, entering each layer and then leaving the last (as
+   * TrainerLayerNorms.residual, but over the step's batch). NaN for a step
+   * after divergence.
+   */
+  streamNorm: Float32Array;
   /** Index of the first of these steps, from 0. */
   firstStep: number;
   /** Steps the trainer has completed after the call. */

@@ -107,7 +107,7 @@ class TrainerHandle {
     for (int k = 0; k < n; ++k) {
       while (!trainer_->advance(&r)) {
       }
-      add(r);
+      run_.add(r);
     }
     return pack_run();
   }
@@ -115,7 +115,10 @@ class TrainerHandle {
   // Starts collecting a run of units.
   void begin_run() {
     run_.clear();
-    if (trainer_) run_.first_step = trainer_->steps_done();
+    if (trainer_) {
+      run_.first_step = trainer_->steps_done();
+      run_.layers = trainer_->config().layers;
+    }
   }
 
   // Runs the next unit; true when it completed a step (added to the run).
@@ -123,7 +126,7 @@ class TrainerHandle {
     if (!trainer_) return false;
     ntr::StepResult r;
     if (!trainer_->advance(&r)) return false;
-    add(r);
+    run_.add(r);
     return true;
   }
 
@@ -284,16 +287,6 @@ class TrainerHandle {
   }
 
  private:
-  void add(const ntr::StepResult& r) {
-    ++run_.steps;
-    run_.loss.push_back(static_cast<float>(r.loss));
-    run_.grad_first.push_back(static_cast<float>(r.grad_first));
-    run_.grad_last.push_back(static_cast<float>(r.grad_last));
-    run_.update_first.push_back(static_cast<float>(r.update_first));
-    run_.update_last.push_back(static_cast<float>(r.update_last));
-    run_.lr.push_back(static_cast<float>(r.lr));
-  }
-
   template <class R>
   std::string pack_identity(const nm::ResultTable<R>& table, const R& r) {
     R copy = r;

@@ -9,8 +9,9 @@
 //   trainer.config                 the options resolved (text aside)
 //   trainer.step(n = 1)            -> TrainRun: n whole steps
 //   trainer.advance(budgetMs)      -> TrainRun: units of steps until budgetMs has passed
-//   TrainRun = { loss, gradFirst, gradLast, updateFirst, updateLast, lr: Float32Array(N), firstStep, stepsDone,
-//                unitsDone, unitsPerStep, diverged: boolean }
+//   TrainRun = { loss, gradFirst, gradLast, updateFirst, updateLast, lr: Float32Array(N),
+//                maxLogit: Float32Array(N L), streamNorm: Float32Array(N (L + 1)), firstStep,
+//                stepsDone, unitsDone, unitsPerStep, diverged: boolean }
 //   trainer.evaluate()             -> held-out loss (nats)
 //   trainer.evaluateFor(budgetMs)  -> { done, loss, windowsDone, windows }: the same in parts
 //   trainer.unigramEntropy, trainer.memoryBytes, trainer.heapBytes, trainer.stepsDone

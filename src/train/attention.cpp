@@ -14,9 +14,12 @@
 namespace normlab::train {
 
 void attention_forward(float* out, float* att, const float* qkv, float* key_t, int S, int T, int D,
-                       int H) {
+                       int H, float* max_logit) {
   const int dh = D / H;
   const float temperature = std::sqrt(static_cast<float>(dh));
+  // The largest raw score: dividing by sqrt(dh) afterwards gives the largest
+  // logit exactly, as a correctly rounded division keeps the order.
+  float max_score = -INFINITY;
   for (int s = 0; s < S; ++s) {
     const float* qkv_s = qkv + static_cast<std::size_t>(s) * T * 3 * D;  // (T, 3D)
     float* out_s = out + static_cast<std::size_t>(s) * T * D;            // (T, D)
@@ -32,12 +35,21 @@ void attention_forward(float* out, float* att, const float* qkv, float* key_t, i
       // products below read.
       for (int i = 0; i < T; ++i) {
         float* p_i = p + static_cast<std::size_t>(i) * T;
+        if (max_logit != nullptr) {
+          for (int j = 0; j <= i; ++j) {
+            if (p_i[j] > max_score || std::isnan(p_i[j])) max_score = p_i[j];
+          }
+        }
         softmax_forward(p_i, p_i, 1, i + 1, temperature);
         std::fill(p_i + i + 1, p_i + T, 0.0f);
       }
       // y = P v: row i needs keys 0..i.
       gemm(out_s + h * dh, p, v, T, dh, T, D, T, 1, 3 * D, false, Causal::a_lower);
     }
+  }
+  if (max_logit != nullptr) {
+    const float logit = max_score / temperature;
+    if (logit > *max_logit || std::isnan(logit)) *max_logit = logit;
   }
 }
 

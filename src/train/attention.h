@@ -17,9 +17,10 @@ namespace normlab::train {
 
 // out: (S T, D); att: (S, H, T, T) the softmax rows P, zero above the
 // diagonal, kept for the backward; qkv: (S T, 3D) rows [q | k | v];
-// key_t: (dh, T) scratch.
+// key_t: (dh, T) scratch. max_logit: (1) or nullptr: raised to the largest
+// A / sqrt(dh) of the causal pairs (a NaN score leaves it NaN).
 void attention_forward(float* out, float* att, const float* qkv, float* key_t, int S, int T, int D,
-                       int H);
+                       int H, float* max_logit);
 
 // Backward, per sequence and head:
 //   dP = dy v^T,  dv = P^T dy,  dA = softmax backward of dP (with its 1 / sqrt(dh)),

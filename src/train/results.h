@@ -38,6 +38,7 @@ struct TrainRun {
   int32_t steps_done = 0;  // the trainer's steps completed after the call
   int32_t units_done = 0;  // units of the next step already run
   int32_t units_per_step = 0;
+  int32_t layers = 0;               // L
   int32_t diverged = 0;             // 1 once a loss or gradient was not finite
   std::vector<float> loss;          // (N) mean cross-entropy of each step's batch
   std::vector<float> grad_first;    // (N) L2 of layer 0's parameter gradients
@@ -45,6 +46,21 @@ struct TrainRun {
   std::vector<float> update_first;  // (N) layer 0's relative update size (StepResult)
   std::vector<float> update_last;   // (N) layer L - 1's
   std::vector<float> lr;            // (N) the learning rate of each step's update
+  std::vector<float> max_logit;     // (N, L) each step's largest attention logit per layer
+  std::vector<float> stream_norm;   // (N, L + 1) each step's mean row L2 of the stream
+
+  // Appends one step's figures, as float32.
+  void add(const StepResult& r) {
+    ++steps;
+    loss.push_back(static_cast<float>(r.loss));
+    grad_first.push_back(static_cast<float>(r.grad_first));
+    grad_last.push_back(static_cast<float>(r.grad_last));
+    update_first.push_back(static_cast<float>(r.update_first));
+    update_last.push_back(static_cast<float>(r.update_last));
+    lr.push_back(static_cast<float>(r.lr));
+    max_logit.insert(max_logit.end(), r.max_logit.begin(), r.max_logit.end());
+    stream_norm.insert(stream_norm.end(), r.stream_norm.begin(), r.stream_norm.end());
+  }
 
   void clear() {
     steps = 0;
@@ -54,11 +70,15 @@ struct TrainRun {
     update_first.clear();
     update_last.clear();
     lr.clear();
+    max_logit.clear();
+    stream_norm.clear();
   }
 };
 
 inline constexpr model::ResultDim<TrainRun> kTrainRunDims[] = {
     {"N", [](const TrainRun& r) { return static_cast<int>(r.steps); }},
+    {"L", [](const TrainRun& r) { return static_cast<int>(r.layers); }},
+    {"L+1", [](const TrainRun& r) { return static_cast<int>(r.layers) + 1; }},
 };
 // trainer.step() and trainer.advance()'s result (normlab.d.ts: TrainRun).
 // JavaScript turns diverged into a boolean.
@@ -70,6 +90,8 @@ inline constexpr model::ResultEntry<TrainRun> kTrainRunEntries[] = {
     {"updateFirst", "N", NORMLAB_RESULT_MEMBER(update_first)},
     {"updateLast", "N", NORMLAB_RESULT_MEMBER(update_last)},
     {"lr", "N", NORMLAB_RESULT_MEMBER(lr)},
+    {"maxLogit", "N L", NORMLAB_RESULT_MEMBER(max_logit)},
+    {"streamNorm", "N L+1", NORMLAB_RESULT_MEMBER(stream_norm)},
     {"firstStep", "", NORMLAB_RESULT_MEMBER(first_step)},
     {"stepsDone", "", NORMLAB_RESULT_MEMBER(steps_done)},
     {"unitsDone", "", NORMLAB_RESULT_MEMBER(units_done)},

@@ -68,11 +68,18 @@ double row_loss(const float* logits_r, const float* probs_r, int target) {
   return m + std::log(sum) - logits_r[target];
 }
 
-// The mean over T rows of each row's L2 norm, summed in double (each row's
-// sum of squares by sum_squares). x: (T, D)
+// Adds each of R rows' L2 norm to *sum, in double, row by row in order (so
+// a sum over micro-batches has the same bits whatever their size); each
+// row's sum of squares by sum_squares. x: (R, D)
+void add_row_l2(double* sum, const float* x, int R, int D) {
+  for (int r = 0; r < R; ++r)
+    *sum += std::sqrt(sum_squares(x + static_cast<std::size_t>(r) * D, D));
+}
+
+// The mean over T rows of each row's L2 norm. x: (T, D)
 double mean_row_l2(const float* x, int T, int D) {
   double sum = 0.0;
-  for (int t = 0; t < T; ++t) sum += std::sqrt(sum_squares(x + static_cast<std::size_t>(t) * D, D));
+  add_row_l2(&sum, x, T, D);
   return sum / T;
 }
 
@@ -319,7 +326,7 @@ void Trainer::embed_backward(const uint8_t* tokens, int S) {
 // y = layer l (x) for S sequences of T tokens, filling a.
 // y, x: (S T, D); proj: (S T, D) scratch; key_t: (dh, T) scratch
 void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj,
-                            float* key_t, int S, int T) {
+                            float* key_t, int S, int T, float* max_logit) {
   const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
@@ -335,7 +342,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
 
   if (config_.norm == NormKind::none) {
     matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
     matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
     add(a.mid, x, proj, RD);
     matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
@@ -345,7 +352,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
   } else if (config_.placement == Placement::pre) {
     norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
     matmul_forward(a.qkv, a.norm1, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
     matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
     add(a.mid, x, proj, RD);
     norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
@@ -355,7 +362,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
     add(y, a.mid, proj, RD);
   } else {
     matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H);
+    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
     matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
     add(a.norm1, x, proj, RD);
     norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
@@ -478,8 +485,12 @@ void Trainer::run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq,
     case Phase::forward:
       if (layer_ == 0) embed(stream_, inputs + first, S, T);
       layer_forward(layer_, acts_[layer_], stream_ + (layer_ + 1) * RD, stream_ + layer_ * RD,
-                    proj_, head_t_, S, T);
-      if (++layer_ == config_.layers) phase_ = Phase::head;
+                    proj_, head_t_, S, T, &max_logit_[layer_]);
+      add_row_l2(&stream_l2_sum_[layer_], stream_ + layer_ * RD, S * T, D);
+      if (++layer_ == config_.layers) {
+        add_row_l2(&stream_l2_sum_[layer_], stream_ + layer_ * RD, S * T, D);
+        phase_ = Phase::head;
+      }
       break;
     case Phase::head:
       head_forward_backward(targets + first, S, scale);
@@ -505,12 +516,22 @@ bool Trainer::advance(StepResult* result) {
   const int B = config_.batch, T = config_.seq;
   if (diverged_) {
     // No more computing once the weights are no longer finite.
-    *result = {step_++, NAN, NAN, NAN, 0.0, 0.0, 0.0, true};
+    *result = {step_++,
+               NAN,
+               NAN,
+               NAN,
+               0.0,
+               0.0,
+               0.0,
+               true,
+               std::vector<float>(config_.layers, NAN),
+               std::vector<float>(config_.layers + 1, NAN)};
     return true;
   }
   if (units_done_ == 0) {
     batch(step_, inputs_.data(), targets_.data());
     loss_sum_ = 0.0;
+    reset_step_probes();
     fill_unset(activations_.data(), activations_.size());
   }
   ++units_done_;
@@ -520,6 +541,11 @@ bool Trainer::advance(StepResult* result) {
   }
   *result = update();
   return true;
+}
+
+void Trainer::reset_step_probes() {
+  max_logit_.assign(config_.layers, -INFINITY);
+  stream_l2_sum_.assign(config_.layers + 1, 0.0);
 }
 
 StepResult Trainer::step() {
@@ -541,6 +567,12 @@ StepResult Trainer::update() {
   const LayerParamOffsets& last = layout_.layers.back();
   r.grad_first = std::sqrt(sum_squares(grads_.data() + first.begin, first.end - first.begin));
   r.grad_last = std::sqrt(sum_squares(grads_.data() + last.begin, last.end - last.begin));
+  r.max_logit = max_logit_;
+  r.stream_norm.resize(stream_l2_sum_.size());
+  for (std::size_t i = 0; i < stream_l2_sum_.size(); ++i) {
+    r.stream_norm[i] =
+        static_cast<float>(stream_l2_sum_[i] / (static_cast<double>(config_.batch) * config_.seq));
+  }
   const double warm = config_.warmup > 0 ? std::min(1.0, (step_ + 1.0) / config_.warmup) : 1.0;
   r.lr = config_.lr * warm;
   const bool finite =
@@ -579,6 +611,7 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
   std::fill(grads_.begin(), grads_.end(), 0.0f);
   std::fill(dwte_input_, dwte_input_ + static_cast<std::size_t>(V) * config_.hidden, 0.0f);
   loss_sum_ = 0.0;
+  reset_step_probes();
   fill_unset(activations_.data(), activations_.size());
   const float scale = 1.0f / static_cast<float>(n_seq * config_.seq);
   phase_ = Phase::forward;
@@ -617,7 +650,7 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
   float* y = infer_stream_[1];
   embed(x, tokens, 1, T);
   for (int l = 0; l < L; ++l) {
-    layer_forward(l, a, y, x, infer_proj_, infer_key_t_, 1, T);
+    layer_forward(l, a, y, x, infer_proj_, infer_key_t_, 1, T, nullptr);
     // Where each norm's input and output sit in the cache: layer_forward.
     if (probe) {
       probe->residual[l] = l2(x);

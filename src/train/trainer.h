@@ -62,6 +62,16 @@ struct StepResult {
   double update_last;  // the same for layer L - 1
   double lr;           // the learning rate of this step's update
   bool diverged;       // the loss or a gradient is not finite (now or before)
+  // Probes of this step's forward over the whole batch, taken by the
+  // forward units as they go (no pass of their own):
+  // max_logit[l]: layer l's largest attention logit, q.k / sqrt(dh) as the
+  // softmax receives it (after QK-norm when it is on), over the sequences,
+  // heads and causal pairs (key <= query);
+  // stream_norm[l]: the mean over the B T rows of the row's L2 norm of the
+  // stream entering layer l, and at l = L leaving the last layer (as
+  // LayerNormProbe.residual). NaN for a step not computed (diverged before).
+  std::vector<float> max_logit;    // (L)
+  std::vector<float> stream_norm;  // (L + 1)
 };
 
 // The lengths one forward pass of T tokens gives the residual stream and the
@@ -244,13 +254,16 @@ class Trainer {
   int micro_batch_sequences(int mb, int n_seq) const;
   void refresh_transposed();
   void embed(float* out, const uint8_t* tokens, int S, int T) const;
+  // max_logit: (1) raised to layer l's largest attention logit, or nullptr.
   void layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj, float* key_t,
-                     int S, int T);
+                     int S, int T, float* max_logit);
   void layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S);
   const float* final_features(const float* x, float* out, float* mean, float* rstd, int R) const;
   void head_forward_backward(const uint8_t* targets, int S, float scale);
   void embed_backward(const uint8_t* tokens, int S);
   void run_unit(const uint8_t* inputs, const uint8_t* targets, int n_seq, float scale);
+  // Sets the step's probes (StepResult) to their empty start.
+  void reset_step_probes();
   StepResult update();
   // Embedding and every layer of one sequence of T <= config.seq tokens on
   // the inference buffers, measured into *probe unless it is null; returns
@@ -309,6 +322,8 @@ class Trainer {
   float* infer_key_t_;       // (dh, T)
 
   // The step in progress.
+  std::vector<float> max_logit_;       // (L) the largest attention logit so far
+  std::vector<double> stream_l2_sum_;  // (L + 1) sums of the rows' L2 norms so far
   int step_ = 0;
   Phase phase_ = Phase::forward;
   int mb_ = 0;

@@ -60,18 +60,12 @@ TEST_CASE("trainer result tables match their structs", "[train][results]") {
   const train::TrainConfig c = train::resolve_train_options(o);
   train::Trainer trainer(c, o.text);
   train::TrainRun run;
-  for (int s = 0; s < 3; s++) {
-    const train::StepResult r = trainer.step();
-    ++run.steps;
-    run.loss.push_back(static_cast<float>(r.loss));
-    run.grad_first.push_back(static_cast<float>(r.grad_first));
-    run.grad_last.push_back(static_cast<float>(r.grad_last));
-    run.update_first.push_back(static_cast<float>(r.update_first));
-    run.update_last.push_back(static_cast<float>(r.update_last));
-    run.lr.push_back(static_cast<float>(r.lr));
-  }
+  run.layers = c.layers;
+  for (int s = 0; s < 3; s++) run.add(trainer.step());
   check_table(train::kTrainRunTable, run);
   CHECK(model::dim_values(train::kTrainRunTable, run).size_of("N") == 3);
+  CHECK(run.max_logit.size() == 3u * 2);
+  CHECK(run.stream_norm.size() == 3u * 3);
   check_table(train::kTrainConfigTable, trainer.config());
 
   train::LayerNormProbe probe;

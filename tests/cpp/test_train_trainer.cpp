@@ -32,6 +32,7 @@ train::TrainConfig small_config(const char* placement, uint32_t seed = 1) {
 
 struct Trace {
   std::vector<double> loss, grad_first, grad_last;
+  std::vector<float> max_logit, stream_norm;  // the steps' probes, one after another
   std::vector<float> params;
 };
 
@@ -39,6 +40,8 @@ void record(Trace& t, const train::StepResult& r) {
   t.loss.push_back(r.loss);
   t.grad_first.push_back(r.grad_first);
   t.grad_last.push_back(r.grad_last);
+  t.max_logit.insert(t.max_logit.end(), r.max_logit.begin(), r.max_logit.end());
+  t.stream_norm.insert(t.stream_norm.end(), r.stream_norm.begin(), r.stream_norm.end());
 }
 
 void finish(Trace& t, const train::Trainer& trainer) {
@@ -49,9 +52,11 @@ bool same(const Trace& a, const Trace& b) {
   CHECK(a.loss == b.loss);
   CHECK(a.grad_first == b.grad_first);
   CHECK(a.grad_last == b.grad_last);
+  CHECK(a.max_logit == b.max_logit);
+  CHECK(a.stream_norm == b.stream_norm);
   CHECK(a.params == b.params);
   return a.loss == b.loss && a.grad_first == b.grad_first && a.grad_last == b.grad_last &&
-         a.params == b.params;
+         a.max_logit == b.max_logit && a.stream_norm == b.stream_norm && a.params == b.params;
 }
 
 }  // namespace
@@ -223,6 +228,13 @@ TEST_CASE("trainer: held-out loss against the reference, memory, divergence", "[
   const train::StepResult r1 = bad.step();
   CHECK(r1.step == 1);
   CHECK(r1.diverged);
+  // A step not computed has no probes to report: NaN, in their shapes.
+  REQUIRE(r1.max_logit.size() == static_cast<std::size_t>(cn.layers));
+  REQUIRE(r1.stream_norm.size() == static_cast<std::size_t>(cn.layers) + 1);
+  CHECK(
+      std::all_of(r1.max_logit.begin(), r1.max_logit.end(), [](float v) { return std::isnan(v); }));
+  CHECK(std::all_of(r1.stream_norm.begin(), r1.stream_norm.end(),
+                    [](float v) { return std::isnan(v); }));
   CHECK(std::isnan(r1.loss));
   CHECK(bad.generate("x", 4, 1.0, 1).size() == 4);
   CHECK(bad.generate("x", 4, 0.0, 1).size() == 4);

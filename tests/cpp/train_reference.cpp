@@ -106,8 +106,11 @@ void linear_backward(Vec& dx, double* dw, const Vec& dy, const Vec& x, const dou
 }
 
 // y_i = sum_{j <= i} P_ij v_j, P_i = softmax_j (q_i . k_j / sqrt(dh)).
-// y: (R, D); p: (N, H, T, T); qkv: (R, 3D)
-void attention_forward(Vec& y, Vec& p, const Vec& qkv, int N, int T, int D, int H) {
+// y: (R, D); p: (N, H, T, T); qkv: (R, 3D); max_logit: the largest
+// q_i . k_j / sqrt(dh), j <= i
+void attention_forward(Vec& y, Vec& p, double& max_logit, const Vec& qkv, int N, int T, int D,
+                       int H) {
+  max_logit = -INFINITY;
   const int dh = D / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   y.assign(static_cast<std::size_t>(N) * T * D, 0.0);
@@ -131,6 +134,7 @@ void attention_forward(Vec& y, Vec& p, const Vec& qkv, int N, int T, int D, int 
           for (int c = 0; c < dh; ++c) a += q_(n, i, h, c) * k_(n, j, h, c);
           p_i[j] = a * scale;
           m = std::max(m, p_i[j]);
+          max_logit = std::max(max_logit, p_i[j]);
         }
         double sum = 0.0;
         for (int j = 0; j <= i; ++j) sum += (p_i[j] = std::exp(p_i[j] - m));
@@ -212,6 +216,7 @@ Vec sum(const Vec& a, const Vec& b) {
 struct LayerCache {
   Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc,
       gelu, y;
+  double max_logit;
 };
 
 // The mean over the rows of x (R, D) of each row's L2 norm.
@@ -272,8 +277,10 @@ void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache,
   out->norm_out.clear();
   out->attention_entropy.clear();
   out->token_similarity.clear();
+  out->max_logit.clear();
   for (const LayerCache& a : cache) {
     out->residual.push_back(mean_row_l2(a.x, D));
+    out->max_logit.push_back(a.max_logit);
     out->token_similarity.push_back(mean_row_cosine(a.x, T, D));
     out->attention_entropy.push_back(mean_attention_entropy(a.att, H, T));
     if (!has_norm) continue;
@@ -317,7 +324,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     Vec proj;
     if (!has_norm) {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
-      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.mid = sum(a.x, proj);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
@@ -328,7 +335,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain),
                    at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.qkv, a.norm1, &p[o.qkv], R, D, 3 * D);
-      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.mid = sum(a.x, proj);
       norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain),
@@ -339,7 +346,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       a.y = sum(a.mid, proj);
     } else {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
-      attention_forward(a.attn_y, a.att, a.qkv, N, T, D, H);
+      attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.norm1 = sum(a.x, proj);
       norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain),

@@ -24,6 +24,9 @@ struct ReferenceLengths {
   // As train::LayerNormProbe defines them, for N = 1.
   std::vector<double> attention_entropy;  // (L)
   std::vector<double> token_similarity;   // (L + 1)
+  // As train::StepResult defines it, over all N sequences: each layer's
+  // largest q.k / sqrt(dh) over heads and causal pairs.
+  std::vector<double> max_logit;  // (L)
 };
 
 // Mean cross-entropy of N sequences (inputs, targets: (N, T)) under params

@@ -318,6 +318,7 @@ describe('determinism', () => {
       // forward + head + layers backward) + Adam's update.
       const perStep = 2 * (2 + 1 + 2) + 1;
       const sliced = [];
+      const slicedProbes = { maxLogit: [], streamNorm: [] };
       let calls = 0;
       while (units.stepsDone < 4) {
         const run = units.advance(0);
@@ -326,6 +327,8 @@ describe('determinism', () => {
         assert.ok(run.loss.length <= 1);
         for (let k = 0; k < run.loss.length; k++) {
           sliced.push({ loss: run.loss[k], gradFirst: run.gradFirst[k], gradLast: run.gradLast[k] });
+          slicedProbes.maxLogit.push(...run.maxLogit);
+          slicedProbes.streamNorm.push(...run.streamNorm);
         }
         if (run.loss.length === 0) assert.equal(run.unitsDone, calls % perStep);
       }
@@ -334,6 +337,14 @@ describe('determinism', () => {
         assert.deepEqual(bits(ones.map((o) => o[key][0])), bits(r[key]), `four step(1): ${key}`);
         assert.deepEqual(bits(sliced.map((s) => s[key])), bits(r[key]), `advance(0): ${key}`);
       }
+      for (const key of ['maxLogit', 'streamNorm']) {
+        assert.deepEqual(bits(ones.flatMap((o) => [...o[key]])), bits(r[key]), `four step(1): ${key}`);
+        assert.deepEqual(bits(slicedProbes[key]), bits(r[key]), `advance(0): ${key}`);
+      }
+      // Per step, one value per layer (2) and per stream point (3).
+      assert.equal(r.maxLogit.length, 4 * 2);
+      assert.equal(r.streamNorm.length, 4 * 3);
+      assert.ok(r.maxLogit.every((v) => v > 0) && r.streamNorm.every((v) => v > 0));
       assert.equal(single.evaluate(), whole.evaluate());
       assert.equal(units.evaluate(), whole.evaluate());
 
@@ -782,8 +793,15 @@ describe('the results hold what the description declares', () => {
     const trainer = await nl.createTrainer(SMALL);
     try {
       const run = trainer.step(3);
-      // diverged is made a boolean in JS.
-      const declared = (e) => (e.shape.length === 1 ? 'Float32Array(3)' : e.path === 'diverged' ? 'boolean' : 'number');
+      // diverged is made a boolean in JS; a per-layer probe holds 3 steps x
+      // its points (SMALL: 2 layers, 3 stream points).
+      const length = { N: 3, 'N L': 3 * 2, 'N L+1': 3 * 3 };
+      const declared = (e) =>
+        e.shape.length > 0
+          ? `Float32Array(${length[e.shape.join(' ')]})`
+          : e.path === 'diverged'
+            ? 'boolean'
+            : 'number';
       const found = (v) => (ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.length})` : typeof v);
       assert.deepEqual(
         Object.entries(run).map(([k, v]) => [k, found(v)]),
@@ -826,9 +844,11 @@ describe('the results hold what the description declares', () => {
           } else if (entry.shape.length === 0) {
             assert.equal(value, i * 65536, entry.path);
           } else {
+            // 3 steps, times 2 layers or 3 stream points for the probes.
+            const n = { N: 3, 'N L': 6, 'N L+1': 9 }[entry.shape.join(' ')];
             assert.deepEqual(
               [...value],
-              [0, 1, 2].map((k) => i * 65536 + k),
+              Array.from({ length: n }, (_, k) => i * 65536 + k),
               entry.path,
             );
           }
