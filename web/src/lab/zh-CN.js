@@ -21,6 +21,17 @@ export default {
   runPost: '后置归一化',
   runWarmup: '后置归一化 + 预热',
   runPost6: '6 层的后置归一化',
+  runQkNorm: '前置归一化 + QK 归一化',
+  runSandwich: '三明治归一化',
+  runOutput: '子层之后归一化',
+  runDeepNorm: 'DeepNorm',
+  runDyt: '前置、以 tanh 代替归一化（DyT）',
+  presets: '要训练的',
+  presetChapter: '本章的对比',
+  presetCurrent: '当今模型的做法',
+  presetsNote:
+    '本章的对比是前置归一化对后置归一化，后者分有预热和无预热两组。当今模型的做法：在前置和后置之外，再加上近来开源模型各自选的摆法。QK 归一化在每个注意力头的查询和键上各做一次 RMSNorm，把注意力 logit 框住（Qwen3、OLMo 2、Gemma 3 都这样做）；三明治归一化在每个子层前后各放一个（Gemma 2 和 3）；子层之后归一化只在分支加回残差流之前规范它的输出，残差流本身不动（OLMo 2）；DeepNorm 仍是后置归一化，但残差流乘上一个大于 1 的系数，分支的初始权重取得更小；DyT 则把每个归一化换成一个带可学参数的 tanh。',
+  presetsMissing: '这个版本的训练器还不支持{runs}，所以实验室暂不提供。',
   noRuns: '请至少选择一组运行。',
   predictTitle: '开始之前先猜一猜：哪几组能学起来？',
   predictIntro: '勾选你认为会走出平台期的那几组，也就是最终损失明显低于“只知道每个字节出现频率”的模型的那几组。',
@@ -231,4 +242,20 @@ export default {
   normsOutputRow: '输出',
   normsTable: '{run}：{tokens} 个词元上每个词元的平均 L2，每个数都与训练器返回的值相同',
   colLayer: '层',
+  logitTitle: '每一步所有层中最大的注意力 logit',
+  axisLogit: '最大 logit',
+  logitLine:
+    '每一步：进入 softmax 之前，任一注意力头给任一个键打出的最大分数 q·k / √(头的维度)，范围是所有层、所有头、所有因果位置对，以及这一步的 {batch} 段、每段 {seq} 字节的训练序列（训练器在这一步自己的前向计算中量出）。它一往上走，它所喂给的 softmax 就向独热靠拢：正是上面 softmax 小部件演示的饱和，这里发生在一个真正在训练的模型里。QK 归一化先把查询和键归一化，从而给它设了上限。',
+  tableLogit: '每一步的最大注意力 logit，取遍所有层、所有头和这一步的 {batch} 段序列',
+  streamTitle: '残差流逐层的长度，训练前与训练后（对数坐标）',
+  streamBefore: '第一步之前',
+  streamAfter: '最后一步之后',
+  streamLine:
+    '残差流上每个词元向量的 L2 范数，在留出文本的同一个窗口（{tokens} 个词元）上取平均；量的是残差流进入每一层时的长度，最右端是离开最后一层时的长度。每组运行都在这同一个窗口上量两次：一次用初始权重，一次用运行结束时的权重（发散的运行用它最后一次更新后的权重）。前置归一化的残差流可以自由变长；后置归一化的残差流从第一层的输出起，处处都是某个归一化的输出。',
+  streamPending: '第一组运行量完之后，这里出现图表。',
+  tableStream: '留出文本同一窗口（{tokens} 个词元）上残差流每个词元的平均 L2，进入每一层时，训练前与训练后',
+  colBefore: '{run}，训练前',
+  colAfter: '{run}，训练后',
+  normsVariant:
+    '这组运行的归一化另有摆法；图中画的是进入每一层的残差流，以及训练器为每一层报告的两个归一化的输出，下面的解读按前置归一化的方式来读残差流。',
 };

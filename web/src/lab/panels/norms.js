@@ -117,7 +117,10 @@ export const normsPanel = {
         }),
       t('normsChart', { run: t(RUN_LABEL[run.id]) }),
     );
-    setText(part.placement, t(placement === 'post' ? 'normsPost' : 'normsPre'));
+    // A run placed neither as pre-norm nor as post-norm, or without a norm
+    // on the stream (DyT), gets no claim of either's.
+    const onlyPre = placement === 'pre' && run.options.norm !== 'dyt';
+    setText(part.placement, t(placement === 'post' ? 'normsPost' : onlyPre ? 'normsPre' : 'normsVariant'));
     // The reading's numbers, each as its sentence shows it.
     part.reading.replaceChildren(
       ...probes.flatMap(([when, probe]) =>
