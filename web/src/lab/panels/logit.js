@@ -1,0 +1,57 @@
+// Each run's largest attention logit step by step: the largest score any
+// head gave a key before its softmax, over every layer (run-work.js
+// stepMaxLogits: the max over layers of the trainer's run.maxLogit), on the
+// step's own training batch. The table holds every step's value as the
+// trainer returned it.
+import { drawLineChart } from '../../charts/line-chart.js';
+import { el, setText } from '../../widgets/dom.js';
+import { createChartFigure, paintStepTable } from '../chart-figure.js';
+import { RUN_LABEL } from '../labels.js';
+import { float32Text } from '../layer-norms.js';
+import { LAB_SHAPE } from '../runs.js';
+import { runKeys, shownRuns, stepAxis } from '../step-charts.js';
+
+export const logitPanel = {
+  name: 'logit',
+  reads: ['text', 'state', 'settings', 'steps'],
+
+  create({ requestPaint }) {
+    const figure = createChartFigure('logit', 240, () => requestPaint(true));
+    const line = el('p', { className: 'lab-line-note' });
+    figure.figure.append(line, figure.tableBox);
+    return { nodes: [figure.figure], figure, line };
+  },
+
+  paint({ figure, line }, { text, state, settings, steps }) {
+    const { t } = text;
+    const { batch, seq } = LAB_SHAPE;
+    const runs = shownRuns(state, settings);
+    const series = runs.map((run) => ({
+      id: `lab-${run.id}`,
+      label: t(RUN_LABEL[run.id]),
+      endDot: true,
+      points: run.maxLogit.map((v, i) => [i + 1, v]).filter(([, v]) => Number.isFinite(v)),
+    }));
+    const values = series.flatMap((s) => s.points.map((p) => p[1]));
+    const lo = Math.min(0, ...values);
+    const hi = Math.max(1, ...values);
+    setText(figure.caption, t('logitTitle'));
+    figure.legend.update(runKeys(text, runs));
+    figure.chart.render(
+      (svg, width, height) =>
+        drawLineChart(svg, width, height, {
+          x: stepAxis(text, state, steps),
+          y: { type: 'linear', domain: [lo, hi + (hi - lo) * 0.08], label: t('axisLogit') },
+          series,
+          legend: true,
+        }),
+      t('logitTitle'),
+    );
+    setText(line, t('logitLine', { batch, seq }));
+    paintStepTable(figure, { text, state }, runs, () => ({
+      captionText: t('tableLogit', { batch }),
+      cell: (run, i) => float32Text(run.maxLogit[i]),
+      length: (run) => run.maxLogit.length,
+    }));
+  },
+};
