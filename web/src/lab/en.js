@@ -3,7 +3,7 @@
 // download; the section's title is in the page's own dictionaries.
 export default {
   intro:
-    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own prose in English. The lab trains it once per run, one run after another, each from the same seed: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
+    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own prose in English. The lab trains it once per run, each from the same seed; by default the chapter’s three runs: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
   settings: 'Settings',
   depth: 'Layers',
   lr: 'Learning rate',
