@@ -255,7 +255,8 @@ export function coerceOptions(table, options, what, given = {}) {
   const values = {};
   const wrongType = new Set();
   for (const row of table) {
-    const kind = row.kind === 'choice' || row.kind === 'text' ? 'string' : 'number';
+    const kind =
+      row.kind === 'choice' || row.kind === 'text' ? 'string' : row.kind === 'boolean' ? 'boolean' : 'number';
     const value = row.positional ? given[row.name] : o[row.name];
     if (value === undefined && !row.positional) {
       values[row.name] = given[row.name] ?? row.default ?? (kind === 'number' ? NaN : '');
@@ -265,6 +266,8 @@ export function coerceOptions(table, options, what, given = {}) {
     } else {
       values[row.name] = row.computedDefault !== undefined && Number.isNaN(value) ? -1 : value;
     }
+    // A boolean crosses as the number C++ holds it in (0 or 1).
+    if (kind === 'boolean' && typeof values[row.name] === 'boolean') values[row.name] = Number(values[row.name]);
   }
   return { values, wrongType };
 }

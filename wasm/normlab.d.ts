@@ -508,6 +508,15 @@ export interface TrainerOptions {
   norm?: NormKind;
   /** Default 'post' (post-norm has no final norm: its stream leaves the last layer normalized). */
   placement?: Placement;
+  /**
+   * QK-norm, true or false: each head's query and key vectors RMS-normalized
+   * (with eps) before q.k / sqrt(head size), each with a learned gain per
+   * head feature (one for queries, one for keys, per layer, shared by the
+   * heads; starting at 1). RMSNorm whatever the norm option, also with norm
+   * 'none' (the attention logits are then bounded by sqrt(head size) times
+   * the gains, whatever the stream). Default false.
+   */
+  qkNorm?: boolean;
   /** Number in 0..1. Default 1e-6 for RMSNorm, 1e-5 for LayerNorm. */
   eps?: number;
   /**
@@ -550,6 +559,7 @@ export interface TrainerConfig {
   readonly heads: number;
   readonly norm: NormKind;
   readonly placement: Placement;
+  readonly qkNorm: boolean;
   /** Rounded to float32, as the trainer computes with it. */
   readonly eps: number;
   /** Rounded to float32. */
@@ -588,7 +598,7 @@ export interface TrainRun {
    * (N * layers): each step's largest attention logit per layer, step k's
    * layer l at k * layers + l: the largest q.k / sqrt(head size) the
    * softmax received, over the batch's sequences, the heads and the causal
-   * pairs (key at or before the query).
+   * pairs (key at or before the query), after QK-norm when qkNorm is on.
    * NaN for a step after divergence.
    */
   maxLogit: Float32Array;

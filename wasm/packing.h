@@ -389,12 +389,14 @@ void describe_options(Json* j, const nm::OptionTable<O, C>& table) {
     j->key("default");
     if (s.positional || s.computed_default != nullptr) {
       j->raw("null");
+    } else if (s.kind == nm::OptionKind::kBoolean) {
+      j->raw(defaults.*s.number != 0 ? "true" : "false");
     } else if (numeric) {
       j->real(defaults.*s.number);
     } else {
       j->string(defaults.*s.string);
     }
-    if (numeric) {
+    if (numeric && s.kind != nm::OptionKind::kBoolean) {
       j->key("lo").real(s.lo);
       if (s.kind != nm::OptionKind::kFiniteAbove) j->key("hi").real(s.hi);
     }

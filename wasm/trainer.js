@@ -57,7 +57,8 @@
 // Results cross as the tables of src/train/results.h declare them, read by
 // walking the trainer module's description (wasm/boundary.js): one packed
 // buffer per call, .slice()d at once; every array of a result is a view of
-// that copy. Only diverged is turned from 0/1 into a boolean here.
+// that copy. Only diverged and config.qkNorm are turned from 0/1 into
+// booleans here.
 
 import TRAINING_TEXT from '../web/data/training-text.zh.txt';
 
@@ -123,7 +124,9 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
       const refused = boundary.error(handle.problem(), wrongType);
       if (refused !== null) throw refused;
       failIf(handle.packConfig());
-      config = Object.freeze(boundary.results.trainConfig.read(handle.packed().slice()));
+      config = boundary.results.trainConfig.read(handle.packed().slice());
+      config.qkNorm = config.qkNorm !== 0;
+      Object.freeze(config);
     } catch (error) {
       handle.delete();
       throw error;

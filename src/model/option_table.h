@@ -34,6 +34,7 @@ namespace normlab::model {
   X(kNumberAbove, "numberAbove") /* N must be a number > lo and <= hi */         \
   X(kFiniteAbove, "finiteAbove") /* N must be a finite number > lo (no hi) */    \
   X(kChoice, "choice")           /* N must be 'a', 'b' or 'c': one of choices */ \
+  X(kBoolean, "boolean")         /* N must be true or false (0 or 1 in C++) */   \
   X(kText, "text")               /* any string; the API's own check judges it */
 
 #define NORMLAB_OPTION_ENUMERATOR(name, text) name,
@@ -126,6 +127,14 @@ constexpr OptionSpec<O, C> power_of_two(const char* name, Field field, double O:
                                         double hi) {
   return numeric<O, C>(name, field, OptionKind::kPowerOfTwo, m, lo, hi);
 }
+// A boolean of JavaScript, held as a double member (0 or 1) like every
+// number, so that the Embind field and the check are the numbers' own.
+template <class O, class C = void>
+constexpr OptionSpec<O, C> boolean(const char* name, Field field, double O::*m) {
+  OptionSpec<O, C> s{name, field, OptionKind::kBoolean};
+  s.number = m;
+  return s;
+}
 template <class O, class C = void, std::size_t N>
 constexpr OptionSpec<O, C> choice(const char* name, Field field, std::string O::*m,
                                   const char* const (&names)[N]) {
@@ -201,6 +210,9 @@ Problem option_problem(const OptionSpec<O, C>& s, const O& o) {
     case OptionKind::kFiniteAbove:
       message = n + " must be a finite number > " + decimal_text(s.lo);
       break;
+    case OptionKind::kBoolean:
+      message = n + " must be true or false";
+      break;
     case OptionKind::kChoice:
       message = n + " must be ";
       for (int k = 0; k < s.choice_count; ++k) {
@@ -245,6 +257,8 @@ bool option_ok(const OptionSpec<O, C>& s, const O& o) {
       return v > s.lo && v <= s.hi;
     case OptionKind::kFiniteAbove:
       return std::isfinite(v) && v > s.lo;
+    case OptionKind::kBoolean:
+      return v == 0 || v == 1;
     default:
       return false;
   }

@@ -34,6 +34,7 @@ namespace normlab::model {
   X(kSeed, "seed")                           \
   X(kInitStd, "initStd")                     \
   X(kResidualInitScale, "residualInitScale") \
+  X(kQkNorm, "qkNorm")                       \
   X(kLr, "lr")                               \
   X(kWarmup, "warmup")                       \
   X(kSteps, "steps")                         \

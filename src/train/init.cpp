@@ -47,6 +47,8 @@ void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
     fill_if(params, o.norm2_bias, D, 0.0f);
     draw_normal(params + o.fc, F * D, s, c.seed, l, kFc);
     draw_normal(params + o.fc_out, D * F, s_out, c.seed, l, kFcOut);
+    fill_if(params, o.q_gain, c.head_dim(), 1.0f);
+    fill_if(params, o.k_gain, c.head_dim(), 1.0f);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);

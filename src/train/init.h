@@ -6,8 +6,9 @@
 // s = config.init_std (by default init_std_for(D), options.h), but for the
 // residual branches' output projections (attention's and the MLP's second
 // matrix), drawn with s config.residual_init_scale (by default 1); norm
-// gains are 1 and biases 0. Each tensor draws from its own SplitMix64 stream,
-// seeded by (seed, layer, tensor) through model::tensor_seed: layer l's
+// gains (QK-norm's too) are 1 and biases 0. Each tensor draws from its own
+// SplitMix64 stream, seeded by (seed, layer, tensor) through
+// model::tensor_seed: layer l's
 // weights are the same in a 6- and a 48-layer model, and the same in every
 // build. "Normal" is rng.h's integer-only approximation (Irwin-Hall sum of
 // four uniforms, variance 1, bounded by +-3.46): no libm in a draw, so

@@ -7,9 +7,11 @@
 //
 // Parameter order: wte, wpe, then each layer's tensors contiguously (so a
 // layer's gradient norm is one range), then the final norm. A layer holds
-// norm1 (gain, bias), qkv, attn_out, norm2 (gain, bias), fc, fc_out; a norm
-// has a gain for RMSNorm and a gain and a bias for LayerNorm, nothing with
-// norm 'none'.
+// norm1 (gain, bias), qkv, attn_out, norm2 (gain, bias), fc, fc_out, then
+// what the options added later bring (QK-norm's q and k gains); a norm has a
+// gain for RMSNorm and a gain and a bias for LayerNorm, nothing with norm
+// 'none'. A tensor an option adds comes after the tensors every
+// configuration has, so those keep their offsets with the option off.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +34,10 @@ struct LayerParamOffsets {
   std::size_t norm2_bias;  // (D) or kAbsent
   std::size_t fc;          // (F, D)
   std::size_t fc_out;      // (D, F)
+  // QK-norm's gains, one per head feature, shared by the heads (as Qwen3's
+  // and OLMo 2's per-head q_norm / k_norm): kAbsent without qkNorm.
+  std::size_t q_gain;      // (dh) or kAbsent
+  std::size_t k_gain;      // (dh) or kAbsent
   std::size_t begin, end;  // the layer's range [begin, end)
 };
 

@@ -47,6 +47,8 @@ struct TrainOptions {
   double heads = 4;
   std::string norm = "rmsnorm";
   std::string placement = "post";
+  // RMSNorm on each head's queries and keys (QK-norm): a boolean, 0 or 1.
+  double qk_norm = 0;
   // NaN means the norm's default: 1e-6 for RMSNorm, 1e-5 for LayerNorm.
   double eps = std::numeric_limits<double>::quiet_NaN();
   // NaN means the width's default, init_std_for(hidden): 0.098 at 32.
@@ -90,6 +92,10 @@ struct TrainConfig {
   int heads = 4;
   NormKind norm = NormKind::rmsnorm;
   Placement placement = Placement::post;
+  // QK-norm: each head's query and key vectors RMS-normalized before q.k,
+  // with a learned gain per head feature (init.h, layout.h). 0 or 1, an
+  // int32 to cross to JS as a result entry (JS makes it a boolean).
+  int32_t qk_norm = 0;
   float eps = 1e-6f;
   float init_std = static_cast<float>(init_std_for(hidden));  // init.h
   float residual_init_scale = 1.0f;                           // init.h
@@ -147,6 +153,8 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
         .resolving([](const TrainOptions& o, TrainConfig* c) {
           c->placement = o.placement == "pre" ? Placement::pre : Placement::post;
         }),
+    model::boolean<TrainOptions, TrainConfig>("qkNorm", Field::kQkNorm, &TrainOptions::qk_norm)
+        .resolving([](const TrainOptions& o, TrainConfig* c) { c->qk_norm = o.qk_norm != 0; }),
     model::numeric<TrainOptions, TrainConfig>("eps", Field::kEps, OptionKind::kNumber,
                                               &TrainOptions::eps, 0, 1)
         .with_computed_default("the norm's: 1e-6 for RMSNorm, 1e-5 for LayerNorm")

@@ -100,7 +100,7 @@ inline constexpr model::ResultEntry<TrainRun> kTrainRunEntries[] = {
 };
 
 // trainer.config (normlab.d.ts: TrainerConfig): the options resolved, but
-// for the text.
+// for the text. JavaScript turns qkNorm into a boolean.
 inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     // path, shape, source[, source shape[, when[, names]]]
     {"layers", "", NORMLAB_RESULT_MEMBER(layers)},
@@ -108,6 +108,7 @@ inline constexpr model::ResultEntry<TrainConfig> kTrainConfigEntries[] = {
     {"heads", "", NORMLAB_RESULT_MEMBER(heads)},
     {"norm", "", NORMLAB_RESULT_MEMBER(norm), nullptr, nullptr, "norm"},
     {"placement", "", NORMLAB_RESULT_MEMBER(placement), nullptr, nullptr, "placement"},
+    {"qkNorm", "", NORMLAB_RESULT_MEMBER(qk_norm)},
     {"eps", "", NORMLAB_RESULT_MEMBER(eps)},
     {"initStd", "", NORMLAB_RESULT_MEMBER(init_std)},
     {"residualInitScale", "", NORMLAB_RESULT_MEMBER(residual_init_scale)},

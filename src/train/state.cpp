@@ -125,6 +125,7 @@ std::vector<ConfigField> config_fields(const TrainConfig& c) {
       u("heads", static_cast<uint32_t>(c.heads)),
       {"norm", norm, std::string("'") + model::kNormKindNames[norm] + "'"},
       {"placement", placement, std::string("'") + model::kPlacementNames[placement] + "'"},
+      {"qkNorm", static_cast<uint32_t>(c.qk_norm), c.qk_norm != 0 ? "true" : "false"},
       f("eps", c.eps),
       f("initStd", c.init_std),
       f("residualInitScale", c.residual_init_scale),
@@ -145,6 +146,7 @@ std::vector<ConfigField> read_config_fields(Reader* r) {
   c.heads = static_cast<int>(r->u32());
   const uint32_t norm = r->u32();
   const uint32_t placement = r->u32();
+  c.qk_norm = static_cast<int32_t>(r->u32());
   c.eps = r->f32();
   c.init_std = r->f32();
   c.residual_init_scale = r->f32();

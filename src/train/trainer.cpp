@@ -164,7 +164,8 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     at += n;
     return p;
   };
-  auto take_layer = [&take, D, F, H, T](std::size_t rows, std::size_t seqs) {
+  const bool qk_norm = config_.qk_norm != 0;
+  auto take_layer = [&take, D, F, H, T, qk_norm](std::size_t rows, std::size_t seqs) {
     LayerActs a;
     a.norm1 = take(rows * D);
     a.norm1_mean = take(rows);
@@ -178,6 +179,8 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     a.norm2_rstd = take(rows);
     a.fc = take(rows * F);
     a.gelu = take(rows * F);
+    a.qk_in = qk_norm ? take(rows * 2 * D) : nullptr;
+    a.qk_rstd = qk_norm ? take(rows * 2 * H) : nullptr;
     return a;
   };
   acts_.resize(config_.layers);
@@ -323,52 +326,127 @@ void Trainer::embed_backward(const uint8_t* tokens, int S) {
   }
 }
 
+// proj = attn_out(attention(qkv(in))) for S sequences of T tokens, caching
+// a.qkv, a.att, a.attn_y (and QK-norm's inputs and statistics).
+// proj, in: (S T, D); key_t: (dh, T) scratch
+void Trainer::attention_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in,
+                                         float* key_t, int S, int T, float* max_logit) {
+  const int D = config_.hidden, H = config_.heads, R = S * T;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const TransposedOffsets t = transposed_offsets(config_, l);
+  const float* wt = transposed_.data();
+  matmul_forward(a.qkv, in, wt + t.qkv, R, D, 3 * D);
+  if (config_.qk_norm) qk_norm_forward(a, params_.data() + o.q_gain, params_.data() + o.k_gain, R);
+  attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
+  matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+}
+
+// QK-norm: each row's H query vectors (dh each) RMS-normalized with the
+// gain gq, its H key vectors with gk, in place in a.qkv; the vectors before
+// it are kept in a.qk_in for the backward. The heads of a row's q are H
+// contiguous rows of dh for the norm kernel. gq, gk: (dh)
+void Trainer::qk_norm_forward(const LayerActs& a, const float* gq, const float* gk, int R) {
+  const int D = config_.hidden, H = config_.heads, dh = config_.head_dim();
+  for (int r = 0; r < R; ++r) {
+    float* q = a.qkv + static_cast<std::size_t>(r) * 3 * D;  // q then k: (2D)
+    float* in = a.qk_in + static_cast<std::size_t>(r) * 2 * D;
+    float* rstd = a.qk_rstd + static_cast<std::size_t>(r) * 2 * H;
+    std::copy(q, q + 2 * D, in);
+    rmsnorm_forward(q, rstd, in, gq, H, dh, config_.eps);
+    rmsnorm_forward(q + D, rstd + H, in + D, gk, H, dh, config_.eps);
+  }
+}
+
+// QK-norm's backward, in place in dqkv's q and k parts (on entry dL/d of
+// the normalized vectors, on return of those before it); the gains'
+// gradients accumulated row by row in order. dqkv: (R, 3D);
+// scratch: (D); dgq, dgk: (dh)
+void Trainer::qk_norm_backward(const LayerActs& a, float* dqkv, float* dgq, float* dgk,
+                               const float* gq, const float* gk, float* scratch, int R) {
+  const int D = config_.hidden, H = config_.heads, dh = config_.head_dim();
+  for (int r = 0; r < R; ++r) {
+    float* dq = dqkv + static_cast<std::size_t>(r) * 3 * D;
+    const float* in = a.qk_in + static_cast<std::size_t>(r) * 2 * D;
+    const float* rstd = a.qk_rstd + static_cast<std::size_t>(r) * 2 * H;
+    std::copy(dq, dq + D, scratch);
+    rmsnorm_backward(dq, dgq, scratch, in, gq, rstd, H, dh);
+    std::copy(dq + D, dq + 2 * D, scratch);
+    rmsnorm_backward(dq + D, dgk, scratch, in + D, gk, rstd + H, H, dh);
+  }
+}
+
+// proj = fc_out(gelu(fc(in))), caching a.fc and a.gelu.  proj, in: (S T, D)
+void Trainer::mlp_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in, int R) {
+  const int D = config_.hidden, F = config_.mlp_width();
+  const TransposedOffsets t = transposed_offsets(config_, l);
+  const float* wt = transposed_.data();
+  matmul_forward(a.fc, in, wt + t.fc, R, D, F);
+  gelu_forward(a.gelu, a.fc, R * F);
+  matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+}
+
+// The attention sublayer's backward: din (written) from dout = dL/dproj;
+// its weights' gradients accumulated.  din, dout, in: (R, D)
+void Trainer::attention_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                                          const float* in, int S) {
+  const int D = config_.hidden, H = config_.heads, T = config_.seq, R = S * T;
+  const LayerParamOffsets& o = layout_.layers[l];
+  const float* p = params_.data();
+  float* g = grads_.data();
+  matmul_backward(dattn_y_, g + o.attn_out, dout, a.attn_y, p + o.attn_out, R, D, D, false);
+  attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
+  // dattn_y_ is free again: QK-norm's scratch row.
+  if (config_.qk_norm) {
+    qk_norm_backward(a, dqkv_, g + o.q_gain, g + o.k_gain, p + o.q_gain, p + o.k_gain, dattn_y_, R);
+  }
+  matmul_backward(din, g + o.qkv, dqkv_, in, p + o.qkv, R, D, 3 * D, false);
+}
+
+// The MLP sublayer's backward: din (written) from dout = dL/dproj.
+// din, dout, in: (R, D)
+void Trainer::mlp_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                                    const float* in, int R) {
+  const int D = config_.hidden, F = config_.mlp_width();
+  const LayerParamOffsets& o = layout_.layers[l];
+  const float* p = params_.data();
+  float* g = grads_.data();
+  matmul_backward(dgelu_, g + o.fc_out, dout, a.gelu, p + o.fc_out, R, F, D, false);
+  gelu_backward(dfc_, dgelu_, a.fc, R * F);
+  matmul_backward(din, g + o.fc, dfc_, in, p + o.fc, R, D, F, false);
+}
+
 // y = layer l (x) for S sequences of T tokens, filling a.
 // y, x: (S T, D); proj: (S T, D) scratch; key_t: (dh, T) scratch
 void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj,
                             float* key_t, int S, int T, float* max_logit) {
-  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, R = S * T;
+  const int D = config_.hidden, R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
   const float eps = config_.eps;
   const LayerParamOffsets& o = layout_.layers[l];
-  const TransposedOffsets t = transposed_offsets(config_, l);
   const float* p = params_.data();
-  const float* wt = transposed_.data();
   const float* g1 = tensor_at(p, o.norm1_gain);
   const float* b1 = tensor_at(p, o.norm1_bias);
   const float* g2 = tensor_at(p, o.norm2_gain);
   const float* b2 = tensor_at(p, o.norm2_bias);
 
   if (config_.norm == NormKind::none) {
-    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
     add(a.mid, x, proj, RD);
-    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    mlp_sublayer_forward(l, a, proj, a.mid, R);
     add(y, a.mid, proj, RD);
   } else if (config_.placement == Placement::pre) {
     norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
-    matmul_forward(a.qkv, a.norm1, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    attention_sublayer_forward(l, a, proj, a.norm1, key_t, S, T, max_logit);
     add(a.mid, x, proj, RD);
     norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
-    matmul_forward(a.fc, a.norm2, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    mlp_sublayer_forward(l, a, proj, a.norm2, R);
     add(y, a.mid, proj, RD);
   } else {
-    matmul_forward(a.qkv, x, wt + t.qkv, R, D, 3 * D);
-    attention_forward(a.attn_y, a.att, a.qkv, key_t, S, T, D, H, max_logit);
-    matmul_forward(proj, a.attn_y, wt + t.attn_out, R, D, D);
+    attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
     add(a.norm1, x, proj, RD);
     norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
-    matmul_forward(a.fc, a.mid, wt + t.fc, R, D, F);
-    gelu_forward(a.gelu, a.fc, R * F);
-    matmul_forward(proj, a.gelu, wt + t.fc_out, R, F, D);
+    mlp_sublayer_forward(l, a, proj, a.mid, R);
     add(a.norm2, a.mid, proj, RD);
     norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
   }
@@ -378,7 +456,7 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
 // dL/dx on return (dy is last read before dx is first written); the layer's
 // parameter gradients are accumulated. x: (R, D) the layer's input.
 void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S) {
-  const int D = config_.hidden, F = config_.mlp_width(), H = config_.heads, T = config_.seq;
+  const int D = config_.hidden, T = config_.seq;
   const int R = S * T;
   const std::size_t RD = static_cast<std::size_t>(R) * D;
   const NormKind kind = config_.norm;
@@ -396,38 +474,26 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
 
   if (config_.norm == NormKind::none) {
     // y = mid + fc_out(gelu(fc(mid))), mid = x + attn_out(attn(qkv(x)))
-    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
+    mlp_sublayer_backward(l, a, dmid_, dy, a.mid, R);
     add(dmid_, dmid_, dy, RD);
-    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
+    attention_sublayer_backward(l, a, dx, dmid_, x, S);
     add(dx, dx, dmid_, RD);
   } else if (config_.placement == Placement::pre) {
     // y = mid + fc_out(gelu(fc(N2(mid)))), mid = x + attn_out(attn(qkv(N1(x))))
-    matmul_backward(dgelu_, g + o.fc_out, dy, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dtmp_, g + o.fc, dfc_, a.norm2, p + o.fc, R, D, F, false);
+    mlp_sublayer_backward(l, a, dtmp_, dy, a.norm2, R);
     norm_backward(kind, dmid_, dg2, db2, dtmp_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
     add(dmid_, dmid_, dy, RD);
-    matmul_backward(dattn_y_, g + o.attn_out, dmid_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dtmp_, g + o.qkv, dqkv_, a.norm1, p + o.qkv, R, D, 3 * D, false);
+    attention_sublayer_backward(l, a, dtmp_, dmid_, a.norm1, S);
     norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dx, dmid_, RD);
   } else {
     // y = N2(s2), s2 = mid + fc_out(gelu(fc(mid))); mid = N1(s1),
     // s1 = x + attn_out(attn(qkv(x))). dtmp holds ds2, then ds1.
     norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
-    matmul_backward(dgelu_, g + o.fc_out, dtmp_, a.gelu, p + o.fc_out, R, F, D, false);
-    gelu_backward(dfc_, dgelu_, a.fc, R * F);
-    matmul_backward(dmid_, g + o.fc, dfc_, a.mid, p + o.fc, R, D, F, false);
+    mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
     add(dmid_, dmid_, dtmp_, RD);
     norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
-    matmul_backward(dattn_y_, g + o.attn_out, dtmp_, a.attn_y, p + o.attn_out, R, D, D, false);
-    attention_backward(dqkv_, dattn_y_, a.att, a.qkv, head_t_, dp_, da_, S, T, D, H);
-    matmul_backward(dx, g + o.qkv, dqkv_, x, p + o.qkv, R, D, 3 * D, false);
+    attention_sublayer_backward(l, a, dx, dtmp_, x, S);
     add(dx, dx, dtmp_, RD);
   }
 }

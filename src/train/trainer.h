@@ -129,6 +129,8 @@ struct LayerActs {
   float* norm2_rstd;  // (R)
   float* fc;          // (R, F) before GELU
   float* gelu;        // (R, F)
+  float* qk_in;       // (R, 2D) QK-norm only: the queries and keys before it
+  float* qk_rstd;     // (R, 2H) QK-norm only: each head's q, then k, 1 / rms
 };
 
 // The parameters, their transposed copies and the activations are written
@@ -258,6 +260,18 @@ class Trainer {
   void layer_forward(int l, const LayerActs& a, float* y, const float* x, float* proj, float* key_t,
                      int S, int T, float* max_logit);
   void layer_backward(int l, const LayerActs& a, float* dstream, const float* x, int S);
+  // A layer's two sublayers, each the same in every placement: what they
+  // add to (or, post-norm, sum with) the stream, and their backward.
+  void attention_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in,
+                                  float* key_t, int S, int T, float* max_logit);
+  void mlp_sublayer_forward(int l, const LayerActs& a, float* proj, const float* in, int R);
+  void attention_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                                   const float* in, int S);
+  void mlp_sublayer_backward(int l, const LayerActs& a, float* din, const float* dout,
+                             const float* in, int R);
+  void qk_norm_forward(const LayerActs& a, const float* gq, const float* gk, int R);
+  void qk_norm_backward(const LayerActs& a, float* dqkv, float* dgq, float* dgk, const float* gq,
+                        const float* gk, float* scratch, int R);
   const float* final_features(const float* x, float* out, float* mean, float* rstd, int R) const;
   void head_forward_backward(const uint8_t* targets, int S, float scale);
   void embed_backward(const uint8_t* tokens, int S);

@@ -56,6 +56,12 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
         "norm must be 'rmsnorm', 'layernorm' or 'none'");
   CHECK(message_for([](auto& o) { o.placement = "sandwich"; }) ==
         "placement must be 'pre' or 'post'");
+  // A boolean: JS passes 0 or 1 (wasm/boundary.js), and -1 for a value of
+  // another type.
+  for (double v : {-1.0, 0.5, 2.0, nan}) {
+    CHECK(message_for([v](auto& o) { o.qk_norm = v; }) == "qkNorm must be true or false");
+  }
+  CHECK(message_for([](auto& o) { o.qk_norm = 1; }).empty());
   for (double v : {-1e-9, 1.5, inf}) {
     CHECK(message_for([v](auto& o) { o.eps = v; }) == "eps must be a number in 0..1");
   }
@@ -144,6 +150,7 @@ TEST_CASE("trainer problems name their rule and the field the table gives them",
       {with([](auto& o) { o.heads = 3; }), ProblemCode::kOutOfRange, "heads"},
       {with([](auto& o) { o.norm = "batchnorm"; }), ProblemCode::kNotOneOf, "norm"},
       {with([](auto& o) { o.placement = ""; }), ProblemCode::kNotOneOf, "placement"},
+      {with([](auto& o) { o.qk_norm = -1; }), ProblemCode::kOutOfRange, "qkNorm"},
       {with([](auto& o) { o.eps = 2; }), ProblemCode::kOutOfRange, "eps"},
       {with([](auto& o) { o.init_std = 0; }), ProblemCode::kOutOfRange, "initStd"},
       {with([](auto& o) { o.lr = 0; }), ProblemCode::kOutOfRange, "lr"},
@@ -189,6 +196,7 @@ TEST_CASE("trainer options: resolved values", "[train][options]") {
   CHECK(c.heads == 4);
   CHECK(c.norm == train::NormKind::rmsnorm);
   CHECK(c.placement == train::Placement::post);
+  CHECK(c.qk_norm == 0);
   CHECK(c.eps == 1e-6f);
   // GPT-2's 0.02 at width 768, scaled to width 32 as 1 / sqrt(width).
   CHECK(c.init_std == static_cast<float>(0.02 * std::sqrt(768.0 / 32.0)));
@@ -203,7 +211,9 @@ TEST_CASE("trainer options: resolved values", "[train][options]") {
   o.norm = "layernorm";
   o.placement = "pre";
   o.seed = 4294967295.0;
+  o.qk_norm = 1;
   c = train::resolve_train_options(o);
+  CHECK(c.qk_norm == 1);
   CHECK(c.norm == train::NormKind::layernorm);
   CHECK(c.placement == train::Placement::pre);
   CHECK(c.eps == 1e-5f);

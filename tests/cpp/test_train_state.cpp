@@ -234,16 +234,16 @@ TEST_CASE("trainer state: every refusal names the problem and changes nothing", 
   using Code = train::ProblemCode;
   const std::string size = std::to_string(good.size());
 
-  refused({}, Code::kTooShort, "state must hold at least 120 bytes (its header), not 0");
-  refused(std::vector<uint8_t>(good.begin(), good.begin() + 119), Code::kTooShort,
-          "state must hold at least 120 bytes (its header), not 119");
+  refused({}, Code::kTooShort, "state must hold at least 124 bytes (its header), not 0");
+  refused(std::vector<uint8_t>(good.begin(), good.begin() + 123), Code::kTooShort,
+          "state must hold at least 124 bytes (its header), not 123");
   std::vector<uint8_t> bad = good;
   bad[0] = 'X';
   refused(bad, Code::kNotOneOf,
           "state is not a normlab trainer state (it does not begin with 'NLTRAIN')");
   bad = good;
-  bad[train::kStateVersionOffset] = 2;
-  refused(bad, Code::kNotOneOf, "state has format version 2, this trainer reads version 1");
+  bad[train::kStateVersionOffset] = 1;
+  refused(bad, Code::kNotOneOf, "state has format version 1, this trainer reads version 2");
   refused(
       std::vector<uint8_t>(good.begin(), good.end() - 4), Code::kTooShort,
       "state must be " + size + " bytes for this trainer, not " + std::to_string(good.size() - 4));
@@ -253,7 +253,7 @@ TEST_CASE("trainer state: every refusal names the problem and changes nothing", 
       longer, Code::kTooLong,
       "state must be " + size + " bytes for this trainer, not " + std::to_string(good.size() + 1));
   bad = good;
-  bad[103] = 0x80;  // the top byte of the steps done (offset 96): beyond an int
+  bad[107] = 0x80;  // the top byte of the steps done (offset 100): beyond an int
   refused(bad, Code::kOutOfRange,
           "state is damaged: its steps, divergence or Adam corrections are out of range");
 
@@ -273,6 +273,8 @@ TEST_CASE("trainer state: every refusal names the problem and changes nothing", 
        "state was saved by a trainer with norm 'layernorm', this one has 'rmsnorm'"},
       {[](train::TrainOptions* x) { x->placement = "post"; },
        "state was saved by a trainer with placement 'post', this one has 'pre'"},
+      {[](train::TrainOptions* x) { x->qk_norm = 1; },
+       "state was saved by a trainer with qkNorm true, this one has false"},
       {[](train::TrainOptions* x) { x->eps = 1e-5; },
        "state was saved by a trainer with eps 1e-5, this one has 1e-6"},
       {[](train::TrainOptions* x) { x->init_std = 0.02; },

@@ -72,18 +72,25 @@ inline std::vector<float> spread_params(const train::ParamLayout& layout,
   Rng rng(seed);
   std::vector<float> p(layout.total);
   for (float& x : p) x = rng.uniform(-0.5f, 0.5f);
-  auto fill = [&](std::size_t offset, float lo, float hi) {
+  auto fill = [&](std::size_t offset, float lo, float hi, int n) {
     if (offset == train::kAbsent) return;
-    for (int i = 0; i < c.hidden; ++i) p[offset + i] = rng.uniform(lo, hi);
+    for (int i = 0; i < n; ++i) p[offset + i] = rng.uniform(lo, hi);
   };
+  const int D = c.hidden, dh = c.head_dim();
   for (const auto& l : layout.layers) {
-    fill(l.norm1_gain, 0.5f, 1.5f);
-    fill(l.norm2_gain, 0.5f, 1.5f);
-    fill(l.norm1_bias, -0.2f, 0.2f);
-    fill(l.norm2_bias, -0.2f, 0.2f);
+    fill(l.norm1_gain, 0.5f, 1.5f, D);
+    fill(l.norm2_gain, 0.5f, 1.5f, D);
+    fill(l.norm1_bias, -0.2f, 0.2f, D);
+    fill(l.norm2_bias, -0.2f, 0.2f, D);
   }
-  fill(layout.final_gain, 0.5f, 1.5f);
-  fill(layout.final_bias, -0.2f, 0.2f);
+  // The tensors options add draw after every other, so that each existing
+  // configuration keeps its spread parameters.
+  for (const auto& l : layout.layers) {
+    fill(l.q_gain, 0.5f, 1.5f, dh);
+    fill(l.k_gain, 0.5f, 1.5f, dh);
+  }
+  fill(layout.final_gain, 0.5f, 1.5f, D);
+  fill(layout.final_bias, -0.2f, 0.2f, D);
   return p;
 }
 

@@ -187,6 +187,59 @@ void attention_backward(Vec& dqkv, const Vec& dy, const Vec& p, const Vec& qkv, 
   }
 }
 
+// QK-norm: each row's H query vectors (dh each) RMS-normalized with gain gq,
+// its H key vectors with gk, in place in qkv; qk_in keeps them before it
+// and rstd their 1 / rms (q's H, then k's H per row).
+// qkv: (R, 3D); qk_in: (R, 2D); rstd: (R, 2H); gq, gk: (dh)
+void qk_norm_forward(Vec& qkv, Vec& qk_in, Vec& rstd, const double* gq, const double* gk, int R,
+                     int D, int H, double eps) {
+  const int dh = D / H;
+  qk_in.assign(static_cast<std::size_t>(R) * 2 * D, 0.0);
+  rstd.assign(static_cast<std::size_t>(R) * 2 * H, 0.0);
+  for (int r = 0; r < R; ++r) {
+    for (int part = 0; part < 2; ++part) {
+      const double* gain = part == 0 ? gq : gk;
+      for (int h = 0; h < H; ++h) {
+        double* v = &qkv[static_cast<std::size_t>(r) * 3 * D + part * D + h * dh];
+        double* in = &qk_in[static_cast<std::size_t>(r) * 2 * D + part * D + h * dh];
+        double ms = 0.0;
+        for (int c = 0; c < dh; ++c) ms += v[c] * v[c] / dh;
+        const double rs = 1.0 / std::sqrt(ms + eps);
+        rstd[static_cast<std::size_t>(r) * 2 * H + part * H + h] = rs;
+        for (int c = 0; c < dh; ++c) {
+          in[c] = v[c];
+          v[c] = in[c] * rs * gain[c];
+        }
+      }
+    }
+  }
+}
+
+// Its backward, in place in dqkv's q and k parts: per vector, with
+// xhat = x r and u = g dy, dx = r (u - xhat mean(u xhat)); dg += dy xhat.
+void qk_norm_backward(Vec& dqkv, double* dgq, double* dgk, const Vec& qk_in, const Vec& rstd,
+                      const double* gq, const double* gk, int R, int D, int H) {
+  const int dh = D / H;
+  for (int r = 0; r < R; ++r) {
+    for (int part = 0; part < 2; ++part) {
+      const double* gain = part == 0 ? gq : gk;
+      double* dgain = part == 0 ? dgq : dgk;
+      for (int h = 0; h < H; ++h) {
+        double* d = &dqkv[static_cast<std::size_t>(r) * 3 * D + part * D + h * dh];
+        const double* in = &qk_in[static_cast<std::size_t>(r) * 2 * D + part * D + h * dh];
+        const double rs = rstd[static_cast<std::size_t>(r) * 2 * H + part * H + h];
+        double mean_u_xhat = 0.0;
+        for (int c = 0; c < dh; ++c) mean_u_xhat += gain[c] * d[c] * in[c] * rs / dh;
+        for (int c = 0; c < dh; ++c) {
+          const double xhat = in[c] * rs;
+          dgain[c] += d[c] * xhat;
+          d[c] = rs * (gain[c] * d[c] - xhat * mean_u_xhat);
+        }
+      }
+    }
+  }
+}
+
 constexpr double kSqrt2OverPi = 0.7978845608028654;
 
 void gelu_forward(Vec& y, const Vec& x) {
@@ -215,7 +268,7 @@ Vec sum(const Vec& a, const Vec& b) {
 
 struct LayerCache {
   Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc,
-      gelu, y;
+      gelu, y, qk_in, qk_rstd;
   double max_logit;
 };
 
@@ -301,6 +354,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
   const int T = c.seq, D = c.hidden, H = c.heads, F = c.mlp_width(), R = N * T;
   const NormKind kind = c.norm;
   const bool pre = c.placement == Placement::pre, has_norm = c.has_norm();
+  const bool qk = c.qk_norm != 0;
   const double eps = c.eps;
 
   // Embedding.
@@ -324,6 +378,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     Vec proj;
     if (!has_norm) {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
+      if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.mid = sum(a.x, proj);
@@ -335,6 +390,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain),
                    at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.qkv, a.norm1, &p[o.qkv], R, D, 3 * D);
+      if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.mid = sum(a.x, proj);
@@ -346,6 +402,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       a.y = sum(a.mid, proj);
     } else {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
+      if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.norm1 = sum(a.x, proj);
@@ -409,6 +466,10 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       dmid = sum(dmid, dy);
       linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      if (qk) {
+        qk_norm_backward(dqkv, &g[o.q_gain], &g[o.k_gain], a.qk_in, a.qk_rstd, &p[o.q_gain],
+                         &p[o.k_gain], R, D, H);
+      }
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
       dx = sum(dx, dmid);
     } else if (pre) {
@@ -420,6 +481,10 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       dmid = sum(dmid, dy);
       linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      if (qk) {
+        qk_norm_backward(dqkv, &g[o.q_gain], &g[o.k_gain], a.qk_in, a.qk_rstd, &p[o.q_gain],
+                         &p[o.k_gain], R, D, H);
+      }
       linear_backward(dtmp, &g[o.qkv], dqkv, a.norm1, &p[o.qkv], R, D, 3 * D);
       norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x,
                     at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
@@ -436,6 +501,10 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
                     at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      if (qk) {
+        qk_norm_backward(dqkv, &g[o.q_gain], &g[o.k_gain], a.qk_in, a.qk_rstd, &p[o.q_gain],
+                         &p[o.k_gain], R, D, H);
+      }
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
       dx = sum(dx, ds1);
     }

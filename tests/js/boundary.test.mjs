@@ -499,12 +499,17 @@ describe("normlab.d.ts's option interfaces say what the option tables declare", 
         if (rule !== null) assert.ok(doc.toLowerCase().includes(rule), `${name}.${member}: '${doc}' lacks '${rule}'`);
         const type = types.get(member);
         if (row.kind === 'choice') assert.deepEqual(unionOf(decls.get(type)), row.choices, `${name}.${member}`);
-        else assert.equal(type, row.kind === 'text' ? 'string' : 'number', `${name}.${member}`);
+        else assert.equal(type, { text: 'string', boolean: 'boolean' }[row.kind] ?? 'number', `${name}.${member}`);
         const stated = /\bDefault:? (\S+?)[.,;]?(?:\s|$)/.exec(doc);
         assert.notEqual(stated, null, `${name}.${member}: '${doc}' states no default`);
         if (row.default === null) continue; // computed: the comment says how
         const expected = typeof row.default === 'string' ? `'${row.default}'` : row.default;
-        const written = typeof row.default === 'string' ? stated[1] : Number(stated[1]);
+        const written =
+          typeof row.default === 'string'
+            ? stated[1]
+            : typeof row.default === 'boolean'
+              ? { true: true, false: false }[stated[1]]
+              : Number(stated[1]);
         assert.equal(written, expected, `${name}.${member}: '${doc}'`);
       }
     });

@@ -42,6 +42,7 @@ describe('bad options reject with the exact message, before any instance is made
   const LR = 'lr must be a finite number > 0';
   const INIT_STD = 'initStd must be a number > 0 and <= 1';
   const RESIDUAL_INIT_SCALE = 'residualInitScale must be a number in 0..1';
+  const QK_NORM = 'qkNorm must be true or false';
   const TEXT = (min, seq, n) =>
     `text must hold at least ${min} bytes for seq ${seq} (its last 10% is held out), not ${n}`;
   const WARMUP = 'warmup must be an integer in 0..100000';
@@ -75,6 +76,10 @@ describe('bad options reject with the exact message, before any instance is made
     [{ residualInitScale: 2 }, RangeError, RESIDUAL_INIT_SCALE],
     [{ residualInitScale: NaN }, RangeError, RESIDUAL_INIT_SCALE],
     [{ residualInitScale: '1' }, TypeError, RESIDUAL_INIT_SCALE],
+    // A boolean: any other type, 0 and 1 included, is a TypeError.
+    [{ qkNorm: 1 }, TypeError, QK_NORM],
+    [{ qkNorm: 'true' }, TypeError, QK_NORM],
+    [{ qkNorm: null }, TypeError, QK_NORM],
     [{ warmup: -1 }, RangeError, WARMUP],
     [{ warmup: 100001 }, RangeError, WARMUP],
     [{ warmup: 0.5 }, RangeError, WARMUP],
@@ -117,8 +122,9 @@ describe('bad options reject with the exact message, before any instance is made
       options !== null && typeof options === 'object' && !Array.isArray(options) && Object.keys(options).length === 1;
     for (const row of boundary.options.trainer) {
       const own = CASES.filter(([options]) => alone(options) && row.name in options);
+      // A boolean has no bad value of its own type.
       assert.ok(
-        own.some(([, ErrorClass]) => ErrorClass === RangeError),
+        row.kind === 'boolean' || own.some(([, ErrorClass]) => ErrorClass === RangeError),
         `a case with a bad ${row.name}`,
       );
       assert.ok(
@@ -170,6 +176,7 @@ describe('config', () => {
         heads: 4,
         norm: 'rmsnorm',
         placement: 'post',
+        qkNorm: false,
         eps: Math.fround(1e-6),
         // GPT-2's 0.02 at its width 768, scaled to width 32 as 1 / sqrt(width).
         initStd: Math.fround(0.02 * Math.sqrt(768 / 32)),
@@ -197,6 +204,7 @@ describe('config', () => {
       heads: 8,
       norm: 'layernorm',
       placement: 'pre',
+      qkNorm: true,
       eps: 0.25,
       initStd: 0.125,
       residualInitScale: 0.25,
@@ -270,6 +278,61 @@ describe('residualInitScale', () => {
     } finally {
       zero.delete();
       plain.delete();
+    }
+  });
+});
+
+describe('qkNorm', () => {
+  // Large weights: without QK-norm the logits run far past sqrt(head size).
+  const LARGE = { ...SMALL, placement: 'pre', initStd: 1 };
+
+  test('off by default, bit for bit; on, every logit within sqrt(head size) at the start', async () => {
+    const [plain, off, on] = await Promise.all(
+      [LARGE, { ...LARGE, qkNorm: false }, { ...LARGE, qkNorm: true }].map((o) => nl.createTrainer(o)),
+    );
+    try {
+      const [a, b, c] = [plain, off, on].map((t) => t.step(1));
+      for (const key of ['loss', 'gradFirst', 'gradLast', 'maxLogit', 'streamNorm'])
+        assert.deepEqual(bits(b[key]), bits(a[key]), key);
+      assert.equal(on.config.qkNorm, true);
+      assert.equal(plain.config.qkNorm, false);
+      // Unit gains: a normalized head vector has length sqrt(head size) = sqrt(8).
+      const bound = Math.sqrt(SMALL.hidden / SMALL.heads);
+      assert.ok(
+        c.maxLogit.every((v) => v <= bound * (1 + 1e-6) && v > bound / 2),
+        `${c.maxLogit}`,
+      );
+      assert.ok(
+        a.maxLogit.every((v) => v > 2 * bound),
+        `${a.maxLogit}`,
+      );
+    } finally {
+      for (const t of [plain, off, on]) t.delete();
+    }
+  });
+
+  test("advance() a unit at a time gives step()'s bits, and a saved run resumes", async () => {
+    const options = { ...SMALL, qkNorm: true };
+    const [whole, units, resumed] = await Promise.all([0, 1, 2].map(() => nl.createTrainer(options)));
+    try {
+      const r = whole.step(3);
+      const sliced = { loss: [], maxLogit: [], streamNorm: [] };
+      while (units.stepsDone < 3) {
+        const run = units.advance(0);
+        for (const key of Object.keys(sliced)) sliced[key].push(...run[key]);
+      }
+      for (const key of Object.keys(sliced)) assert.deepEqual(bits(sliced[key]), bits(r[key]), key);
+      resumed.restoreState(units.saveState());
+      assert.deepEqual(bits(resumed.step(2).loss), bits(whole.step(2).loss));
+      const plain = await nl.createTrainer(SMALL);
+      assertThrowsExactly(
+        () => plain.restoreState(whole.saveState()),
+        RangeError,
+        'state was saved by a trainer with qkNorm true, this one has false',
+      );
+      plain.delete();
+    } finally {
+      for (const t of [whole, units, resumed]) t.delete();
     }
   });
 });
@@ -483,7 +546,7 @@ describe('saveState() and restoreState(): a run resumed bit for bit', () => {
       const badMagic = state.slice();
       badMagic[0] = 0x58;
       const badVersion = state.slice();
-      badVersion[8] = 2;
+      badVersion[8] = 1;
       const longer = new Uint8Array(n + 1);
       longer.set(state);
       const TYPE = 'state must be a Uint8Array';
@@ -493,10 +556,10 @@ describe('saveState() and restoreState(): a run resumed bit for bit', () => {
         [[...state], TypeError, TYPE],
         [state.buffer, TypeError, TYPE],
         [new Int8Array(state.buffer), TypeError, TYPE],
-        [new Uint8Array(0), RangeError, 'state must hold at least 120 bytes (its header), not 0'],
-        [state.subarray(0, 119), RangeError, 'state must hold at least 120 bytes (its header), not 119'],
+        [new Uint8Array(0), RangeError, 'state must hold at least 124 bytes (its header), not 0'],
+        [state.subarray(0, 123), RangeError, 'state must hold at least 124 bytes (its header), not 123'],
         [badMagic, RangeError, "state is not a normlab trainer state (it does not begin with 'NLTRAIN')"],
-        [badVersion, RangeError, 'state has format version 2, this trainer reads version 1'],
+        [badVersion, RangeError, 'state has format version 1, this trainer reads version 2'],
         [state.subarray(0, n - 1), RangeError, `state must be ${n} bytes for this trainer, not ${n - 1}`],
         [longer, RangeError, `state must be ${n} bytes for this trainer, not ${n + 1}`],
         [others[0].saveState(), RangeError, 'state was saved by a trainer with layers 3, this one has 2'],
