@@ -4,6 +4,7 @@
 // step's own training batch. The table holds every step's value as the
 // trainer returned it.
 import { drawLineChart } from '../../charts/line-chart.js';
+import { decimals } from '../../format.js';
 import { el, setText } from '../../widgets/dom.js';
 import { createChartFigure, paintStepTable } from '../chart-figure.js';
 import { RUN_LABEL } from '../labels.js';
@@ -47,7 +48,10 @@ export const logitPanel = {
         }),
       t('logitTitle'),
     );
-    setText(line, t('logitLine', { batch, seq }));
+    // QK-norm's ceiling with unit gains: q and k of length sqrt(head size)
+    // each, so q.k / sqrt(head size) <= sqrt(head size).
+    const headSize = LAB_SHAPE.hidden / LAB_SHAPE.heads;
+    setText(line, t('logitLine', { batch, seq, headSize, bound: decimals(Math.sqrt(headSize), 2) }));
     paintStepTable(figure, { text, state }, runs, () => ({
       captionText: t('tableLogit', { batch }),
       cell: (run, i) => float32Text(run.maxLogit[i]),
