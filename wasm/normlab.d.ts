@@ -174,8 +174,12 @@ export interface DistributionStats {
 // "layer must be an integer in 0..23". Any call on a deleted model throws
 // Error("model was deleted").
 
+/** Every norm the trainer computes; the model computes ModelNormKind's. */
 export type NormKind = 'rmsnorm' | 'layernorm' | 'none';
-export type Placement = 'pre' | 'post';
+/** Every placement the trainer computes (TrainerOptions.placement); the model computes ModelPlacement's. */
+export type Placement = 'pre' | 'post' | 'deepnorm' | 'output' | 'sandwich';
+export type ModelNormKind = 'rmsnorm' | 'layernorm' | 'none';
+export type ModelPlacement = 'pre' | 'post';
 export type GainName = 'inputNorm' | 'postAttentionNorm' | 'finalNorm';
 
 export interface ModelOptions {
@@ -186,9 +190,9 @@ export interface ModelOptions {
   /** Power of two in 1..min(64, hidden / 4). Default 16. */
   heads?: number;
   /** Default 'rmsnorm'. With 'none' every norm is the identity. */
-  norm?: NormKind;
+  norm?: ModelNormKind;
   /** Where the two norms of a layer sit. Default 'pre'. */
-  placement?: Placement;
+  placement?: ModelPlacement;
   /** Number in 0..1. Default 1e-6 for RMSNorm (and 'none'), 1e-5 for LayerNorm. */
   eps?: number;
   /** Integer in 0..4294967295: all weights are drawn from it. Default 1. */
@@ -200,8 +204,8 @@ export interface ModelConfig {
   readonly layers: number;
   readonly hidden: number;
   readonly heads: number;
-  readonly norm: NormKind;
-  readonly placement: Placement;
+  readonly norm: ModelNormKind;
+  readonly placement: ModelPlacement;
   /** As given or the norm's default; the model computes with it rounded to float32. */
   readonly eps: number;
   readonly seed: number;
@@ -506,7 +510,19 @@ export interface TrainerOptions {
   heads?: number;
   /** Default 'rmsnorm'. */
   norm?: NormKind;
-  /** Default 'post' (post-norm has no final norm: its stream leaves the last layer normalized). */
+  /**
+   * Where a layer's norms sit, for each sublayer F (attention, MLP):
+   * 'pre' x + F(N(x)), with a final norm before the head; 'post'
+   * N(x + F(x)); 'deepnorm' N(alpha x + F(x)) with alpha = (2 layers)^(1/4),
+   * and the value projection, attention's output projection and both MLP
+   * matrices initialized scaled by beta = (8 layers)^(-1/4) (DeepNorm,
+   * decoder-only); 'output' x + N(F(x)) (the norm on the branch's output,
+   * as OLMo 2); 'sandwich' x + No(F(N(x))) (a norm before and a second
+   * after each sublayer, as Gemma 2). pre, output and sandwich have a final
+   * norm before the head (their stream is a sum of unnormalized terms);
+   * post and deepnorm none (their stream leaves the last layer normalized).
+   * With norm 'none' every placement is x + F(x). Default 'post'.
+   */
   placement?: Placement;
   /**
    * QK-norm, true or false: each head's query and key vectors RMS-normalized
@@ -655,7 +671,11 @@ export interface TrainerNormLengths {
  * attention-side norm, postAttentionNorm its MLP-side one. Pre-norm: each
  * reads the stream (inputNorm) or the stream after attention, before its
  * sub-block. Post-norm: each reads the sum after its sub-block's residual
- * addition, and postAttentionNorm's output is the next layer's stream.
+ * addition, and postAttentionNorm's output is the next layer's stream
+ * (deepnorm: the same, the sum weighting the stream by alpha). Output: each
+ * reads its sub-block's output. Sandwich: the norms before the sub-blocks,
+ * as pre-norm's (the second norms, on the sub-blocks' outputs, are not
+ * measured).
  */
 export interface TrainerLayerNorms {
   layers: number;
@@ -699,9 +719,9 @@ export interface TrainerGains {
   gain: null | Record<LayerNormName, Float32Array>;
   /** (layers * hidden) per norm; null unless norm is 'layernorm'. */
   bias: null | Record<LayerNormName, Float32Array>;
-  /** (hidden): the final norm's gains; null unless pre-norm with a norm. */
+  /** (hidden): the final norm's gains; null unless pre, output or sandwich with a norm. */
   finalGain: null | Float32Array;
-  /** (hidden): the final norm's biases; null unless pre-norm LayerNorm. */
+  /** (hidden): the final norm's biases; null unless LayerNorm in those placements. */
   finalBias: null | Float32Array;
 }
 

@@ -17,11 +17,15 @@
 namespace normlab::model {
 
 // The enums' names, in enumerator order, are what the options and the JS
-// config spell.
+// config spell. The trainer (src/train) takes them all; the model only the
+// ones it computes, its own lists below, so that it refuses the others by
+// its own message.
 enum class NormKind : int { rmsnorm, layernorm, none };
-enum class Placement : int { pre, post };
+enum class Placement : int { pre, post, deepnorm, output, sandwich };
 inline constexpr const char* kNormKindNames[] = {"rmsnorm", "layernorm", "none"};
-inline constexpr const char* kPlacementNames[] = {"pre", "post"};
+inline constexpr const char* kPlacementNames[] = {"pre", "post", "deepnorm", "output", "sandwich"};
+inline constexpr const char* kModelNormNames[] = {"rmsnorm", "layernorm", "none"};
+inline constexpr const char* kModelPlacementNames[] = {"pre", "post"};
 
 // Options exactly as JavaScript passes them: numbers as double (so integer-
 // ness and range can be checked here rather than truncated by the binding),
@@ -70,14 +74,14 @@ inline constexpr ModelOption kModelOptionSpecs[] = {
         .capped_by("hidden", &ModelOptions::hidden, 4)
         .resolving(
             [](const ModelOptions& o, ModelConfig* c) { c->heads = static_cast<int>(o.heads); }),
-    choice<ModelOptions, ModelConfig>("norm", Field::kNorm, &ModelOptions::norm, kNormKindNames)
+    choice<ModelOptions, ModelConfig>("norm", Field::kNorm, &ModelOptions::norm, kModelNormNames)
         .resolving([](const ModelOptions& o, ModelConfig* c) {
           c->norm = o.norm == "layernorm" ? NormKind::layernorm
                     : o.norm == "none"    ? NormKind::none
                                           : NormKind::rmsnorm;
         }),
     choice<ModelOptions, ModelConfig>("placement", Field::kPlacement, &ModelOptions::placement,
-                                      kPlacementNames)
+                                      kModelPlacementNames)
         .resolving([](const ModelOptions& o, ModelConfig* c) {
           c->placement = o.placement == "post" ? Placement::post : Placement::pre;
         }),

@@ -27,6 +27,10 @@ void fill_if(float* params, std::size_t offset, std::size_t n, float value) {
   if (offset != kAbsent) std::fill(params + offset, params + offset + n, value);
 }
 
+void scale_all(float* v, std::size_t n, float s) {
+  for (std::size_t i = 0; i < n; ++i) v[i] *= s;
+}
+
 }  // namespace
 
 void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
@@ -47,8 +51,21 @@ void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
     fill_if(params, o.norm2_bias, D, 0.0f);
     draw_normal(params + o.fc, F * D, s, c.seed, l, kFc);
     draw_normal(params + o.fc_out, D * F, s_out, c.seed, l, kFcOut);
+    if (c.is_deepnorm()) {
+      // After the draws, which stay those of every placement: DeepNorm's
+      // beta on the value rows of qkv, attn_out, fc and fc_out.
+      const float beta = c.deepnorm_beta();
+      scale_all(params + o.qkv + 2 * D * D, D * D, beta);
+      scale_all(params + o.attn_out, D * D, beta);
+      scale_all(params + o.fc, F * D, beta);
+      scale_all(params + o.fc_out, D * F, beta);
+    }
     fill_if(params, o.q_gain, c.head_dim(), 1.0f);
     fill_if(params, o.k_gain, c.head_dim(), 1.0f);
+    fill_if(params, o.norm1_out_gain, D, 1.0f);
+    fill_if(params, o.norm1_out_bias, D, 0.0f);
+    fill_if(params, o.norm2_out_gain, D, 1.0f);
+    fill_if(params, o.norm2_out_bias, D, 0.0f);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);

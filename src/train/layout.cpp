@@ -33,6 +33,11 @@ ParamLayout param_layout(const TrainConfig& c) {
     l.fc_out = take(D * F);
     l.q_gain = take_if(c.qk_norm != 0, c.head_dim());
     l.k_gain = take_if(c.qk_norm != 0, c.head_dim());
+    const bool out_norms = c.has_sublayer_out_norms();
+    l.norm1_out_gain = take_if(out_norms, D);
+    l.norm1_out_bias = take_if(out_norms && bias, D);
+    l.norm2_out_gain = take_if(out_norms, D);
+    l.norm2_out_bias = take_if(out_norms && bias, D);
     l.end = at;
   }
   p.final_gain = take_if(c.has_final_norm(), D);
@@ -57,11 +62,13 @@ std::size_t transposed_floats(const TrainConfig& c) {
 
 // norm1, mid, norm2, attn_y (R, D); qkv (R, 3D); fc, gelu (R, F); four
 // norm statistics (R); att (S, H, T, T); with QK-norm the queries and keys
-// before it (R, 2D) and their heads' 1 / rms (R, 2H).
+// before it (R, 2D) and their heads' 1 / rms (R, 2H); output and sandwich
+// placements: the two branches' outputs (R, D) and four more statistics (R).
 std::size_t layer_activation_floats(const TrainConfig& c) {
   const std::size_t S = c.micro_batch, T = c.seq, R = S * T, D = c.hidden, F = c.mlp_width();
   const std::size_t qk = c.qk_norm != 0 ? R * (2 * D + 2 * c.heads) : 0;
-  return R * (4 * D + 3 * D + 2 * F + 4) + S * c.heads * T * T + qk;
+  const std::size_t branches = c.caches_branches() ? R * (2 * D + 4) : 0;
+  return R * (4 * D + 3 * D + 2 * F + 4) + S * c.heads * T * T + qk + branches;
 }
 
 std::size_t stream_floats(const TrainConfig& c) {

@@ -36,9 +36,15 @@ struct LayerParamOffsets {
   std::size_t fc_out;      // (D, F)
   // QK-norm's gains, one per head feature, shared by the heads (as Qwen3's
   // and OLMo 2's per-head q_norm / k_norm): kAbsent without qkNorm.
-  std::size_t q_gain;      // (dh) or kAbsent
-  std::size_t k_gain;      // (dh) or kAbsent
-  std::size_t begin, end;  // the layer's range [begin, end)
+  std::size_t q_gain;  // (dh) or kAbsent
+  std::size_t k_gain;  // (dh) or kAbsent
+  // Sandwich norm's second norms, on the attention's and the MLP's outputs
+  // (N1o, N2o), as norm1 and norm2 otherwise: kAbsent but for 'sandwich'.
+  std::size_t norm1_out_gain;  // (D) or kAbsent
+  std::size_t norm1_out_bias;  // (D) or kAbsent (LayerNorm only)
+  std::size_t norm2_out_gain;  // (D) or kAbsent
+  std::size_t norm2_out_bias;  // (D) or kAbsent
+  std::size_t begin, end;      // the layer's range [begin, end)
 };
 
 struct ParamLayout {

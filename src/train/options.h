@@ -117,8 +117,31 @@ struct TrainConfig {
   // Whether the layers and the head have norms at all, and whether a final
   // norm precedes the head (pre-norm only: a post-norm stream leaves its
   // last layer already normalized).
+  // Placements (trainer.h): pre, output and sandwich leave the stream a sum
+  // of unnormalized terms, so a final norm precedes the head; post and
+  // deepnorm leave it normalized by the last layer's N2, and have none.
   bool has_norm() const { return norm != NormKind::none; }
-  bool has_final_norm() const { return has_norm() && placement == Placement::pre; }
+  bool has_final_norm() const {
+    return has_norm() && (placement == Placement::pre || placement == Placement::output ||
+                          placement == Placement::sandwich);
+  }
+  // Sandwich norm: a second norm on each sublayer's output (layout.h).
+  bool has_sublayer_out_norms() const { return has_norm() && placement == Placement::sandwich; }
+  // Whether the norms sit on the residual branches' outputs (output,
+  // sandwich), so that the layer caches those outputs (trainer.h LayerActs).
+  bool caches_branches() const {
+    return has_norm() && (placement == Placement::output || placement == Placement::sandwich);
+  }
+  // DeepNorm (Wang et al. 2022, decoder-only): x = N(alpha x + F(x)), with
+  // alpha = (2 L)^(1/4) and the branches' value projection, attention output
+  // projection and both MLP matrices initialized scaled by
+  // beta = (8 L)^(-1/4). With norm 'none' the placement plays no part (nor
+  // do alpha and beta): every placement is then x += F(x).
+  bool is_deepnorm() const { return has_norm() && placement == Placement::deepnorm; }
+  float deepnorm_alpha() const { return static_cast<float>(std::pow(2.0 * layers, 0.25)); }
+  float deepnorm_beta() const { return static_cast<float>(std::pow(8.0 * layers, -0.25)); }
+  // The stream's weight in a layer's residual sums: DeepNorm's alpha, else 1.
+  float residual_alpha() const { return is_deepnorm() ? deepnorm_alpha() : 1.0f; }
 };
 
 // createTrainer()'s options (normlab.d.ts: TrainerOptions), in the order
@@ -151,7 +174,11 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
     model::choice<TrainOptions, TrainConfig>("placement", Field::kPlacement,
                                              &TrainOptions::placement, model::kPlacementNames)
         .resolving([](const TrainOptions& o, TrainConfig* c) {
-          c->placement = o.placement == "pre" ? Placement::pre : Placement::post;
+          c->placement = o.placement == "pre"        ? Placement::pre
+                         : o.placement == "deepnorm" ? Placement::deepnorm
+                         : o.placement == "output"   ? Placement::output
+                         : o.placement == "sandwich" ? Placement::sandwich
+                                                     : Placement::post;
         }),
     model::boolean<TrainOptions, TrainConfig>("qkNorm", Field::kQkNorm, &TrainOptions::qk_norm)
         .resolving([](const TrainOptions& o, TrainConfig* c) { c->qk_norm = o.qk_norm != 0; }),

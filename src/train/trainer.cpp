@@ -54,6 +54,26 @@ void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, const
   }
 }
 
+// out = alpha x + b, the residual sum: add's (one IEEE addition per element)
+// for alpha 1, else b + alpha x by the model's axpy.  out, x, b: (n)
+void residual_sum(float* out, float alpha, const float* x, const float* b, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(out, x, b, n);
+    return;
+  }
+  std::copy(b, b + n, out);
+  model::axpy(out, alpha, x, static_cast<int>(n));
+}
+
+// acc += alpha x, the residual sum's backward: add's for alpha 1.  acc, x: (n)
+void add_scaled(float* acc, float alpha, const float* x, std::size_t n) {
+  if (alpha == 1.0f) {
+    add(acc, acc, x, n);
+  } else {
+    model::axpy(acc, alpha, x, static_cast<int>(n));
+  }
+}
+
 // -log p(target) of one row, in double. p is the softmax kernel's; where it
 // is below FLT_MIN (the target's logit ~87 below the row's max, or the
 // kernel's exp flushed it) the row's log-sum-exp is taken in double instead.
@@ -165,7 +185,8 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     return p;
   };
   const bool qk_norm = config_.qk_norm != 0;
-  auto take_layer = [&take, D, F, H, T, qk_norm](std::size_t rows, std::size_t seqs) {
+  const bool branches = config_.caches_branches();
+  auto take_layer = [&take, D, F, H, T, qk_norm, branches](std::size_t rows, std::size_t seqs) {
     LayerActs a;
     a.norm1 = take(rows * D);
     a.norm1_mean = take(rows);
@@ -181,6 +202,12 @@ Trainer::Trainer(const TrainConfig& config, std::string text)
     a.gelu = take(rows * F);
     a.qk_in = qk_norm ? take(rows * 2 * D) : nullptr;
     a.qk_rstd = qk_norm ? take(rows * 2 * H) : nullptr;
+    a.branch1 = branches ? take(rows * D) : nullptr;
+    a.branch1_mean = branches ? take(rows) : nullptr;
+    a.branch1_rstd = branches ? take(rows) : nullptr;
+    a.branch2 = branches ? take(rows * D) : nullptr;
+    a.branch2_mean = branches ? take(rows) : nullptr;
+    a.branch2_rstd = branches ? take(rows) : nullptr;
     return a;
   };
   acts_.resize(config_.layers);
@@ -442,12 +469,34 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
     norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
     mlp_sublayer_forward(l, a, proj, a.norm2, R);
     add(y, a.mid, proj, RD);
+  } else if (config_.placement == Placement::output) {
+    attention_sublayer_forward(l, a, a.branch1, x, key_t, S, T, max_logit);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.branch1, g1, b1, R, D, eps);
+    add(a.mid, x, a.norm1, RD);
+    mlp_sublayer_forward(l, a, a.branch2, a.mid, R);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.branch2, g2, b2, R, D, eps);
+    add(y, a.mid, a.norm2, RD);
+  } else if (config_.placement == Placement::sandwich) {
+    const float* g1o = tensor_at(p, o.norm1_out_gain);
+    const float* b1o = tensor_at(p, o.norm1_out_bias);
+    const float* g2o = tensor_at(p, o.norm2_out_gain);
+    const float* b2o = tensor_at(p, o.norm2_out_bias);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
+    attention_sublayer_forward(l, a, a.branch1, a.norm1, key_t, S, T, max_logit);
+    norm_forward(kind, proj, a.branch1_mean, a.branch1_rstd, a.branch1, g1o, b1o, R, D, eps);
+    add(a.mid, x, proj, RD);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
+    mlp_sublayer_forward(l, a, a.branch2, a.norm2, R);
+    norm_forward(kind, proj, a.branch2_mean, a.branch2_rstd, a.branch2, g2o, b2o, R, D, eps);
+    add(y, a.mid, proj, RD);
   } else {
+    // post, and DeepNorm with the stream weighted by alpha.
+    const float alpha = config_.residual_alpha();
     attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
-    add(a.norm1, x, proj, RD);
+    residual_sum(a.norm1, alpha, x, proj, RD);
     norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
     mlp_sublayer_forward(l, a, proj, a.mid, R);
-    add(a.norm2, a.mid, proj, RD);
+    residual_sum(a.norm2, alpha, a.mid, proj, RD);
     norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
   }
 }
@@ -486,15 +535,43 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
     attention_sublayer_backward(l, a, dtmp_, dmid_, a.norm1, S);
     norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dx, dmid_, RD);
+  } else if (config_.placement == Placement::output) {
+    // y = mid + N2(b2), b2 = fc_out(gelu(fc(mid))); mid = x + N1(b1),
+    // b1 = attn_out(attn(qkv(x))). dtmp holds db2, then db1.
+    norm_backward(kind, dtmp_, dg2, db2, dy, a.branch2, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
+    add(dmid_, dmid_, dy, RD);
+    norm_backward(kind, dtmp_, dg1, db1, dmid_, a.branch1, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    attention_sublayer_backward(l, a, dx, dtmp_, x, S);
+    add(dx, dx, dmid_, RD);
+  } else if (config_.placement == Placement::sandwich) {
+    // y = mid + N2o(b2), b2 = fc_out(gelu(fc(N2(mid)))); mid = x + N1o(b1),
+    // b1 = attn_out(attn(qkv(N1(x)))). dtmp holds db2, dattn_y dN2's
+    // output (attention's backward has not begun), dtmp db1, dx dN1's
+    // output once dy is read, then dtmp dN1's input.
+    const float* g1o = tensor_at(p, o.norm1_out_gain);
+    const float* g2o = tensor_at(p, o.norm2_out_gain);
+    norm_backward(kind, dtmp_, tensor_at(g, o.norm2_out_gain), tensor_at(g, o.norm2_out_bias), dy,
+                  a.branch2, g2o, a.branch2_mean, a.branch2_rstd, R, D);
+    mlp_sublayer_backward(l, a, dattn_y_, dtmp_, a.norm2, R);
+    norm_backward(kind, dmid_, dg2, db2, dattn_y_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    add(dmid_, dmid_, dy, RD);
+    norm_backward(kind, dtmp_, tensor_at(g, o.norm1_out_gain), tensor_at(g, o.norm1_out_bias),
+                  dmid_, a.branch1, g1o, a.branch1_mean, a.branch1_rstd, R, D);
+    attention_sublayer_backward(l, a, dx, dtmp_, a.norm1, S);
+    norm_backward(kind, dtmp_, dg1, db1, dx, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    add(dx, dtmp_, dmid_, RD);
   } else {
-    // y = N2(s2), s2 = mid + fc_out(gelu(fc(mid))); mid = N1(s1),
-    // s1 = x + attn_out(attn(qkv(x))). dtmp holds ds2, then ds1.
+    // y = N2(s2), s2 = alpha mid + fc_out(gelu(fc(mid))); mid = N1(s1),
+    // s1 = alpha x + attn_out(attn(qkv(x))) (alpha 1 but for DeepNorm).
+    // dtmp holds ds2, then ds1.
+    const float alpha = config_.residual_alpha();
     norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
     mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
-    add(dmid_, dmid_, dtmp_, RD);
+    add_scaled(dmid_, alpha, dtmp_, RD);
     norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
     attention_sublayer_backward(l, a, dx, dtmp_, x, S);
-    add(dx, dx, dtmp_, RD);
+    add_scaled(dx, alpha, dtmp_, RD);
   }
 }
 
@@ -695,7 +772,11 @@ double Trainer::loss_and_gradients(const uint8_t* inputs, const uint8_t* targets
 const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProbe* probe) {
   const int D = config_.hidden, L = config_.layers;
   const bool has_norm = config_.norm != NormKind::none;
-  const bool pre = config_.placement == Placement::pre;
+  // Where each norm's input and output sit (layer_forward): N1 and N2 read
+  // the stream as pre-norm's do in a sandwich, the branches' outputs in
+  // 'output'; post-norm's read the residual sums (DeepNorm's too).
+  const bool pre = config_.placement == Placement::pre || config_.placement == Placement::sandwich;
+  const bool branch_norms = config_.placement == Placement::output;
   if (probe) {
     probe->layers = L;
     probe->tokens = T;
@@ -726,10 +807,22 @@ const float* Trainer::forward_stream(const uint8_t* tokens, int T, LayerNormProb
       if (has_norm) {
         float* in = probe->norm_in.data() + model::kLayerNorms * l;
         float* out = probe->norm_out.data() + model::kLayerNorms * l;
-        in[model::kInputNorm] = pre ? probe->residual[l] : l2(a.norm1);
-        out[model::kInputNorm] = l2(pre ? a.norm1 : a.mid);
-        in[model::kPostAttentionNorm] = l2(pre ? a.mid : a.norm2);
-        out[model::kPostAttentionNorm] = l2(pre ? a.norm2 : y);
+        if (pre) {
+          in[model::kInputNorm] = probe->residual[l];
+          out[model::kInputNorm] = l2(a.norm1);
+          in[model::kPostAttentionNorm] = l2(a.mid);
+          out[model::kPostAttentionNorm] = l2(a.norm2);
+        } else if (branch_norms) {
+          in[model::kInputNorm] = l2(a.branch1);
+          out[model::kInputNorm] = l2(a.norm1);
+          in[model::kPostAttentionNorm] = l2(a.branch2);
+          out[model::kPostAttentionNorm] = l2(a.norm2);
+        } else {
+          in[model::kInputNorm] = l2(a.norm1);
+          out[model::kInputNorm] = l2(a.mid);
+          in[model::kPostAttentionNorm] = l2(a.norm2);
+          out[model::kPostAttentionNorm] = l2(y);
+        }
       }
     }
     std::swap(x, y);

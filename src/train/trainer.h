@@ -8,10 +8,20 @@
 // Model. x = wte[byte] + wpe[position]; L layers; logits = x wte^T (tied
 // embeddings); no biases in linear layers; MLP D -> F -> D with GELU (tanh
 // approximation); causal attention with H heads. Placements:
-//   pre   x += Attn(N1(x)); x += MLP(N2(x)); a final norm before the head
-//   post  x = N1(x + Attn(x)); x = N2(x + MLP(x)); no final norm: the stream
-//         leaves the last layer already normalized
-//   none (norm 'none', either placement): x += Attn(x); x += MLP(x)
+//   pre       x += Attn(N1(x)); x += MLP(N2(x)); a final norm before the head
+//   post      x = N1(x + Attn(x)); x = N2(x + MLP(x)); no final norm: the
+//             stream leaves the last layer already normalized
+//   deepnorm  x = N1(alpha x + Attn(x)); x = N2(alpha x + MLP(x)), alpha =
+//             (2 L)^(1/4), and beta at init (options.h); no final norm
+//   output    x += N1(Attn(x)); x += N2(MLP(x)) (the norms on the branches'
+//             outputs, as OLMo 2); a final norm before the head, since the
+//             stream is a sum of the embedding and normalized branches whose
+//             length grows with depth
+//   sandwich  x += N1o(Attn(N1(x))); x += N2o(MLP(N2(x))) (a norm before
+//             and after each sublayer, as Gemma 2); a final norm, as pre
+// QK-norm (qkNorm) RMS-normalizes each head's queries and keys, each with a
+// learned gain per head feature, before q.k / sqrt(dh).
+//   none (norm 'none', any placement): x += Attn(x); x += MLP(x)
 // N is RMSNorm (gain) or LayerNorm (gain and bias), by the kernels of
 // normlab/kernels.h. Adam (beta 0.9, 0.999, eps 1e-8), no clipping, no
 // weight decay; the learning rate rises linearly over `warmup` steps, then
@@ -79,7 +89,11 @@ struct StepResult {
 // norm ("L2/tok"). N1 is a layer's attention-side norm, N2 its MLP-side one:
 //   pre   N1: x -> N1(x), before attention; N2: mid -> N2(mid), before the MLP
 //   post  N1: x + Attn(x) -> mid; N2: mid + MLP(mid) -> the layer's output,
-//         which is the stream the next layer receives
+//         which is the stream the next layer receives (deepnorm: the same,
+//         with alpha x and alpha mid in the sums)
+//   output    N1: Attn(x) -> its term of mid; N2: MLP(mid) -> its term of y
+//   sandwich  N1 and N2 as pre's (the second norms, N1o and N2o, are not
+//             measured)
 // An RMSNorm output row has L2 = sqrt(D) rms(g) sqrt(ms / (ms + eps)), ms its
 // input's mean square: sqrt(D) for gain 1 once ms >> eps. The norms are
 // indexed and named as the model's (model/probes.h: NORMLAB_LAYER_NORMS,
@@ -104,15 +118,16 @@ struct LayerNormProbe {
 // Copies of the norms' learned parameters (layout.h), the same floats the
 // forward reads: each layer's N1 and N2 (as in LayerNormProbe), then the
 // final norm. RMSNorm has a gain per feature; LayerNorm a gain and a bias;
-// norm 'none' neither. Gains start at 1 and biases at 0 (init.h).
+// norm 'none' neither. Gains start at 1 and biases at 0 (init.h). QK-norm's gains and
+// the sandwich's second norms are not copied.
 struct NormGains {
   int32_t layers = 0;             // L
   int32_t hidden = 0;             // D
   int32_t step = 0;               // the trainer's steps completed when copied
   std::vector<float> gain;        // (L, 2, D) N1's then N2's; empty with norm 'none'
   std::vector<float> bias;        // (L, 2, D) LayerNorm only, else empty
-  std::vector<float> final_gain;  // (D) pre-norm with a norm only, else empty
-  std::vector<float> final_bias;  // (D) pre-norm LayerNorm only, else empty
+  std::vector<float> final_gain;  // (D) with a final norm only (has_final_norm), else empty
+  std::vector<float> final_bias;  // (D) LayerNorm with a final norm only, else empty
 };
 
 // Pointers into one layer's forward cache (R rows).
@@ -131,6 +146,15 @@ struct LayerActs {
   float* gelu;        // (R, F)
   float* qk_in;       // (R, 2D) QK-norm only: the queries and keys before it
   float* qk_rstd;     // (R, 2H) QK-norm only: each head's q, then k, 1 / rms
+  // output and sandwich only: each branch's output, the input of the norm
+  // on it (output: N1, N2; sandwich: N1o, N2o), and (sandwich) the
+  // statistics of N1o and N2o.
+  float* branch1;       // (R, D) attention's output projection
+  float* branch1_mean;  // (R)
+  float* branch1_rstd;  // (R)
+  float* branch2;       // (R, D) the MLP's output projection
+  float* branch2_mean;  // (R)
+  float* branch2_rstd;  // (R)
 };
 
 // The parameters, their transposed copies and the activations are written

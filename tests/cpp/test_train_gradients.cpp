@@ -140,6 +140,35 @@ TEST_CASE("trainer backward: reference vs finite differences, float vs reference
   }
 }
 
+TEST_CASE("trainer backward with DeepNorm: RMSNorm and LayerNorm, with and without QK-norm",
+          "[train][gradients]") {
+  for (const char* norm : {"rmsnorm", "layernorm"}) {
+    for (double qk : {0.0, 1.0}) {
+      train::TrainOptions o = tiny_options("deepnorm", norm);
+      o.qk_norm = qk;
+      check_gradients(o, std::string("deepnorm ") + norm + (qk != 0 ? " qkNorm" : ""));
+    }
+  }
+}
+
+TEST_CASE("trainer backward with the norms on the branches: output and sandwich placements",
+          "[train][gradients]") {
+  for (const char* placement : {"output", "sandwich"}) {
+    for (const char* norm : {"rmsnorm", "layernorm"}) {
+      check_gradients(tiny_options(placement, norm), std::string(placement) + " " + norm);
+    }
+  }
+  train::TrainOptions o = tiny_options("sandwich", "layernorm");
+  o.qk_norm = 1;
+  check_gradients(o, "sandwich layernorm qkNorm");
+  // The sandwich's second norms have gradients (gain and bias) in every layer.
+  for (auto tensor :
+       {&train::LayerParamOffsets::norm1_out_gain, &train::LayerParamOffsets::norm1_out_bias,
+        &train::LayerParamOffsets::norm2_out_gain, &train::LayerParamOffsets::norm2_out_bias}) {
+    CHECK(smallest_layer_gradient(o, tensor, 8) > 1e-4);
+  }
+}
+
 TEST_CASE("trainer backward with QK-norm: every placement and norm, the q and k gains included",
           "[train][gradients]") {
   for (const char* placement : {"pre", "post"}) {

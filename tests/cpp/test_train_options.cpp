@@ -54,8 +54,8 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
         }) == "heads must be a power of two in 1..16 for hidden 256");
   CHECK(message_for([](auto& o) { o.norm = "batchnorm"; }) ==
         "norm must be 'rmsnorm', 'layernorm' or 'none'");
-  CHECK(message_for([](auto& o) { o.placement = "sandwich"; }) ==
-        "placement must be 'pre' or 'post'");
+  CHECK(message_for([](auto& o) { o.placement = "middle"; }) ==
+        "placement must be 'pre', 'post', 'deepnorm', 'output' or 'sandwich'");
   // A boolean: JS passes 0 or 1 (wasm/boundary.js), and -1 for a value of
   // another type.
   for (double v : {-1.0, 0.5, 2.0, nan}) {

@@ -80,6 +80,24 @@ TEST_CASE("step probes: the largest logit and the stream's length equal the refe
   }
 }
 
+TEST_CASE("step probes of the variants equal the reference's", "[train][probe][variants]") {
+  struct Case {
+    const char* placement;
+    const char* norm;
+    double qk_norm;
+  };
+  for (const Case& v : {Case{"pre", "rmsnorm", 1}, Case{"post", "layernorm", 1},
+                        Case{"deepnorm", "rmsnorm", 0}, Case{"output", "rmsnorm", 0},
+                        Case{"output", "layernorm", 1}, Case{"sandwich", "rmsnorm", 0}}) {
+    train::TrainOptions o = small_options(v.placement, v.norm);
+    o.qk_norm = v.qk_norm;
+    INFO(v.placement << ", " << v.norm << ", qkNorm " << v.qk_norm);
+    const ProbeErrors e = step_probe_errors(o);
+    CHECK(e.max_logit < 1e-5);
+    CHECK(e.stream_norm < 1e-6);
+  }
+}
+
 TEST_CASE("step probes: zero queries give logits 0; the first point is the embeddings' length",
           "[train][probe]") {
   const train::TrainOptions o = small_options("pre");

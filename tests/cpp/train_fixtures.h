@@ -88,6 +88,10 @@ inline std::vector<float> spread_params(const train::ParamLayout& layout,
   for (const auto& l : layout.layers) {
     fill(l.q_gain, 0.5f, 1.5f, dh);
     fill(l.k_gain, 0.5f, 1.5f, dh);
+    fill(l.norm1_out_gain, 0.5f, 1.5f, D);
+    fill(l.norm2_out_gain, 0.5f, 1.5f, D);
+    fill(l.norm1_out_bias, -0.2f, 0.2f, D);
+    fill(l.norm2_out_bias, -0.2f, 0.2f, D);
   }
   fill(layout.final_gain, 0.5f, 1.5f, D);
   fill(layout.final_bias, -0.2f, 0.2f, D);

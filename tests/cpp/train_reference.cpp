@@ -266,9 +266,19 @@ Vec sum(const Vec& a, const Vec& b) {
   return s;
 }
 
+// alpha a + b: a residual sum with the stream weighted (DeepNorm).
+Vec scaled_sum(double alpha, const Vec& a, const Vec& b) {
+  Vec s(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) s[i] = alpha * a[i] + b[i];
+  return s;
+}
+
 struct LayerCache {
   Vec x, norm1, norm1_mean, norm1_rstd, qkv, att, attn_y, mid, norm2, norm2_mean, norm2_rstd, fc,
       gelu, y, qk_in, qk_rstd;
+  // output: the branches' outputs, N1's and N2's inputs; sandwich: N1o's
+  // and N2o's inputs and statistics.
+  Vec b1, b1_mean, b1_rstd, b2, b2_mean, b2_rstd;
   double max_logit;
 };
 
@@ -321,10 +331,13 @@ double mean_row_cosine(const Vec& x, int T, int D) {
 }
 
 // Each norm's input and output, by placement (train::LayerNormProbe):
-//   pre   N1: x -> norm1, N2: mid -> norm2
-//   post  N1: norm1 -> mid, N2: norm2 -> y
-void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache, bool pre,
-                    bool has_norm, int T, int D, int H) {
+//   pre, sandwich     N1: x -> norm1, N2: mid -> norm2
+//   post, deepnorm    N1: norm1 -> mid, N2: norm2 -> y
+//   output            N1: b1 -> norm1, N2: b2 -> norm2
+void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache,
+                    Placement placement, bool has_norm, int T, int D, int H) {
+  const bool pre = placement == Placement::pre || placement == Placement::sandwich;
+  const bool branches = placement == Placement::output;
   out->residual.clear();
   out->norm_in.clear();
   out->norm_out.clear();
@@ -337,10 +350,10 @@ void record_lengths(ReferenceLengths* out, const std::vector<LayerCache>& cache,
     out->token_similarity.push_back(mean_row_cosine(a.x, T, D));
     out->attention_entropy.push_back(mean_attention_entropy(a.att, H, T));
     if (!has_norm) continue;
-    out->norm_in.push_back(mean_row_l2(pre ? a.x : a.norm1, D));
-    out->norm_out.push_back(mean_row_l2(pre ? a.norm1 : a.mid, D));
-    out->norm_in.push_back(mean_row_l2(pre ? a.mid : a.norm2, D));
-    out->norm_out.push_back(mean_row_l2(pre ? a.norm2 : a.y, D));
+    out->norm_in.push_back(mean_row_l2(pre ? a.x : branches ? a.b1 : a.norm1, D));
+    out->norm_out.push_back(mean_row_l2(pre || branches ? a.norm1 : a.mid, D));
+    out->norm_in.push_back(mean_row_l2(pre ? a.mid : branches ? a.b2 : a.norm2, D));
+    out->norm_out.push_back(mean_row_l2(pre || branches ? a.norm2 : a.y, D));
   }
   out->residual.push_back(mean_row_l2(cache.back().y, D));
   out->token_similarity.push_back(mean_row_cosine(cache.back().y, T, D));
@@ -353,8 +366,14 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
                       ReferenceLengths* lengths) {
   const int T = c.seq, D = c.hidden, H = c.heads, F = c.mlp_width(), R = N * T;
   const NormKind kind = c.norm;
-  const bool pre = c.placement == Placement::pre, has_norm = c.has_norm();
+  const bool has_norm = c.has_norm();
+  // Sandwich is pre-norm with a second norm on each branch's output.
+  const bool sandwich = c.placement == Placement::sandwich;
+  const bool pre = c.placement == Placement::pre || sandwich;
+  const bool output = c.placement == Placement::output;
   const bool qk = c.qk_norm != 0;
+  // post: 1; DeepNorm: (2 L)^(1/4), in double here.
+  const double alpha = c.is_deepnorm() ? std::pow(2.0 * c.layers, 0.25) : 1.0;
   const double eps = c.eps;
 
   // Embedding.
@@ -393,31 +412,55 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
+      if (sandwich) {
+        a.b1 = proj;
+        norm_forward(kind, proj, a.b1_mean, a.b1_rstd, a.b1, at(p, o.norm1_out_gain),
+                     at(p, o.norm1_out_bias), R, D, eps);
+      }
       a.mid = sum(a.x, proj);
       norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain),
                    at(p, o.norm2_bias), R, D, eps);
       linear_forward(a.fc, a.norm2, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
+      if (sandwich) {
+        a.b2 = proj;
+        norm_forward(kind, proj, a.b2_mean, a.b2_rstd, a.b2, at(p, o.norm2_out_gain),
+                     at(p, o.norm2_out_bias), R, D, eps);
+      }
       a.y = sum(a.mid, proj);
+    } else if (output) {
+      linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
+      if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
+      attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
+      linear_forward(a.b1, a.attn_y, &p[o.attn_out], R, D, D);
+      norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.b1, at(p, o.norm1_gain),
+                   at(p, o.norm1_bias), R, D, eps);
+      a.mid = sum(a.x, a.norm1);
+      linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
+      gelu_forward(a.gelu, a.fc);
+      linear_forward(a.b2, a.gelu, &p[o.fc_out], R, F, D);
+      norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.b2, at(p, o.norm2_gain),
+                   at(p, o.norm2_bias), R, D, eps);
+      a.y = sum(a.mid, a.norm2);
     } else {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
       if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
-      a.norm1 = sum(a.x, proj);
+      a.norm1 = scaled_sum(alpha, a.x, proj);
       norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain),
                    at(p, o.norm1_bias), R, D, eps);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
-      a.norm2 = sum(a.mid, proj);
+      a.norm2 = scaled_sum(alpha, a.mid, proj);
       norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain),
                    at(p, o.norm2_bias), R, D, eps);
     }
     x = a.y;
   }
-  if (lengths) record_lengths(lengths, cache, pre, has_norm, T, D, H);
+  if (lengths) record_lengths(lengths, cache, c.placement, has_norm, T, D, H);
   // Head: final norm (pre-norm), tied logits, log-softmax.
   Vec xf = x, final_mean, final_rstd;
   if (c.has_final_norm()) {
@@ -473,13 +516,23 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
       dx = sum(dx, dmid);
     } else if (pre) {
-      linear_backward(dgelu, &g[o.fc_out], dy, a.gelu, &p[o.fc_out], R, F, D);
+      Vec db2 = dy;
+      if (sandwich) {
+        norm_backward(kind, db2, at(g, o.norm2_out_gain), at(g, o.norm2_out_bias), dy, a.b2,
+                      at(p, o.norm2_out_gain), a.b2_mean, a.b2_rstd, R, D);
+      }
+      linear_backward(dgelu, &g[o.fc_out], db2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dtmp, &g[o.fc], dfc, a.norm2, &p[o.fc], R, D, F);
       norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), dtmp, a.mid,
                     at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
       dmid = sum(dmid, dy);
-      linear_backward(dattn_y, &g[o.attn_out], dmid, a.attn_y, &p[o.attn_out], R, D, D);
+      Vec db1 = dmid;
+      if (sandwich) {
+        norm_backward(kind, db1, at(g, o.norm1_out_gain), at(g, o.norm1_out_bias), dmid, a.b1,
+                      at(p, o.norm1_out_gain), a.b1_mean, a.b1_rstd, R, D);
+      }
+      linear_backward(dattn_y, &g[o.attn_out], db1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
       if (qk) {
         qk_norm_backward(dqkv, &g[o.q_gain], &g[o.k_gain], a.qk_in, a.qk_rstd, &p[o.q_gain],
@@ -489,6 +542,24 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x,
                     at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       dx = sum(dx, dmid);
+    } else if (output) {
+      Vec db2, db1;
+      norm_backward(kind, db2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.b2,
+                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
+      linear_backward(dgelu, &g[o.fc_out], db2, a.gelu, &p[o.fc_out], R, F, D);
+      gelu_backward(dfc, dgelu, a.fc);
+      linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
+      dmid = sum(dmid, dy);
+      norm_backward(kind, db1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.b1,
+                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
+      linear_backward(dattn_y, &g[o.attn_out], db1, a.attn_y, &p[o.attn_out], R, D, D);
+      attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
+      if (qk) {
+        qk_norm_backward(dqkv, &g[o.q_gain], &g[o.k_gain], a.qk_in, a.qk_rstd, &p[o.q_gain],
+                         &p[o.k_gain], R, D, H);
+      }
+      linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
+      dx = sum(dx, dmid);
     } else {
       Vec ds2, ds1;
       norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.norm2,
@@ -496,7 +567,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_backward(dgelu, &g[o.fc_out], ds2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
-      dmid = sum(dmid, ds2);
+      dmid = scaled_sum(alpha, ds2, dmid);
       norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1,
                     at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
       linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
@@ -506,7 +577,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
                          &p[o.k_gain], R, D, H);
       }
       linear_backward(dx, &g[o.qkv], dqkv, a.x, &p[o.qkv], R, D, 3 * D);
-      dx = sum(dx, ds1);
+      dx = scaled_sum(alpha, ds1, dx);
     }
   }
   for (int n = 0; n < N; ++n) {

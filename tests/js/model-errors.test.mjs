@@ -5,7 +5,14 @@ import { after, before, describe, test } from 'node:test';
 
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { assertThrowsExactly } from './assert-throws.mjs';
-import { LAYERS, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
+import {
+  LAYERS,
+  MODEL_NORM,
+  MODEL_PLACEMENT,
+  SHARED_OPTION_CASES,
+  normPlacementCases,
+  optionsName,
+} from './option-errors.mjs';
 
 let nl;
 let model;
@@ -22,6 +29,11 @@ const TOP_K = 'topK must be an integer in 1..256';
 // [options, error class, exact message]
 const CREATE_CASES = [
   ...SHARED_OPTION_CASES,
+  ...normPlacementCases(MODEL_NORM, MODEL_PLACEMENT),
+  // The trainer's own placements are not the model's.
+  [{ placement: 'deepnorm' }, RangeError, MODEL_PLACEMENT],
+  [{ placement: 'output' }, RangeError, MODEL_PLACEMENT],
+  [{ placement: 'sandwich' }, RangeError, MODEL_PLACEMENT],
   [{ layer: 12 }, TypeError, "unknown model option 'layer'"],
   [{ hidden: 32 }, RangeError, HIDDEN],
   [{ hidden: 2048 }, RangeError, HIDDEN],

@@ -15,7 +15,15 @@ import createTrainSimd from '../../dist/normlab_train_simd.mjs';
 import { loadNormlab } from '../../dist/normlab.mjs';
 import { coerceOptions, readBoundary } from '../../wasm/boundary.js';
 import { assertRejectsExactly, assertThrowsExactly } from './assert-throws.mjs';
-import { LAYERS, SEED, SHARED_OPTION_CASES, optionsName } from './option-errors.mjs';
+import {
+  LAYERS,
+  SEED,
+  SHARED_OPTION_CASES,
+  TRAINER_NORM,
+  TRAINER_PLACEMENT,
+  normPlacementCases,
+  optionsName,
+} from './option-errors.mjs';
 
 let nl;
 before(async () => {
@@ -52,6 +60,7 @@ describe('bad options reject with the exact message, before any instance is made
   // [options, error class, exact message]
   const CASES = [
     ...SHARED_OPTION_CASES,
+    ...normPlacementCases(TRAINER_NORM, TRAINER_PLACEMENT),
     [{ layer: 12 }, TypeError, "unknown trainer option 'layer'"],
     [{ hidden: 4 }, RangeError, HIDDEN],
     [{ hidden: 48 }, RangeError, HIDDEN],
@@ -335,6 +344,36 @@ describe('qkNorm', () => {
       for (const t of [whole, units, resumed]) t.delete();
     }
   });
+});
+
+describe('the variants: each echoed, trained, and sliced bit for bit', () => {
+  // The options beyond pre- and post-norm (src/train/options.h).
+  const VARIANTS = [
+    { placement: 'deepnorm' },
+    { placement: 'deepnorm', norm: 'layernorm', qkNorm: true },
+    { placement: 'output' },
+    { placement: 'sandwich', norm: 'layernorm' },
+  ];
+  for (const variant of VARIANTS) {
+    test(optionsName(variant), async () => {
+      const options = { ...SMALL, ...variant };
+      const [whole, units] = await Promise.all([0, 1].map(() => nl.createTrainer(options)));
+      try {
+        for (const [key, value] of Object.entries(variant)) assert.equal(whole.config[key], value, key);
+        const r = whole.step(3);
+        assert.ok(r.loss.every(Number.isFinite) && !r.diverged, `${r.loss}`);
+        const sliced = { loss: [], gradFirst: [], maxLogit: [], streamNorm: [] };
+        while (units.stepsDone < 3) {
+          const run = units.advance(0);
+          for (const key of Object.keys(sliced)) sliced[key].push(...run[key]);
+        }
+        for (const key of Object.keys(sliced)) assert.deepEqual(bits(sliced[key]), bits(r[key]), key);
+      } finally {
+        whole.delete();
+        units.delete();
+      }
+    });
+  }
 });
 
 describe('determinism', () => {
