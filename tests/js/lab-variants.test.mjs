@@ -9,6 +9,7 @@ import { test } from 'node:test';
 
 import { CHECKPOINT_VERSION, recordAt } from '../../web/src/lab/checkpoints.js';
 import { labConclusions } from '../../web/src/lab/conclusions.js';
+import { layerNormsReading, streamNormed } from '../../web/src/lab/layer-norms.js';
 import { RUN_LABEL } from '../../web/src/lab/labels.js';
 import { applyPatch, emptySeries, stepMaxLogits } from '../../web/src/lab/run-work.js';
 import {
@@ -131,4 +132,22 @@ test('the reading of a contrast with a variant: each run from its own numbers, t
     only.map((s) => s.key),
     ['runLearned'],
   );
+});
+
+test('DeepNorm is read as post-norm: the sums its norms receive, not its normed stream', () => {
+  const probe = {
+    residual: [1, 5.6, 5.6, 5.6],
+    norms: {
+      inputNorm: { in: [1, 6, 7], out: [5.6, 5.6, 5.6] },
+      postAttentionNorm: { in: [6, 7, 8], out: [5.6, 5.6, 5.6] },
+    },
+  };
+  assert.equal(streamNormed('deepnorm'), true);
+  assert.equal(streamNormed('output'), false);
+  assert.equal(streamNormed('sandwich'), false);
+  const key = (placement) => layerNormsReading(probe, { when: 'after', placement, hidden: 32 })[0].key;
+  assert.equal(key('deepnorm'), 'sumsLevel');
+  assert.equal(key('post'), 'sumsLevel');
+  assert.equal(key('output'), 'streamGrows');
+  assert.equal(key('sandwich'), 'streamGrows');
 });
