@@ -257,6 +257,7 @@ export default {
   normsTable: '{run}: mean L2 per token over {tokens} tokens, each value as the trainer returned it',
   colLayer: 'Layer',
   logitTitle: 'Largest attention logit at every step, over all layers',
+  logitTitleLog: 'Largest attention logit at every step, over all layers (log scale)',
   axisLogit: 'largest logit',
   logitLine:
     'At each step: the largest score any attention head gave a key before its softmax, q·k / √(head size), over every layer, head, causal pair and the step’s {batch} training sequences of {seq} bytes (the trainer measures it in the step’s own forward pass). Where it climbs, the softmaxes it feeds move toward one-hot: the saturation the softmax widget above shows, here in a model that trains. With QK-norm each head’s queries and keys are RMS-normalized first, so while their learned gains stay at 1 the logit can never pass √(head size) = √{headSize} ≈ {bound}: a ceiling it may sit close to from the first step, where without QK-norm the logit is free to climb as the weights grow.',

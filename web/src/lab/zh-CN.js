@@ -243,6 +243,7 @@ export default {
   normsTable: '{run}：{tokens} 个词元上每个词元的平均 L2，每个数都与训练器返回的值相同',
   colLayer: '层',
   logitTitle: '每一步所有层中最大的注意力 logit',
+  logitTitleLog: '每一步所有层中最大的注意力 logit（对数坐标）',
   axisLogit: '最大 logit',
   logitLine:
     '每一步：进入 softmax 之前，任一注意力头给任一个键打出的最大分数 q·k / √(头的维度)，范围是所有层、所有头、所有因果位置对，以及这一步的 {batch} 段、每段 {seq} 字节的训练序列（训练器在这一步自己的前向计算中量出）。它一往上走，它所喂给的 softmax 就向独热靠拢：正是上面 softmax 小部件演示的饱和，这里发生在一个真正在训练的模型里。有 QK 归一化时，每个头的查询和键先做 RMS 归一化，所以只要它们学到的增益还是 1，logit 就超不过 √(头的维度) = √{headSize} ≈ {bound}：这是一道上限，从第一步起就可能贴着它；没有 QK 归一化时，logit 会随着权重变大而自由上涨。',

@@ -34,19 +34,27 @@ export const logitPanel = {
       points: run.maxLogit.map((v, i) => [i + 1, v]).filter(([, v]) => Number.isFinite(v)),
     }));
     const values = series.flatMap((s) => s.points.map((p) => p[1]));
+    // A run whose logits climb by orders of magnitude (a stream no norm
+    // bounds before attention) would flatten the others on a linear axis:
+    // positive logits spanning a decade or more go on a log axis.
     const lo = Math.min(0, ...values);
     const hi = Math.max(1, ...values);
-    setText(figure.caption, t('logitTitle'));
+    const log = values.length > 0 && Math.min(...values) > 0 && Math.max(...values) / Math.min(...values) >= 10;
+    const y = log
+      ? { type: 'log', domain: [Math.min(...values) / 1.3, Math.max(...values) * 1.3], label: t('axisLogit') }
+      : { type: 'linear', domain: [lo, hi + (hi - lo) * 0.08], label: t('axisLogit') };
+    const title = t(log ? 'logitTitleLog' : 'logitTitle');
+    setText(figure.caption, title);
     figure.legend.update(runKeys(text, runs));
     figure.chart.render(
       (svg, width, height) =>
         drawLineChart(svg, width, height, {
           x: stepAxis(text, state, steps),
-          y: { type: 'linear', domain: [lo, hi + (hi - lo) * 0.08], label: t('axisLogit') },
+          y,
           series,
           legend: true,
         }),
-      t('logitTitle'),
+      title,
     );
     // QK-norm's ceiling with unit gains: q and k of length sqrt(head size)
     // each, so q.k / sqrt(head size) <= sqrt(head size).
