@@ -175,7 +175,7 @@ export interface DistributionStats {
 // Error("model was deleted").
 
 /** Every norm the trainer computes; the model computes ModelNormKind's. */
-export type NormKind = 'rmsnorm' | 'layernorm' | 'none';
+export type NormKind = 'rmsnorm' | 'layernorm' | 'none' | 'dyt';
 /** Every placement the trainer computes (TrainerOptions.placement); the model computes ModelPlacement's. */
 export type Placement = 'pre' | 'post' | 'deepnorm' | 'output' | 'sandwich';
 export type ModelNormKind = 'rmsnorm' | 'layernorm' | 'none';
@@ -508,7 +508,12 @@ export interface TrainerOptions {
   hidden?: number;
   /** Power of two in 1..min(16, hidden / 4). Default 4. */
   heads?: number;
-  /** Default 'rmsnorm'. */
+  /**
+   * Default 'rmsnorm'. 'dyt' is DyT, dynamic tanh, in place of every norm:
+   * gamma * tanh(alpha x) + beta, alpha a learned scalar per norm starting at
+   * 0.5, gamma a gain per feature starting at 1, beta a bias starting at 0
+   * (gains() reports gamma and beta as gain and bias).
+   */
   norm?: NormKind;
   /**
    * Where a layer's norms sit, for each sublayer F (attention, MLP):
@@ -533,7 +538,7 @@ export interface TrainerOptions {
    * the gains, whatever the stream). Default false.
    */
   qkNorm?: boolean;
-  /** Number in 0..1. Default 1e-6 for RMSNorm, 1e-5 for LayerNorm. */
+  /** Number in 0..1. Default 1e-6 for RMSNorm, 1e-5 for LayerNorm (DyT has none; QK-norm uses it). */
   eps?: number;
   /**
    * Standard deviation of every initial weight matrix and both embeddings,
@@ -717,7 +722,7 @@ export interface TrainerGains {
   step: number;
   /** (layers * hidden) per norm; null with norm 'none'. */
   gain: null | Record<LayerNormName, Float32Array>;
-  /** (layers * hidden) per norm; null unless norm is 'layernorm'. */
+  /** (layers * hidden) per norm; null unless norm is 'layernorm' or 'dyt' (its beta). */
   bias: null | Record<LayerNormName, Float32Array>;
   /** (hidden): the final norm's gains; null unless pre, output or sandwich with a norm. */
   finalGain: null | Float32Array;

@@ -20,9 +20,9 @@ namespace normlab::model {
 // config spell. The trainer (src/train) takes them all; the model only the
 // ones it computes, its own lists below, so that it refuses the others by
 // its own message.
-enum class NormKind : int { rmsnorm, layernorm, none };
+enum class NormKind : int { rmsnorm, layernorm, none, dyt };
 enum class Placement : int { pre, post, deepnorm, output, sandwich };
-inline constexpr const char* kNormKindNames[] = {"rmsnorm", "layernorm", "none"};
+inline constexpr const char* kNormKindNames[] = {"rmsnorm", "layernorm", "none", "dyt"};
 inline constexpr const char* kPlacementNames[] = {"pre", "post", "deepnorm", "output", "sandwich"};
 inline constexpr const char* kModelNormNames[] = {"rmsnorm", "layernorm", "none"};
 inline constexpr const char* kModelPlacementNames[] = {"pre", "post"};

@@ -64,6 +64,41 @@ void gelu_backward(float* dinp, const float* dout, const float* inp, int n) {
       dinp, n, [=](auto load, int i) { return load(dout + i) * gelu_grad_of(load(inp + i)); });
 }
 
+void dyt_forward(float* out, const float* inp, float alpha, const float* gain, const float* bias,
+                 int R, int D) {
+  for (int r = 0; r < R; ++r) {
+    const float* x = inp + static_cast<std::size_t>(r) * D;
+    vec_map<train_arch>(out + static_cast<std::size_t>(r) * D, D, [=](auto load, int i) {
+      return load(gain + i) * tanh_of(load(x + i) * alpha) + load(bias + i);
+    });
+  }
+}
+
+// Three passes per row, each recomputing t: dinp, the parameter sums,
+// and alpha's sum; each row's x and dout stay in cache between them.
+void dyt_backward(float* dinp, float* dgain, float* dbias, float* dalpha, const float* dout,
+                  const float* inp, float alpha, const float* gain, int R, int D) {
+  for (int r = 0; r < R; ++r) {
+    const std::size_t row = static_cast<std::size_t>(r) * D;
+    const float* x = inp + row;
+    const float* dy = dout + row;
+    // d tanh(u) / du = 1 - t^2, u = alpha x.
+    const double sum = vec_sum_of<train_arch>(D, [=](auto load, int i) {
+      const auto t = tanh_of(load(x + i) * alpha);
+      return load(dy + i) * load(gain + i) * load(x + i) * (1.0f - t * t);
+    });
+    vec_map<train_arch>(dgain, D, [=](auto load, int i) {
+      return load(dgain + i) + load(dy + i) * tanh_of(load(x + i) * alpha);
+    });
+    vec_map<train_arch>(dbias, D, [=](auto load, int i) { return load(dbias + i) + load(dy + i); });
+    vec_map<train_arch>(dinp + row, D, [=](auto load, int i) {
+      const auto t = tanh_of(load(x + i) * alpha);
+      return load(dy + i) * load(gain + i) * alpha * (1.0f - t * t);
+    });
+    *dalpha += static_cast<float>(sum);
+  }
+}
+
 // One pass over the four arrays: each batch of m, v and p is read and
 // written once (three vec_map passes read m and v twice more), with the
 // same float operations per element as a pass per array.
@@ -114,6 +149,30 @@ void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n) 
     const double t = std::tanh(0.7978845608028654 * (h + 0.044715 * h * h * h));
     const double du_dh = 0.7978845608028654 * (1.0 + 3.0 * 0.044715 * h * h);
     dinp[i] = static_cast<float>(dout[i] * (0.5 * (1.0 + t) + 0.5 * h * (1.0 - t * t) * du_dh));
+  }
+}
+
+void dyt_forward_ref(float* out, const float* inp, float alpha, const float* gain,
+                     const float* bias, int R, int D) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(R) * D; ++i) {
+    const int c = static_cast<int>(i % D);
+    out[i] = static_cast<float>(gain[c] * std::tanh(static_cast<double>(alpha) * inp[i]) + bias[c]);
+  }
+}
+
+void dyt_backward_ref(float* dinp, float* dgain, float* dbias, float* dalpha, const float* dout,
+                      const float* inp, float alpha, const float* gain, int R, int D) {
+  for (int r = 0; r < R; ++r) {
+    double sum = 0.0;
+    for (int c = 0; c < D; ++c) {
+      const std::size_t i = static_cast<std::size_t>(r) * D + c;
+      const double t = std::tanh(static_cast<double>(alpha) * inp[i]);
+      sum += dout[i] * static_cast<double>(gain[c]) * inp[i] * (1.0 - t * t);
+      dgain[c] = static_cast<float>(dgain[c] + dout[i] * t);
+      dbias[c] = dbias[c] + dout[i];
+      dinp[i] = static_cast<float>(dout[i] * static_cast<double>(gain[c]) * alpha * (1.0 - t * t));
+    }
+    *dalpha = static_cast<float>(*dalpha + sum);
   }
 }
 

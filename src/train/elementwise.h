@@ -28,6 +28,22 @@ void gelu_forward(float* out, const float* inp, int n);
 // dinp, dout, inp: (n)
 void gelu_backward(float* dinp, const float* dout, const float* inp, int n);
 
+// DyT, dynamic tanh (Zhu et al. 2025), in place of a norm on R rows of D:
+//   y = gain * tanh(alpha x) + bias,  alpha a learned scalar
+// tanh as GELU's (above): absolute error below ~1e-6. out may alias inp.
+// out, inp: (R, D); gain, bias: (D)
+void dyt_forward(float* out, const float* inp, float alpha, const float* gain, const float* bias,
+                 int R, int D);
+
+// With t = tanh(alpha x) recomputed from x:
+//   dinp = dout gain alpha (1 - t^2)           (written)
+//   dgain += dout t,  dbias += dout            (accumulated, row by row)
+//   dalpha += sum over the row of dout gain x (1 - t^2), each row's sum in
+//             double (vec_sum_of) added in float, row by row in order
+// dinp, dout, inp: (R, D); dgain, dbias: (D); dalpha: (1)
+void dyt_backward(float* dinp, float* dgain, float* dbias, float* dalpha, const float* dout,
+                  const float* inp, float alpha, const float* gain, int R, int D);
+
 // One Adam step on n parameters (no weight decay):
 //   m = beta1 m + (1 - beta1) g,  v = beta2 v + (1 - beta2) g^2
 //   p -= lr (m / c1) / (sqrt(v / c2) + eps)
@@ -45,6 +61,10 @@ double sum_squares(const float* x, std::size_t n);
 
 void gelu_forward_ref(float* out, const float* inp, int n);
 void gelu_backward_ref(float* dinp, const float* dout, const float* inp, int n);
+void dyt_forward_ref(float* out, const float* inp, float alpha, const float* gain,
+                     const float* bias, int R, int D);
+void dyt_backward_ref(float* dinp, float* dgain, float* dbias, float* dalpha, const float* dout,
+                      const float* inp, float alpha, const float* gain, int R, int D);
 void adam_update_ref(float* p, float* m, float* v, const float* grad, std::size_t n, float lr,
                      float beta1, float beta2, float eps, float c1, float c2);
 

@@ -66,9 +66,12 @@ void init_params(float* params, const ParamLayout& p, const TrainConfig& c) {
     fill_if(params, o.norm1_out_bias, D, 0.0f);
     fill_if(params, o.norm2_out_gain, D, 1.0f);
     fill_if(params, o.norm2_out_bias, D, 0.0f);
+    for (std::size_t alpha : {o.norm1_alpha, o.norm2_alpha, o.norm1_out_alpha, o.norm2_out_alpha})
+      fill_if(params, alpha, 1, TrainConfig::kDytAlphaInit);
   }
   fill_if(params, p.final_gain, D, 1.0f);
   fill_if(params, p.final_bias, D, 0.0f);
+  fill_if(params, p.final_alpha, 1, TrainConfig::kDytAlphaInit);
 }
 
 }  // namespace normlab::train

@@ -6,7 +6,7 @@
 // s = config.init_std (by default init_std_for(D), options.h), but for the
 // residual branches' output projections (attention's and the MLP's second
 // matrix), drawn with s config.residual_init_scale (by default 1); norm
-// gains (QK-norm's too) are 1 and biases 0. DeepNorm then multiplies the
+// gains (QK-norm's too) are 1 and biases 0, DyT's alphas 0.5. DeepNorm then multiplies the
 // value rows of qkv, attn_out, fc and fc_out by its beta (options.h), on
 // top of residual_init_scale. Each tensor draws from its own
 // SplitMix64 stream, seeded by (seed, layer, tensor) through

@@ -9,7 +9,8 @@ namespace normlab::train {
 ParamLayout param_layout(const TrainConfig& c) {
   const std::size_t D = c.hidden, F = c.mlp_width(), V = TrainConfig::kVocab, T = c.seq;
   const bool gain = c.has_norm();
-  const bool bias = c.norm == NormKind::layernorm;
+  const bool bias = c.norm_has_bias();
+  const bool dyt = c.norm == NormKind::dyt;
   ParamLayout p;
   std::size_t at = 0;
   auto take = [&at](std::size_t n) {
@@ -38,10 +39,15 @@ ParamLayout param_layout(const TrainConfig& c) {
     l.norm1_out_bias = take_if(out_norms && bias, D);
     l.norm2_out_gain = take_if(out_norms, D);
     l.norm2_out_bias = take_if(out_norms && bias, D);
+    l.norm1_alpha = take_if(dyt, 1);
+    l.norm2_alpha = take_if(dyt, 1);
+    l.norm1_out_alpha = take_if(dyt && out_norms, 1);
+    l.norm2_out_alpha = take_if(dyt && out_norms, 1);
     l.end = at;
   }
   p.final_gain = take_if(c.has_final_norm(), D);
   p.final_bias = take_if(c.has_final_norm() && bias, D);
+  p.final_alpha = take_if(c.has_final_norm() && dyt, 1);
   p.total = at;
   return p;
 }

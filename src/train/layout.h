@@ -44,7 +44,13 @@ struct LayerParamOffsets {
   std::size_t norm1_out_bias;  // (D) or kAbsent (LayerNorm only)
   std::size_t norm2_out_gain;  // (D) or kAbsent
   std::size_t norm2_out_bias;  // (D) or kAbsent
-  std::size_t begin, end;      // the layer's range [begin, end)
+  // DyT's alpha of each norm above that the layer has: kAbsent but for
+  // norm 'dyt' (whose gamma and beta are the norms' gain and bias).
+  std::size_t norm1_alpha;      // (1) or kAbsent
+  std::size_t norm2_alpha;      // (1) or kAbsent
+  std::size_t norm1_out_alpha;  // (1) or kAbsent (sandwich)
+  std::size_t norm2_out_alpha;  // (1) or kAbsent (sandwich)
+  std::size_t begin, end;       // the layer's range [begin, end)
 };
 
 struct ParamLayout {
@@ -53,6 +59,7 @@ struct ParamLayout {
   std::vector<LayerParamOffsets> layers;  // (L)
   std::size_t final_gain;                 // (D) or kAbsent (pre-norm with a norm only)
   std::size_t final_bias;                 // (D) or kAbsent
+  std::size_t final_alpha;                // (1) or kAbsent (DyT with a final norm)
   std::size_t total;                      // floats
 };
 

@@ -125,6 +125,10 @@ struct TrainConfig {
     return has_norm() && (placement == Placement::pre || placement == Placement::output ||
                           placement == Placement::sandwich);
   }
+  // Which norms learn a per-feature bias: LayerNorm's, and DyT's beta.
+  bool norm_has_bias() const { return norm == NormKind::layernorm || norm == NormKind::dyt; }
+  // DyT's alpha, a learned scalar per norm, starts here (Zhu et al. 2025).
+  static constexpr float kDytAlphaInit = 0.5f;
   // Sandwich norm: a second norm on each sublayer's output (layout.h).
   bool has_sublayer_out_norms() const { return has_norm() && placement == Placement::sandwich; }
   // Whether the norms sit on the residual branches' outputs (output,
@@ -169,6 +173,7 @@ inline constexpr TrainOption kTrainOptionSpecs[] = {
         .resolving([](const TrainOptions& o, TrainConfig* c) {
           c->norm = o.norm == "layernorm" ? NormKind::layernorm
                     : o.norm == "none"    ? NormKind::none
+                    : o.norm == "dyt"     ? NormKind::dyt
                                           : NormKind::rmsnorm;
         }),
     model::choice<TrainOptions, TrainConfig>("placement", Field::kPlacement,

@@ -9,9 +9,10 @@
 //        0      8  kStateMagic, "NLTRAIN" and a 0 byte
 //        8      4  u32 format version, kStateVersion
 //       12     60  the config: u32 layers, hidden, heads, norm (0 rmsnorm,
-//                  1 layernorm, 2 none), placement (0 pre, 1 post), qkNorm
-//                  (0 or 1); f32 eps, initStd, residualInitScale; u32
-//                  warmup; f64 lr; u32 seed, seq, batch
+//                  1 layernorm, 2 none, 3 dyt), placement (0 pre, 1 post,
+//                  2 deepnorm, 3 output, 4 sandwich), qkNorm (0 or 1); f32
+//                  eps, initStd, residualInitScale; u32 warmup; f64 lr; u32
+//                  seed, seq, batch
 //       72      4  u32 diverged (0 or 1)
 //       76      8  u64 the text's bytes
 //       84      8  u64 the text's FNV-1a 64 hash

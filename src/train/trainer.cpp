@@ -32,22 +32,28 @@ constexpr float kBeta1 = 0.9f;
 constexpr float kBeta2 = 0.999f;
 constexpr float kAdamEps = 1e-8f;
 
-// out: (R, D); mean, rstd: (R) (mean unused by RMSNorm); inp: (R, D);
-// gain, bias: (D) or nullptr
+// out: (R, D); mean, rstd: (R) (mean unused by RMSNorm, both by DyT);
+// inp: (R, D); gain, bias: (D) or nullptr; alpha: (1) DyT's, else nullptr
 void norm_forward(NormKind kind, float* out, float* mean, float* rstd, const float* inp,
-                  const float* gain, const float* bias, int R, int D, float eps) {
-  if (kind == NormKind::layernorm) {
+                  const float* gain, const float* bias, const float* alpha, int R, int D,
+                  float eps) {
+  if (kind == NormKind::dyt) {
+    dyt_forward(out, inp, *alpha, gain, bias, R, D);
+  } else if (kind == NormKind::layernorm) {
     layernorm_forward(out, mean, rstd, inp, gain, bias, R, D, eps);
   } else {
     rmsnorm_forward(out, rstd, inp, gain, R, D, eps);
   }
 }
 
-// dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr
-void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, const float* dout,
-                   const float* inp, const float* gain, const float* mean, const float* rstd, int R,
-                   int D) {
-  if (kind == NormKind::layernorm) {
+// dinp: (R, D) written; dgain, dbias: (D) accumulated or nullptr; dalpha:
+// (1) accumulated, DyT only
+void norm_backward(NormKind kind, float* dinp, float* dgain, float* dbias, float* dalpha,
+                   const float* dout, const float* inp, const float* gain, const float* alpha,
+                   const float* mean, const float* rstd, int R, int D) {
+  if (kind == NormKind::dyt) {
+    dyt_backward(dinp, dgain, dbias, dalpha, dout, inp, *alpha, gain, R, D);
+  } else if (kind == NormKind::layernorm) {
     layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, R, D);
   } else {
     rmsnorm_backward(dinp, dgain, dout, inp, gain, rstd, R, D);
@@ -456,6 +462,8 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
   const float* b1 = tensor_at(p, o.norm1_bias);
   const float* g2 = tensor_at(p, o.norm2_gain);
   const float* b2 = tensor_at(p, o.norm2_bias);
+  const float* al1 = tensor_at(p, o.norm1_alpha);
+  const float* al2 = tensor_at(p, o.norm2_alpha);
 
   if (config_.norm == NormKind::none) {
     attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
@@ -463,41 +471,43 @@ void Trainer::layer_forward(int l, const LayerActs& a, float* y, const float* x,
     mlp_sublayer_forward(l, a, proj, a.mid, R);
     add(y, a.mid, proj, RD);
   } else if (config_.placement == Placement::pre) {
-    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, al1, R, D, eps);
     attention_sublayer_forward(l, a, proj, a.norm1, key_t, S, T, max_logit);
     add(a.mid, x, proj, RD);
-    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, al2, R, D, eps);
     mlp_sublayer_forward(l, a, proj, a.norm2, R);
     add(y, a.mid, proj, RD);
   } else if (config_.placement == Placement::output) {
     attention_sublayer_forward(l, a, a.branch1, x, key_t, S, T, max_logit);
-    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.branch1, g1, b1, R, D, eps);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.branch1, g1, b1, al1, R, D, eps);
     add(a.mid, x, a.norm1, RD);
     mlp_sublayer_forward(l, a, a.branch2, a.mid, R);
-    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.branch2, g2, b2, R, D, eps);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.branch2, g2, b2, al2, R, D, eps);
     add(y, a.mid, a.norm2, RD);
   } else if (config_.placement == Placement::sandwich) {
     const float* g1o = tensor_at(p, o.norm1_out_gain);
     const float* b1o = tensor_at(p, o.norm1_out_bias);
     const float* g2o = tensor_at(p, o.norm2_out_gain);
     const float* b2o = tensor_at(p, o.norm2_out_bias);
-    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, R, D, eps);
+    const float* al1o = tensor_at(p, o.norm1_out_alpha);
+    const float* al2o = tensor_at(p, o.norm2_out_alpha);
+    norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, x, g1, b1, al1, R, D, eps);
     attention_sublayer_forward(l, a, a.branch1, a.norm1, key_t, S, T, max_logit);
-    norm_forward(kind, proj, a.branch1_mean, a.branch1_rstd, a.branch1, g1o, b1o, R, D, eps);
+    norm_forward(kind, proj, a.branch1_mean, a.branch1_rstd, a.branch1, g1o, b1o, al1o, R, D, eps);
     add(a.mid, x, proj, RD);
-    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, R, D, eps);
+    norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, g2, b2, al2, R, D, eps);
     mlp_sublayer_forward(l, a, a.branch2, a.norm2, R);
-    norm_forward(kind, proj, a.branch2_mean, a.branch2_rstd, a.branch2, g2o, b2o, R, D, eps);
+    norm_forward(kind, proj, a.branch2_mean, a.branch2_rstd, a.branch2, g2o, b2o, al2o, R, D, eps);
     add(y, a.mid, proj, RD);
   } else {
     // post, and DeepNorm with the stream weighted by alpha.
     const float alpha = config_.residual_alpha();
     attention_sublayer_forward(l, a, proj, x, key_t, S, T, max_logit);
     residual_sum(a.norm1, alpha, x, proj, RD);
-    norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, R, D, eps);
+    norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, g1, b1, al1, R, D, eps);
     mlp_sublayer_forward(l, a, proj, a.mid, R);
     residual_sum(a.norm2, alpha, a.mid, proj, RD);
-    norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, R, D, eps);
+    norm_forward(kind, y, a.norm2_mean, a.norm2_rstd, a.norm2, g2, b2, al2, R, D, eps);
   }
 }
 
@@ -518,6 +528,10 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
   float* db1 = tensor_at(g, o.norm1_bias);
   float* dg2 = tensor_at(g, o.norm2_gain);
   float* db2 = tensor_at(g, o.norm2_bias);
+  const float* al1 = tensor_at(p, o.norm1_alpha);
+  const float* al2 = tensor_at(p, o.norm2_alpha);
+  float* dal1 = tensor_at(g, o.norm1_alpha);
+  float* dal2 = tensor_at(g, o.norm2_alpha);
   float* dy = dstream;
   float* dx = dstream;
 
@@ -530,18 +544,21 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
   } else if (config_.placement == Placement::pre) {
     // y = mid + fc_out(gelu(fc(N2(mid)))), mid = x + attn_out(attn(qkv(N1(x))))
     mlp_sublayer_backward(l, a, dtmp_, dy, a.norm2, R);
-    norm_backward(kind, dmid_, dg2, db2, dtmp_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    norm_backward(kind, dmid_, dg2, db2, dal2, dtmp_, a.mid, g2, al2, a.norm2_mean, a.norm2_rstd, R,
+                  D);
     add(dmid_, dmid_, dy, RD);
     attention_sublayer_backward(l, a, dtmp_, dmid_, a.norm1, S);
-    norm_backward(kind, dx, dg1, db1, dtmp_, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    norm_backward(kind, dx, dg1, db1, dal1, dtmp_, x, g1, al1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dx, dmid_, RD);
   } else if (config_.placement == Placement::output) {
     // y = mid + N2(b2), b2 = fc_out(gelu(fc(mid))); mid = x + N1(b1),
     // b1 = attn_out(attn(qkv(x))). dtmp holds db2, then db1.
-    norm_backward(kind, dtmp_, dg2, db2, dy, a.branch2, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    norm_backward(kind, dtmp_, dg2, db2, dal2, dy, a.branch2, g2, al2, a.norm2_mean, a.norm2_rstd,
+                  R, D);
     mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
     add(dmid_, dmid_, dy, RD);
-    norm_backward(kind, dtmp_, dg1, db1, dmid_, a.branch1, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dmid_, a.branch1, g1, al1, a.norm1_mean,
+                  a.norm1_rstd, R, D);
     attention_sublayer_backward(l, a, dx, dtmp_, x, S);
     add(dx, dx, dmid_, RD);
   } else if (config_.placement == Placement::sandwich) {
@@ -551,25 +568,32 @@ void Trainer::layer_backward(int l, const LayerActs& a, float* dstream, const fl
     // output once dy is read, then dtmp dN1's input.
     const float* g1o = tensor_at(p, o.norm1_out_gain);
     const float* g2o = tensor_at(p, o.norm2_out_gain);
-    norm_backward(kind, dtmp_, tensor_at(g, o.norm2_out_gain), tensor_at(g, o.norm2_out_bias), dy,
-                  a.branch2, g2o, a.branch2_mean, a.branch2_rstd, R, D);
+    const float* al1o = tensor_at(p, o.norm1_out_alpha);
+    const float* al2o = tensor_at(p, o.norm2_out_alpha);
+    norm_backward(kind, dtmp_, tensor_at(g, o.norm2_out_gain), tensor_at(g, o.norm2_out_bias),
+                  tensor_at(g, o.norm2_out_alpha), dy, a.branch2, g2o, al2o, a.branch2_mean,
+                  a.branch2_rstd, R, D);
     mlp_sublayer_backward(l, a, dattn_y_, dtmp_, a.norm2, R);
-    norm_backward(kind, dmid_, dg2, db2, dattn_y_, a.mid, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    norm_backward(kind, dmid_, dg2, db2, dal2, dattn_y_, a.mid, g2, al2, a.norm2_mean, a.norm2_rstd,
+                  R, D);
     add(dmid_, dmid_, dy, RD);
     norm_backward(kind, dtmp_, tensor_at(g, o.norm1_out_gain), tensor_at(g, o.norm1_out_bias),
-                  dmid_, a.branch1, g1o, a.branch1_mean, a.branch1_rstd, R, D);
+                  tensor_at(g, o.norm1_out_alpha), dmid_, a.branch1, g1o, al1o, a.branch1_mean,
+                  a.branch1_rstd, R, D);
     attention_sublayer_backward(l, a, dx, dtmp_, a.norm1, S);
-    norm_backward(kind, dtmp_, dg1, db1, dx, x, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dx, x, g1, al1, a.norm1_mean, a.norm1_rstd, R, D);
     add(dx, dtmp_, dmid_, RD);
   } else {
     // y = N2(s2), s2 = alpha mid + fc_out(gelu(fc(mid))); mid = N1(s1),
     // s1 = alpha x + attn_out(attn(qkv(x))) (alpha 1 but for DeepNorm).
     // dtmp holds ds2, then ds1.
     const float alpha = config_.residual_alpha();
-    norm_backward(kind, dtmp_, dg2, db2, dy, a.norm2, g2, a.norm2_mean, a.norm2_rstd, R, D);
+    norm_backward(kind, dtmp_, dg2, db2, dal2, dy, a.norm2, g2, al2, a.norm2_mean, a.norm2_rstd, R,
+                  D);
     mlp_sublayer_backward(l, a, dmid_, dtmp_, a.mid, R);
     add_scaled(dmid_, alpha, dtmp_, RD);
-    norm_backward(kind, dtmp_, dg1, db1, dmid_, a.norm1, g1, a.norm1_mean, a.norm1_rstd, R, D);
+    norm_backward(kind, dtmp_, dg1, db1, dal1, dmid_, a.norm1, g1, al1, a.norm1_mean, a.norm1_rstd,
+                  R, D);
     attention_sublayer_backward(l, a, dx, dtmp_, x, S);
     add_scaled(dx, alpha, dtmp_, RD);
   }
@@ -582,7 +606,8 @@ const float* Trainer::final_features(const float* x, float* out, float* mean, fl
   if (!config_.has_final_norm()) return x;
   const float* p = params_.data();
   norm_forward(config_.norm, out, mean, rstd, x, tensor_at(p, layout_.final_gain),
-               tensor_at(p, layout_.final_bias), R, config_.hidden, config_.eps);
+               tensor_at(p, layout_.final_bias), tensor_at(p, layout_.final_alpha), R,
+               config_.hidden, config_.eps);
   return out;
 }
 
@@ -611,9 +636,11 @@ void Trainer::head_forward_backward(const uint8_t* targets, int S, float scale) 
                   V, false);
   if (config_.has_final_norm()) {
     float* g = grads_.data();
+    const float* p = params_.data();
     norm_backward(config_.norm, dstream_, tensor_at(g, layout_.final_gain),
-                  tensor_at(g, layout_.final_bias), dxf, x,
-                  tensor_at(params_.data(), layout_.final_gain), final_mean_, final_rstd_, R, D);
+                  tensor_at(g, layout_.final_bias), tensor_at(g, layout_.final_alpha), dxf, x,
+                  tensor_at(p, layout_.final_gain), tensor_at(p, layout_.final_alpha), final_mean_,
+                  final_rstd_, R, D);
   }
 }
 

@@ -23,7 +23,8 @@
 // learned gain per head feature, before q.k / sqrt(dh).
 //   none (norm 'none', any placement): x += Attn(x); x += MLP(x)
 // N is RMSNorm (gain) or LayerNorm (gain and bias), by the kernels of
-// normlab/kernels.h. Adam (beta 0.9, 0.999, eps 1e-8), no clipping, no
+// normlab/kernels.h, or DyT, gain tanh(alpha x) + bias with a learned scalar
+// alpha per norm (train/elementwise.h). Adam (beta 0.9, 0.999, eps 1e-8), no clipping, no
 // weight decay; the learning rate rises linearly over `warmup` steps, then
 // stays. Initialization: init.h.
 //

@@ -15,9 +15,13 @@
 // FLOPs per step are counted for each (train/options.h: flops_per_step; the
 // peer's own count per formulation) and their ratios printed. Targets are printed,
 // never asserted.
+// Then the trainer's variants (qkNorm, the placements beyond pre and post,
+// the norms beyond RMSNorm and LayerNorm): each one's median ms per step in
+// wasm SIMD128 beside plain pre-norm's, the demonstration shape at L 24,
+// measured in the same interleaved rounds. --variants measures only those.
 //
 //   node tests/bench/train-bench.mjs [--dist dist/normlab.mjs] [--native build/bench-train-native.json]
-//        [--wasm-bench build/wasm] [--md build/bench-train.md] [--quick]
+//        [--wasm-bench build/wasm] [--md build/bench-train.md] [--quick] [--variants]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,17 +42,19 @@ function parseArgs(argv) {
     wasmBench: path.join(ROOT, 'build/wasm'),
     md: path.join(ROOT, 'build/bench-train.md'),
     quick: false,
+    variantsOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
+    else if (a === '--variants') o.variantsOnly = true;
     else if (['--dist', '--native', '--wasm-bench', '--md'].includes(a) && i + 1 < argv.length) {
       o[{ '--dist': 'dist', '--native': 'native', '--wasm-bench': 'wasmBench', '--md': 'md' }[a]] = path.resolve(
         argv[++i],
       );
     } else {
       console.error(
-        'usage: node tests/bench/train-bench.mjs [--dist FILE] [--native FILE] [--wasm-bench DIR] [--md FILE] [--quick]',
+        'usage: node tests/bench/train-bench.mjs [--dist FILE] [--native FILE] [--wasm-bench DIR] [--md FILE] [--quick] [--variants]',
       );
       process.exit(2);
     }
@@ -113,10 +119,67 @@ function wasmBench(dir, flavour, quick) {
   return JSON.parse(readFileSync(json, 'utf8'));
 }
 
+// The variants against plain pre-norm, each trainer stepped in turn in
+// every round. Returns the text table's rows.
+const VARIANTS = [
+  ['pre (plain)', { placement: 'pre' }],
+  ['post', { placement: 'post' }],
+  ['pre, qkNorm', { placement: 'pre', qkNorm: true }],
+  ['deepnorm', { placement: 'deepnorm' }],
+  ['output', { placement: 'output' }],
+  ['sandwich', { placement: 'sandwich' }],
+  ['pre, dyt', { placement: 'pre', norm: 'dyt' }],
+];
+
+async function measureVariants(nl, quick) {
+  const impls = [];
+  for (const [id, options] of VARIANTS) {
+    const trainer = await nl.createTrainer({ layers: 24, ...options });
+    impls.push({ id, trainer, step: () => trainer.step(1) });
+  }
+  const budget = quick ? { warmup: 1, rounds: 2, perRound: 2 } : { warmup: 2, rounds: 4, perRound: 5 };
+  const { wall, cpu } = await measure(impls, budget);
+  for (const i of impls) i.trainer.delete();
+  const plain = median(cpu.get(VARIANTS[0][0]));
+  return VARIANTS.map(([id]) => ({
+    label: id,
+    cells: [
+      median(wall.get(id)).toFixed(1),
+      median(cpu.get(id)).toFixed(1),
+      `${(median(cpu.get(id)) / plain).toFixed(2)}x`,
+    ],
+  }));
+}
+
+function printVariants(rows) {
+  console.log(
+    textTable(
+      'Trainer variants, ms per step in wasm SIMD128 (JS API), D 32, H 4, L 24, T 64, B 8, RMSNorm',
+      ['wall ms', 'CPU ms', 'CPU / pre'],
+      rows,
+      24,
+      12,
+    ),
+  );
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const loadNormlab = await loadApi(o.dist);
   const simd = await loadNormlab({ backend: 'simd128' });
+  if (o.variantsOnly) {
+    const load = os.loadavg();
+    console.log(`Node ${process.version}, load average ${load.map((l) => l.toFixed(2)).join(' ')}`);
+    printVariants(await measureVariants(simd, o.quick));
+    console.log(
+      `load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    simd.dispose();
+    return;
+  }
   const scalar = await loadNormlab({ backend: 'scalar' });
   const tfjs = await loadTfjsWasm();
   const load = os.loadavg();
@@ -243,12 +306,17 @@ async function main() {
     }
   }
 
+  const variantRows = await measureVariants(simd, o.quick);
+  printVariants(variantRows);
+
   const loadEnd = os.loadavg();
   console.log(`load average at the end ${loadEnd.map((l) => l.toFixed(2)).join(' ')}`);
   const md = [
     `Node ${process.version}, load average ${load.map((l) => l.toFixed(2)).join(' ')} at the start and ${loadEnd.map((l) => l.toFixed(2)).join(' ')} at the end, tfjs-backend-wasm ${tfjs.version} (${tfjs.threads} thread), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     mdTable(['per training step (median)', ...headers], rows),
+    '',
+    mdTable(['variant, L 24, wasm SIMD128 (median)', 'wall ms', 'CPU ms', 'CPU / pre'], variantRows),
   ].join('\n');
   writeFileSync(o.md, md + '\n');
   writeFileSync(

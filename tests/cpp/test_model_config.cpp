@@ -91,6 +91,8 @@ TEST_CASE("invalid options give one clear message each", "[model][config]") {
   // The trainer's own placements (src/train/options.h) are not the model's.
   cases.push_back({with([](ModelOptions& o) { o.placement = "deepnorm"; }),
                    "placement must be 'pre' or 'post'"});
+  cases.push_back({with([](ModelOptions& o) { o.norm = "dyt"; }),
+                   "norm must be 'rmsnorm', 'layernorm' or 'none'"});
   for (double v : {-1e-6, 2.0, inf}) {
     cases.push_back({with([v](ModelOptions& o) { o.eps = v; }), "eps must be a number in 0..1"});
   }

@@ -169,6 +169,19 @@ TEST_CASE("trainer backward with the norms on the branches: output and sandwich 
   }
 }
 
+TEST_CASE("trainer backward with DyT in place of every norm: pre, post, output and sandwich",
+          "[train][gradients]") {
+  for (const char* placement : {"pre", "post", "output", "sandwich"}) {
+    check_gradients(tiny_options(placement, "dyt"), std::string(placement) + " dyt");
+  }
+  // Each norm's alpha has a gradient in every layer.
+  for (auto tensor :
+       {&train::LayerParamOffsets::norm1_alpha, &train::LayerParamOffsets::norm2_alpha,
+        &train::LayerParamOffsets::norm1_out_alpha, &train::LayerParamOffsets::norm2_out_alpha}) {
+    CHECK(smallest_layer_gradient(tiny_options("sandwich", "dyt"), tensor, 1) > 1e-5);
+  }
+}
+
 TEST_CASE("trainer backward with QK-norm: every placement and norm, the q and k gains included",
           "[train][gradients]") {
   for (const char* placement : {"pre", "post"}) {

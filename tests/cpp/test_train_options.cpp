@@ -53,7 +53,7 @@ TEST_CASE("trainer options: each bad field gets its message", "[train][options]"
           o.heads = 32;
         }) == "heads must be a power of two in 1..16 for hidden 256");
   CHECK(message_for([](auto& o) { o.norm = "batchnorm"; }) ==
-        "norm must be 'rmsnorm', 'layernorm' or 'none'");
+        "norm must be 'rmsnorm', 'layernorm', 'none' or 'dyt'");
   CHECK(message_for([](auto& o) { o.placement = "middle"; }) ==
         "placement must be 'pre', 'post', 'deepnorm', 'output' or 'sandwich'");
   // A boolean: JS passes 0 or 1 (wasm/boundary.js), and -1 for a value of

@@ -92,7 +92,10 @@ inline std::vector<float> spread_params(const train::ParamLayout& layout,
     fill(l.norm2_out_gain, 0.5f, 1.5f, D);
     fill(l.norm1_out_bias, -0.2f, 0.2f, D);
     fill(l.norm2_out_bias, -0.2f, 0.2f, D);
+    for (std::size_t alpha : {l.norm1_alpha, l.norm2_alpha, l.norm1_out_alpha, l.norm2_out_alpha})
+      fill(alpha, 0.3f, 1.2f, 1);
   }
+  fill(layout.final_alpha, 0.3f, 1.2f, 1);
   fill(layout.final_gain, 0.5f, 1.5f, D);
   fill(layout.final_bias, -0.2f, 0.2f, D);
   return p;

@@ -25,14 +25,20 @@ const double* at(const Vec& p, std::size_t offset) {
 }
 double* at(Vec& p, std::size_t offset) { return offset == kAbsent ? nullptr : p.data() + offset; }
 
-// out, mean, rstd: (R, D), (R), (R); x: (R, D); gain, bias: (D) or nullptr
+// out, mean, rstd: (R, D), (R), (R); x: (R, D); gain, bias: (D) or nullptr;
+// alpha: (1) DyT's (y = gain tanh(alpha x) + bias), else nullptr
 void norm_forward(NormKind kind, Vec& out, Vec& mean, Vec& rstd, const Vec& x, const double* gain,
-                  const double* bias, int R, int D, double eps) {
+                  const double* bias, const double* alpha, int R, int D, double eps) {
   out.assign(static_cast<std::size_t>(R) * D, 0.0);
   mean.assign(R, 0.0);
   rstd.assign(R, 0.0);
   for (int r = 0; r < R; ++r) {
     const double* x_r = &x[static_cast<std::size_t>(r) * D];
+    if (kind == NormKind::dyt) {
+      for (int i = 0; i < D; ++i)
+        out[static_cast<std::size_t>(r) * D + i] = gain[i] * std::tanh(*alpha * x_r[i]) + bias[i];
+      continue;
+    }
     double mu = 0.0;
     if (kind == NormKind::layernorm) {
       for (int i = 0; i < D; ++i) mu += x_r[i] / D;
@@ -52,13 +58,26 @@ void norm_forward(NormKind kind, Vec& out, Vec& mean, Vec& rstd, const Vec& x, c
 // xhat = (x - mean) r, u = g dy:
 //   RMSNorm    dx = r (u - xhat mean(u xhat))
 //   LayerNorm  dx = r (u - mean(u) - xhat mean(u xhat))
-// dgain += dy xhat, dbias += dy.  dx: (R, D) written
-void norm_backward(NormKind kind, Vec& dx, double* dgain, double* dbias, const Vec& dy,
-                   const Vec& x, const double* gain, const Vec& mean, const Vec& rstd, int R,
-                   int D) {
+// dgain += dy xhat, dbias += dy. DyT, t = tanh(alpha x):
+//   dx = u alpha (1 - t^2), dgain += dy t, dbias += dy, dalpha += u x (1 - t^2)
+// dx: (R, D) written
+void norm_backward(NormKind kind, Vec& dx, double* dgain, double* dbias, double* dalpha,
+                   const Vec& dy, const Vec& x, const double* gain, const double* alpha,
+                   const Vec& mean, const Vec& rstd, int R, int D) {
   dx.assign(static_cast<std::size_t>(R) * D, 0.0);
   for (int r = 0; r < R; ++r) {
     const std::size_t o = static_cast<std::size_t>(r) * D;
+    if (kind == NormKind::dyt) {
+      for (int i = 0; i < D; ++i) {
+        const double t = std::tanh(*alpha * x[o + i]);
+        const double u = gain[i] * dy[o + i];
+        dx[o + i] = u * *alpha * (1.0 - t * t);
+        dgain[i] += dy[o + i] * t;
+        dbias[i] += dy[o + i];
+        *dalpha += u * x[o + i] * (1.0 - t * t);
+      }
+      continue;
+    }
     double mean_u = 0.0, mean_u_xhat = 0.0;
     for (int i = 0; i < D; ++i) {
       const double xhat = (x[o + i] - mean[r]) * rstd[r];
@@ -407,7 +426,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       a.y = sum(a.mid, proj);
     } else if (pre) {
       norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.x, at(p, o.norm1_gain),
-                   at(p, o.norm1_bias), R, D, eps);
+                   at(p, o.norm1_bias), at(p, o.norm1_alpha), R, D, eps);
       linear_forward(a.qkv, a.norm1, &p[o.qkv], R, D, 3 * D);
       if (qk) qk_norm_forward(a.qkv, a.qk_in, a.qk_rstd, &p[o.q_gain], &p[o.k_gain], R, D, H, eps);
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
@@ -415,18 +434,18 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       if (sandwich) {
         a.b1 = proj;
         norm_forward(kind, proj, a.b1_mean, a.b1_rstd, a.b1, at(p, o.norm1_out_gain),
-                     at(p, o.norm1_out_bias), R, D, eps);
+                     at(p, o.norm1_out_bias), at(p, o.norm1_out_alpha), R, D, eps);
       }
       a.mid = sum(a.x, proj);
       norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.mid, at(p, o.norm2_gain),
-                   at(p, o.norm2_bias), R, D, eps);
+                   at(p, o.norm2_bias), at(p, o.norm2_alpha), R, D, eps);
       linear_forward(a.fc, a.norm2, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
       if (sandwich) {
         a.b2 = proj;
         norm_forward(kind, proj, a.b2_mean, a.b2_rstd, a.b2, at(p, o.norm2_out_gain),
-                     at(p, o.norm2_out_bias), R, D, eps);
+                     at(p, o.norm2_out_bias), at(p, o.norm2_out_alpha), R, D, eps);
       }
       a.y = sum(a.mid, proj);
     } else if (output) {
@@ -435,13 +454,13 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       attention_forward(a.attn_y, a.att, a.max_logit, a.qkv, N, T, D, H);
       linear_forward(a.b1, a.attn_y, &p[o.attn_out], R, D, D);
       norm_forward(kind, a.norm1, a.norm1_mean, a.norm1_rstd, a.b1, at(p, o.norm1_gain),
-                   at(p, o.norm1_bias), R, D, eps);
+                   at(p, o.norm1_bias), at(p, o.norm1_alpha), R, D, eps);
       a.mid = sum(a.x, a.norm1);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(a.b2, a.gelu, &p[o.fc_out], R, F, D);
       norm_forward(kind, a.norm2, a.norm2_mean, a.norm2_rstd, a.b2, at(p, o.norm2_gain),
-                   at(p, o.norm2_bias), R, D, eps);
+                   at(p, o.norm2_bias), at(p, o.norm2_alpha), R, D, eps);
       a.y = sum(a.mid, a.norm2);
     } else {
       linear_forward(a.qkv, a.x, &p[o.qkv], R, D, 3 * D);
@@ -450,13 +469,13 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       linear_forward(proj, a.attn_y, &p[o.attn_out], R, D, D);
       a.norm1 = scaled_sum(alpha, a.x, proj);
       norm_forward(kind, a.mid, a.norm1_mean, a.norm1_rstd, a.norm1, at(p, o.norm1_gain),
-                   at(p, o.norm1_bias), R, D, eps);
+                   at(p, o.norm1_bias), at(p, o.norm1_alpha), R, D, eps);
       linear_forward(a.fc, a.mid, &p[o.fc], R, D, F);
       gelu_forward(a.gelu, a.fc);
       linear_forward(proj, a.gelu, &p[o.fc_out], R, F, D);
       a.norm2 = scaled_sum(alpha, a.mid, proj);
       norm_forward(kind, a.y, a.norm2_mean, a.norm2_rstd, a.norm2, at(p, o.norm2_gain),
-                   at(p, o.norm2_bias), R, D, eps);
+                   at(p, o.norm2_bias), at(p, o.norm2_alpha), R, D, eps);
     }
     x = a.y;
   }
@@ -465,7 +484,7 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
   Vec xf = x, final_mean, final_rstd;
   if (c.has_final_norm()) {
     norm_forward(kind, xf, final_mean, final_rstd, x, at(p, layout.final_gain),
-                 at(p, layout.final_bias), R, D, eps);
+                 at(p, layout.final_bias), at(p, layout.final_alpha), R, D, eps);
   }
   Vec logits;
   linear_forward(logits, xf, &p[layout.wte], R, D, V);
@@ -492,8 +511,9 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
   Vec dxf, dx;
   linear_backward(dxf, &g[layout.wte], dlogits, xf, &p[layout.wte], R, D, V);
   if (c.has_final_norm()) {
-    norm_backward(kind, dx, at(g, layout.final_gain), at(g, layout.final_bias), dxf, x,
-                  at(p, layout.final_gain), final_mean, final_rstd, R, D);
+    norm_backward(kind, dx, at(g, layout.final_gain), at(g, layout.final_bias),
+                  at(g, layout.final_alpha), dxf, x, at(p, layout.final_gain),
+                  at(p, layout.final_alpha), final_mean, final_rstd, R, D);
   } else {
     dx = dxf;
   }
@@ -518,19 +538,22 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
     } else if (pre) {
       Vec db2 = dy;
       if (sandwich) {
-        norm_backward(kind, db2, at(g, o.norm2_out_gain), at(g, o.norm2_out_bias), dy, a.b2,
-                      at(p, o.norm2_out_gain), a.b2_mean, a.b2_rstd, R, D);
+        norm_backward(kind, db2, at(g, o.norm2_out_gain), at(g, o.norm2_out_bias),
+                      at(g, o.norm2_out_alpha), dy, a.b2, at(p, o.norm2_out_gain),
+                      at(p, o.norm2_out_alpha), a.b2_mean, a.b2_rstd, R, D);
       }
       linear_backward(dgelu, &g[o.fc_out], db2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dtmp, &g[o.fc], dfc, a.norm2, &p[o.fc], R, D, F);
-      norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), dtmp, a.mid,
-                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
+      norm_backward(kind, dmid, at(g, o.norm2_gain), at(g, o.norm2_bias), at(g, o.norm2_alpha),
+                    dtmp, a.mid, at(p, o.norm2_gain), at(p, o.norm2_alpha), a.norm2_mean,
+                    a.norm2_rstd, R, D);
       dmid = sum(dmid, dy);
       Vec db1 = dmid;
       if (sandwich) {
-        norm_backward(kind, db1, at(g, o.norm1_out_gain), at(g, o.norm1_out_bias), dmid, a.b1,
-                      at(p, o.norm1_out_gain), a.b1_mean, a.b1_rstd, R, D);
+        norm_backward(kind, db1, at(g, o.norm1_out_gain), at(g, o.norm1_out_bias),
+                      at(g, o.norm1_out_alpha), dmid, a.b1, at(p, o.norm1_out_gain),
+                      at(p, o.norm1_out_alpha), a.b1_mean, a.b1_rstd, R, D);
       }
       linear_backward(dattn_y, &g[o.attn_out], db1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
@@ -539,19 +562,22 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
                          &p[o.k_gain], R, D, H);
       }
       linear_backward(dtmp, &g[o.qkv], dqkv, a.norm1, &p[o.qkv], R, D, 3 * D);
-      norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), dtmp, a.x,
-                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
+      norm_backward(kind, dx, at(g, o.norm1_gain), at(g, o.norm1_bias), at(g, o.norm1_alpha), dtmp,
+                    a.x, at(p, o.norm1_gain), at(p, o.norm1_alpha), a.norm1_mean, a.norm1_rstd, R,
+                    D);
       dx = sum(dx, dmid);
     } else if (output) {
       Vec db2, db1;
-      norm_backward(kind, db2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.b2,
-                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
+      norm_backward(kind, db2, at(g, o.norm2_gain), at(g, o.norm2_bias), at(g, o.norm2_alpha), dy,
+                    a.b2, at(p, o.norm2_gain), at(p, o.norm2_alpha), a.norm2_mean, a.norm2_rstd, R,
+                    D);
       linear_backward(dgelu, &g[o.fc_out], db2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
       dmid = sum(dmid, dy);
-      norm_backward(kind, db1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.b1,
-                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
+      norm_backward(kind, db1, at(g, o.norm1_gain), at(g, o.norm1_bias), at(g, o.norm1_alpha), dmid,
+                    a.b1, at(p, o.norm1_gain), at(p, o.norm1_alpha), a.norm1_mean, a.norm1_rstd, R,
+                    D);
       linear_backward(dattn_y, &g[o.attn_out], db1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
       if (qk) {
@@ -562,14 +588,16 @@ double reference_loss(const train::TrainConfig& c, const train::ParamLayout& lay
       dx = sum(dx, dmid);
     } else {
       Vec ds2, ds1;
-      norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), dy, a.norm2,
-                    at(p, o.norm2_gain), a.norm2_mean, a.norm2_rstd, R, D);
+      norm_backward(kind, ds2, at(g, o.norm2_gain), at(g, o.norm2_bias), at(g, o.norm2_alpha), dy,
+                    a.norm2, at(p, o.norm2_gain), at(p, o.norm2_alpha), a.norm2_mean, a.norm2_rstd,
+                    R, D);
       linear_backward(dgelu, &g[o.fc_out], ds2, a.gelu, &p[o.fc_out], R, F, D);
       gelu_backward(dfc, dgelu, a.fc);
       linear_backward(dmid, &g[o.fc], dfc, a.mid, &p[o.fc], R, D, F);
       dmid = scaled_sum(alpha, ds2, dmid);
-      norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), dmid, a.norm1,
-                    at(p, o.norm1_gain), a.norm1_mean, a.norm1_rstd, R, D);
+      norm_backward(kind, ds1, at(g, o.norm1_gain), at(g, o.norm1_bias), at(g, o.norm1_alpha), dmid,
+                    a.norm1, at(p, o.norm1_gain), at(p, o.norm1_alpha), a.norm1_mean, a.norm1_rstd,
+                    R, D);
       linear_backward(dattn_y, &g[o.attn_out], ds1, a.attn_y, &p[o.attn_out], R, D, D);
       attention_backward(dqkv, dattn_y, a.att, a.qkv, N, T, D, H);
       if (qk) {

@@ -34,6 +34,7 @@ const CREATE_CASES = [
   [{ placement: 'deepnorm' }, RangeError, MODEL_PLACEMENT],
   [{ placement: 'output' }, RangeError, MODEL_PLACEMENT],
   [{ placement: 'sandwich' }, RangeError, MODEL_PLACEMENT],
+  [{ norm: 'dyt' }, RangeError, MODEL_NORM],
   [{ layer: 12 }, TypeError, "unknown model option 'layer'"],
   [{ hidden: 32 }, RangeError, HIDDEN],
   [{ hidden: 2048 }, RangeError, HIDDEN],

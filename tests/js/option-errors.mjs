@@ -9,7 +9,7 @@ export const LAYERS = 'layers must be an integer in 1..64';
 // variants), each refuses by its own list.
 export const MODEL_NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
 export const MODEL_PLACEMENT = "placement must be 'pre' or 'post'";
-export const TRAINER_NORM = "norm must be 'rmsnorm', 'layernorm' or 'none'";
+export const TRAINER_NORM = "norm must be 'rmsnorm', 'layernorm', 'none' or 'dyt'";
 export const TRAINER_PLACEMENT = "placement must be 'pre', 'post', 'deepnorm', 'output' or 'sandwich'";
 export const EPS = 'eps must be a number in 0..1';
 export const SEED = 'seed must be an integer in 0..4294967295';

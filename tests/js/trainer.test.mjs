@@ -353,6 +353,8 @@ describe('the variants: each echoed, trained, and sliced bit for bit', () => {
     { placement: 'deepnorm', norm: 'layernorm', qkNorm: true },
     { placement: 'output' },
     { placement: 'sandwich', norm: 'layernorm' },
+    { norm: 'dyt' },
+    { placement: 'pre', norm: 'dyt', qkNorm: true },
   ];
   for (const variant of VARIANTS) {
     test(optionsName(variant), async () => {
