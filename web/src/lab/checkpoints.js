@@ -22,8 +22,9 @@
 const DB = 'normlab-lab';
 const STORE = 'contrast';
 const KEY = 'latest';
-// A record of another layout is not offered.
-export const CHECKPOINT_VERSION = 1;
+// A record of another layout is not offered (version 2: the runs keep
+// each step's largest attention logit, maxLogit).
+export const CHECKPOINT_VERSION = 2;
 
 function request(req) {
   return new Promise((resolve, reject) => {
@@ -76,6 +77,7 @@ export function recordAt(run, step) {
     gradLast: series('gradLast'),
     updateFirst: series('updateFirst'),
     updateLast: series('updateLast'),
+    maxLogit: series('maxLogit'),
     entropy: run.entropy,
     layerNormsBefore: run.layerNorms.before,
     nextCharsBefore: run.nextChars.before,

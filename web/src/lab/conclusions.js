@@ -3,6 +3,7 @@
 // layer's gradient did, what warmup changed, and how the reader's guess
 // compares. Returns sentences as { key, params } (keys of lab/en.js); the
 // numbers in params are raw, the widget formats them.
+import { LAB_RUNS } from '../predictions.js';
 
 // How a run ended, as the lab's reading, the sweep and the tests judge it.
 // A run learned when its final training loss (the mean of its last
@@ -131,10 +132,18 @@ export function labConclusions(runs, { settings, steps, guess }) {
       params: { warmup: settings.warmup, warm: finalLoss(warm), cold: finalLoss(cold) },
     });
   }
-  if (guess && Array.isArray(guess.g) && runs.every((run) => runOutcome(run) !== 'none' || run.status === 'failed')) {
-    const ran = runs.map((run) => run.id);
+  // The guess is about the chapter's runs only: a variant trained beside
+  // them is neither guessed nor counted, and a contrast without them says
+  // nothing of the guess.
+  const ran = runs.map((run) => run.id).filter((id) => LAB_RUNS.includes(id));
+  if (
+    ran.length &&
+    guess &&
+    Array.isArray(guess.g) &&
+    runs.every((run) => runOutcome(run) !== 'none' || run.status === 'failed')
+  ) {
     const guessed = guess.g.filter((id) => ran.includes(id));
-    const learned = runs.filter((run) => runOutcome(run) === 'learned').map((run) => run.id);
+    const learned = runs.filter((run) => ran.includes(run.id) && runOutcome(run) === 'learned').map((run) => run.id);
     const same = guessed.length === learned.length && guessed.every((id) => learned.includes(id));
     // When no run learned, the sentence names none of them: its own wording
     // ("结果没有一组学起来", not "结果学起来的是没有一组").

@@ -3,7 +3,7 @@
 // download; the section's title is in the page's own dictionaries.
 export default {
   intro:
-    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own prose in English. The lab trains it once per run, one run after another, each from the same seed: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
+    'Here a real model trains in your tab: a small byte-level transformer (hidden size {hidden}, {heads} heads, one token per byte), from random weights, on this chapter’s own prose in English. The lab trains it once per run, each from the same seed; by default the chapter’s three runs: pre-norm, post-norm, and post-norm whose learning rate rises in a straight line over its first steps (warmup). A step reads {batch} sequences of {seq} bytes.',
   settings: 'Settings',
   depth: 'Layers',
   lr: 'Learning rate',
@@ -22,6 +22,17 @@ export default {
   runPost: 'post-norm',
   runWarmup: 'post-norm + warmup',
   runPost6: 'post-norm at 6 layers',
+  runQkNorm: 'pre-norm + QK-norm',
+  runSandwich: 'sandwich norm',
+  runOutput: 'norm after each sublayer',
+  runDeepNorm: 'DeepNorm',
+  runDyt: 'pre-norm, tanh instead of norm (DyT)',
+  presets: 'Train',
+  presetChapter: 'the chapter’s contrast',
+  presetCurrent: 'what current models do',
+  presetsNote:
+    'The chapter’s contrast is pre-norm against post-norm with and without warmup. What current models do: pre-norm and post-norm beside the placements recent open models chose. QK-norm adds an RMSNorm on each head’s queries and keys, which bounds the attention logits (Qwen3, OLMo 2, Gemma 3); a sandwich norm sits both before and after each sublayer (Gemma 2 and 3); a norm after each sublayer only, on the branch before it is added back, keeps the stream un-normalized (OLMo 2); DeepNorm is post-norm with a stream weighted up and branches initialized smaller; DyT swaps each norm for a learned tanh.',
+  presetsMissing: 'This build’s trainer does not take {runs} yet, so the lab does not offer them.',
   noRuns: 'Choose at least one run.',
   predictTitle: 'Before the first run: which of them will learn?',
   predictIntro:
@@ -245,4 +256,22 @@ export default {
   normsOutputRow: 'output',
   normsTable: '{run}: mean L2 per token over {tokens} tokens, each value as the trainer returned it',
   colLayer: 'Layer',
+  logitTitle: 'Largest attention logit at every step, over all layers',
+  logitTitleLog: 'Largest attention logit at every step, over all layers (log scale)',
+  axisLogit: 'largest logit',
+  logitLine:
+    'At each step: the largest score any attention head gave a key before its softmax, q·k / √(head size), over every layer, head, causal pair and the step’s {batch} training sequences of {seq} bytes (the trainer measures it in the step’s own forward pass). Where it climbs, the softmaxes it feeds move toward one-hot: the saturation the softmax widget above shows, here in a model that trains. With QK-norm each head’s queries and keys are RMS-normalized first, so while their learned gains stay at 1 the logit can never pass √(head size) = √{headSize} ≈ {bound}: a ceiling it may sit close to from the first step, where without QK-norm the logit is free to climb as the weights grow.',
+  tableLogit: 'Largest attention logit per step, over all layers, heads and the step’s {batch} sequences',
+  streamTitle: 'The stream’s length layer by layer, before and after training (log scale)',
+  streamBefore: 'Before the first step',
+  streamAfter: 'After the last step',
+  streamLine:
+    'The L2 norm of each token’s vector on the residual stream, averaged over the {tokens} tokens of one window of held-out text, where the stream enters each layer and, at the right end, where it leaves the last: measured on the same window for every run, once on the initial weights and once on the weights the run ended with (for a run that diverged, the last ones it updated). A pre-norm stream is free to grow; past the embedding, a post-norm stream is a norm’s output at every layer.',
+  streamPending: 'The chart appears when the first run has been measured.',
+  tableStream:
+    'Mean L2 per token of the residual stream on one window of held-out text ({tokens} tokens), entering each layer, before and after training',
+  colBefore: '{run}, before',
+  colAfter: '{run}, after',
+  normsVariant:
+    'This run places its norms its own way; the chart shows the stream entering each layer and the two norms the trainer reports per layer, and the reading below reads the stream as it does a pre-norm one.',
 };

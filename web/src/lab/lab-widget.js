@@ -1,9 +1,12 @@
 // The training lab: a real model trained in the tab, pre-norm against
-// post-norm with and without warmup, on the page's own prose in the
-// reader's language. The reader guesses which runs will learn, starts the
-// contrast, and watches each run's loss, its first/last-layer gradient
-// ratio and its first/last-layer update ratio step by step, against two
-// reference lines computed from the text; then a chosen run's own "L2/tok
+// post-norm with and without warmup (or, at the reader's choice, the
+// normalization choices of current models beside them), on the page's own
+// prose in the reader's language. The reader guesses which of the chapter's
+// runs will learn, starts the contrast, and watches each run's loss, its
+// first/last-layer gradient ratio, its first/last-layer update ratio and its
+// largest attention logit step by step, the first against two reference
+// lines computed from the text; every run's stream layer by layer before
+// and after training; then a chosen run's own "L2/tok
 // across layers" (the demo panel's chart for the model trained here)
 // before and after training; what each model writes and expects next; when
 // the runs end, a reading worded from their numbers and from the committed

@@ -30,8 +30,12 @@ export function float32Text(value) {
 // MLP-side norm input (the stream plus the MLP's output); in pre-norm the
 // stream itself (the attention-side norm's input).
 function growingSums(probe, placement) {
-  return placement === 'post' ? probe.norms.postAttentionNorm.in : probe.residual;
+  return streamNormed(placement) ? probe.norms.postAttentionNorm.in : probe.residual;
 }
+
+// Placements whose stream between layers is a norm's output: post-norm, and
+// DeepNorm (post-norm on a sum that weights the stream up).
+export const streamNormed = (placement) => placement === 'post' || placement === 'deepnorm';
 
 const TREND_KEYS = {
   stream: { grows: 'streamGrows', level: 'streamLevel', shrinks: 'streamShrinks' },
@@ -49,14 +53,14 @@ function trend(first, last) {
 //   sums{Grows,Level,Shrinks}     post-norm: the sum the MLP-side norm of
 //                                 each layer reads, first layer to last
 //   normsPinned / normsSpread     the norm outputs' range against sqrt(d)
-// when: 'before' | 'after'; placement: 'pre' | 'post'; hidden: d.
+// when: 'before' | 'after'; placement: the run's (trainer options); hidden: d.
 export function layerNormsReading(probe, { when, placement, hidden }) {
   const sentences = [];
   const sums = growingSums(probe, placement);
   const first = sums[0];
   const last = sums.at(-1);
   const { factor, way } = trend(first, last);
-  const keys = TREND_KEYS[placement === 'post' ? 'sums' : 'stream'];
+  const keys = TREND_KEYS[streamNormed(placement) ? 'sums' : 'stream'];
   sentences.push({ key: keys[way], params: { when, first, last, factor, lastLayer: probe.residual.length - 2 } });
   if (probe.norms) {
     const outs = [...probe.norms.inputNorm.out, ...probe.norms.postAttentionNorm.out];

@@ -11,8 +11,9 @@
 // opening is the patch of what the trainer gave as it was made (the
 // entropy, the norms before the first step); each work() returns what the slice produced as a patch for the run's
 // record (applyPatch below): { status, append, set }, where append holds the
-// steps' series to add (loss, gradFirst, gradLast, updateFirst, updateLast:
-// plain arrays of the trainer's float32 values) and set the values the run
+// steps' series to add (loss, gradFirst, gradLast, updateFirst, updateLast,
+// maxLogit: plain arrays of the trainer's float32 values; maxLogit is each
+// step's largest attention logit over all layers, stepMaxLogits below) and set the values the run
 // gained (entropy, layerNormsBefore, nextCharsBefore, heldout, sample,
 // sampleBytes, nextCharsAfter, layerNormsAfter, gains, divergedAt). A run
 // ends 'done', or 'diverged' on the first step whose loss or gradient is not
@@ -23,7 +24,21 @@
 // posts it as it is.
 import { createNextChars } from './next-chars.js';
 
-const SERIES = ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast'];
+// The per-step series a run keeps: those the trainer reports as they are,
+// then maxLogit, taken from its per-layer maxLogit.
+const STEP_SERIES = ['loss', 'gradFirst', 'gradLast', 'updateFirst', 'updateLast'];
+const SERIES = [...STEP_SERIES, 'maxLogit'];
+
+// Each step's largest attention logit over the layers, from the trainer's
+// run.maxLogit (step k's layer l at k * layers + l); NaN for a step with a
+// NaN layer (after a divergence), as Math.max gives.
+export function stepMaxLogits(maxLogit, layers) {
+  const steps = [];
+  for (let k = 0; k < maxLogit.length / layers; k++) {
+    steps.push(Math.max(...maxLogit.subarray(k * layers, (k + 1) * layers)));
+  }
+  return steps;
+}
 
 // trainer.layerNorms()'s result as plain arrays (the float32 values exact).
 function plainLayerNorms(probe) {
@@ -55,6 +70,7 @@ export const emptySeries = () => ({
   gradLast: [],
   updateFirst: [],
   updateLast: [],
+  maxLogit: [],
   entropy: NaN,
 });
 
@@ -68,6 +84,7 @@ export function createRunWork(trainer, { steps, sample, resumeAt = 0 }, now = ()
   // The last slice stopped part-way through a step (no state to save).
   let midStep = false;
   let nextChars = resumeAt === 0 ? createNextChars(trainer, sample.prompt) : null;
+  const { layers } = trainer.config;
 
   // The last weights' norms and gains, as the run ends.
   const ending = (set) => {
@@ -85,7 +102,8 @@ export function createRunWork(trainer, { steps, sample, resumeAt = 0 }, now = ()
     do {
       result = trainer.advance(boundary && midStep ? 0 : budget);
       midStep = result.unitsDone !== 0;
-      for (const name of SERIES) for (const v of result[name]) patch.append[name].push(v);
+      for (const name of STEP_SERIES) for (const v of result[name]) patch.append[name].push(v);
+      for (const v of stepMaxLogits(result.maxLogit, layers)) patch.append.maxLogit.push(v);
     } while (boundary && midStep && !result.diverged && now() - start < budget);
     if (result.diverged) {
       const bad = patch.append.loss.findIndex((v) => !Number.isFinite(v));

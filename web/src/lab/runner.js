@@ -25,8 +25,9 @@
 // bit. A write that fails is reported in state.saving and otherwise ignored.
 //
 // Everything a run produced is kept as plain numbers (the trainer's float32
-// values, exact as doubles): loss, gradFirst, gradLast, updateFirst and
-// updateLast per step; the lengths of the stream and the norms layer by
+// values, exact as doubles): loss, gradFirst, gradLast, updateFirst,
+// updateLast and maxLogit (the largest attention logit over the layers) per
+// step; the lengths of the stream and the norms layer by
 // layer on the held-out text's first window (trainer.layerNorms()) and the
 // most likely next characters after the sample's prompt (next-chars.js),
 // before the first step and when the run ends (diverged: on the last

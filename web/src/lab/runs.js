@@ -84,6 +84,31 @@ export const RUN_CHANGES = Object.freeze({
   dyt: { placement: 'pre', norm: 'dyt' },
 });
 export const VARIANT_RUNS = Object.freeze(['pre', 'post', 'qknorm', 'sandwich', 'output', 'deepnorm', 'dyt']);
+
+// Whether the trainer this page loads takes run `id`'s changes: each option
+// it changes is a row of the trainer's option table, and a choice's value is
+// one of the row's choices. A variant the trainer does not take yet is not
+// offered (trainerRows: the option table's trainer rows).
+export function runAccepted(id, trainerRows) {
+  const rows = Object.fromEntries(trainerRows.map((row) => [row.name, row]));
+  return Object.entries(RUN_CHANGES[id]).every(([name, value]) => {
+    const row = rows[name];
+    if (!row) return false;
+    return row.kind !== 'choice' || typeof value !== 'string' || row.choices.includes(value);
+  });
+}
+
+// The runs the settings offer, in this order: the chapter's three, then the
+// variants' own, each once; and the two contrasts the settings set in one
+// press: the chapter's (the default, which the guess is about) and the
+// normalization choices of current models (the variants the trainer takes).
+const accepted = (ids) => ids.filter((id) => runAccepted(id, OPTION_TABLES.trainer));
+export const RUN_CHOICES = Object.freeze(accepted([...new Set([...LAB_RUNS, ...VARIANT_RUNS])]));
+export const CONTRAST_PRESETS = Object.freeze({
+  chapter: Object.freeze([...LAB_RUNS]),
+  current: Object.freeze(accepted(VARIANT_RUNS)),
+});
+
 // The variant sweep's depths (a shallow stack, the lab's, twice the lab's)
 // and learning rates, from the lab's default up to where attention logits
 // grow (Wortsman et al. 2023 see them grow above a rate that falls as

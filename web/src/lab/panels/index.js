@@ -19,6 +19,7 @@
 // in the list.
 import { controlsPanel } from './controls.js';
 import { guessPanel } from './guess.js';
+import { logitPanel } from './logit.js';
 import { lossPanel } from './loss.js';
 import { mapPanel } from './map.js';
 import { normsPanel } from './norms.js';
@@ -29,6 +30,7 @@ import { readingPanel } from './reading.js';
 import { samplesPanel } from './samples.js';
 import { savedPanel } from './saved.js';
 import { settingsPanel } from './settings.js';
+import { streamPanel } from './stream.js';
 import { updatesPanel } from './updates.js';
 import { windowPanel } from './window.js';
 
@@ -41,6 +43,8 @@ export const PANELS = [
   lossPanel,
   ratioPanel,
   updatesPanel,
+  logitPanel,
+  streamPanel,
   normsPanel,
   samplesPanel,
   readingPanel,

@@ -9,7 +9,7 @@ import { decimals, integer, significant } from '../../format.js';
 import { el, labelledControl, setHidden, setOptions, setText } from '../../widgets/dom.js';
 import { createChartFigure } from '../chart-figure.js';
 import { RUN_LABEL } from '../labels.js';
-import { float32Text, layerNormsReading } from '../layer-norms.js';
+import { float32Text, layerNormsReading, streamNormed } from '../layer-norms.js';
 import { LAB_SHAPE } from '../runs.js';
 
 // The legend: one item per quantity.
@@ -117,7 +117,11 @@ export const normsPanel = {
         }),
       t('normsChart', { run: t(RUN_LABEL[run.id]) }),
     );
-    setText(part.placement, t(placement === 'post' ? 'normsPost' : 'normsPre'));
+    // DeepNorm is read as post-norm (its stream is a norm's output); a run
+    // placed otherwise (output, sandwich), or without a norm (DyT), gets no
+    // claim of either's.
+    const onlyPre = placement === 'pre' && run.options.norm !== 'dyt';
+    setText(part.placement, t(streamNormed(placement) ? 'normsPost' : onlyPre ? 'normsPre' : 'normsVariant'));
     // The reading's numbers, each as its sentence shows it.
     part.reading.replaceChildren(
       ...probes.flatMap(([when, probe]) =>

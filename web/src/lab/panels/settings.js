@@ -1,21 +1,26 @@
 // The lab's introduction and the reader's settings: depth, learning rate,
-// norm, warmup and seed; which runs make the contrast; the committed text in
+// norm, warmup and seed; which runs make the contrast (ticked one by one, or
+// set in one press to the chapter's contrast or to what current models do:
+// runs.js CONTRAST_PRESETS); the committed text in
 // the page's language or the reader's own. They change only between
 // contrasts (editable).
 import { decimals, integer } from '../../format.js';
-import { el, labelledControl, setDisabled, setHidden, setOptions, setText } from '../../widgets/dom.js';
+import { el, labelledControl, setAttr, setDisabled, setHidden, setOptions, setText } from '../../widgets/dom.js';
 import { choiceBoxes } from '../choice-boxes.js';
 import { RUN_LABEL } from '../labels.js';
 import {
+  CONTRAST_PRESETS,
   LAB_DEPTHS,
   LAB_LRS,
   LAB_MIN_TEXT_BYTES,
-  LAB_RUNS,
   LAB_SEED_MAX,
   LAB_SHAPE,
   LAB_WARMUP_MAX,
+  RUN_CHOICES,
+  VARIANT_RUNS,
   utf8Bytes,
 } from '../runs.js';
+import { runNames } from '../sentences.js';
 import { LAB_TEXTS } from '../texts.js';
 
 // The committed text's size per language.
@@ -57,8 +62,26 @@ export const settingsPanel = {
     row.append(depth.wrap, lr.wrap, norm.wrap, warmup.wrap, seed.wrap);
     const runsBox = el('fieldset', { className: 'lab-choices' });
     const runsLegend = el('legend');
-    const runChecks = choiceBoxes(runsBox, 'lab-run', 'checkbox', LAB_RUNS);
+    // The presets: a button each, pressed while the ticked runs are its runs.
+    const presetRow = el('div', { className: 'button-row lab-presets' });
+    const presetLabel = el('span', { id: 'lab-presets-label', className: 'lab-presets-label' });
+    presetRow.setAttribute('role', 'group');
+    presetRow.setAttribute('aria-labelledby', presetLabel.id);
+    presetRow.append(presetLabel);
+    const presets = {};
+    for (const id of Object.keys(CONTRAST_PRESETS)) {
+      presets[id] = el('button', { type: 'button', className: 'button-quiet lab-preset' });
+      presets[id].dataset.preset = id;
+      presets[id].addEventListener('click', () => change({ runs: [...CONTRAST_PRESETS[id]] }));
+      presetRow.append(presets[id]);
+    }
+    const presetsNote = el('p', { className: 'lab-line-note', id: 'lab-presets-note' });
+    const missingNote = el('p', { className: 'lab-line-note' });
+    presetRow.setAttribute('aria-describedby', presetsNote.id);
+    runsBox.append(presetRow);
+    const runChecks = choiceBoxes(runsBox, 'lab-run', 'checkbox', RUN_CHOICES);
     runsBox.prepend(runsLegend);
+    runsBox.append(presetsNote, missingNote);
     const textBox = el('fieldset', { className: 'lab-choices' });
     const textLegend = el('legend');
     const textChoices = choiceBoxes(textBox, 'lab-text', 'radio', ['default', 'own']);
@@ -81,7 +104,7 @@ export const settingsPanel = {
     );
     for (const [id, check] of Object.entries(runChecks)) {
       check.addEventListener('change', () =>
-        change({ runs: LAB_RUNS.filter((r) => (r === id ? check.checked : settings.runs.includes(r))) }),
+        change({ runs: RUN_CHOICES.filter((r) => (r === id ? check.checked : settings.runs.includes(r))) }),
       );
     }
     for (const [id, choice] of Object.entries(textChoices))
@@ -102,6 +125,10 @@ export const settingsPanel = {
       warmup,
       seed,
       runsLegend,
+      presetLabel,
+      presets,
+      presetsNote,
+      missingNote,
       runChecks,
       textLegend,
       textChoices,
@@ -141,10 +168,21 @@ export const settingsPanel = {
     if (part.doc.activeElement !== warmup.input) warmup.input.value = String(settings.warmup);
     if (part.doc.activeElement !== seed.input) seed.input.value = String(settings.seed);
     setText(part.runsLegend, t('runs'));
-    for (const id of LAB_RUNS) {
+    for (const id of RUN_CHOICES) {
       runChecks[id].checked = settings.runs.includes(id);
       setText(runChecks[id].labels[0], t(RUN_LABEL[id]));
     }
+    setText(part.presetLabel, t('presets'));
+    for (const [id, button] of Object.entries(part.presets)) {
+      setText(button, t(id === 'chapter' ? 'presetChapter' : 'presetCurrent'));
+      const runs = CONTRAST_PRESETS[id];
+      const pressed = runs.length === settings.runs.length && runs.every((r, i) => settings.runs[i] === r);
+      setAttr(button, 'aria-pressed', String(pressed));
+    }
+    setText(part.presetsNote, t('presetsNote'));
+    const missing = VARIANT_RUNS.filter((id) => !RUN_CHOICES.includes(id));
+    setText(part.missingNote, missing.length ? t('presetsMissing', { runs: runNames(missing, text) }) : '');
+    setHidden(part.missingNote, !missing.length);
     setText(part.textLegend, t('text'));
     setText(textChoices.default.labels[0], t('textDefault', { bytes: integer(languageTextBytes(text.lang)) }));
     setText(textChoices.own.labels[0], t('textOwn'));
@@ -160,6 +198,7 @@ export const settingsPanel = {
       seed.input,
       own.input,
       ...Object.values(runChecks),
+      ...Object.values(part.presets),
       ...Object.values(textChoices),
     ])
       setDisabled(control, !editable);
