@@ -86,6 +86,7 @@ const ENGLISH_NAMES = [
   'LM',
   'head',
   'English',
+  'Qwen',
   // The after-pre-norm section's methods and function.
   'QK-norm',
   'Peri-LN',
