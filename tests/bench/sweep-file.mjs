@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { LAB_DEFAULTS, LAB_STEPS, runOptions } from '../../web/src/lab/runs.js';
 import { LAB_TEXT_FILES } from './lab-contrast.mjs';
 import { runPool } from './train-pool.mjs';
 
@@ -35,6 +36,22 @@ export function committedTexts(langs = Object.keys(LAB_TEXT_FILES)) {
     ]),
   );
   return { texts, info };
+}
+
+// Every cell of a sweep's grid, in the table's order (language, depth,
+// learning rate, run, seed), each with the trainer options the lab's own
+// code builds for it at full length: { lang, layers, lr, run, seed, options }.
+export function gridCells(texts, grid) {
+  const cells = [];
+  for (const lang of Object.keys(texts))
+    for (const layers of grid.layers)
+      for (const lr of grid.lr)
+        for (const run of grid.runs)
+          for (const seed of grid.seeds) {
+            const settings = { ...LAB_DEFAULTS, layers, lr, seed, text: null };
+            cells.push({ lang, layers, lr, run, seed, options: runOptions(run, settings, LAB_STEPS, texts[lang]) });
+          }
+  return cells;
 }
 
 // A clock for one table: made() gives its `made` record at any time.

@@ -17,26 +17,14 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
-import { LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_RUNS, LAB_STEPS, runOptions } from '../../web/src/lab/runs.js';
-import { argOf, committedTexts, ROOT, runSweep } from './sweep-file.mjs';
+import { LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS, LAB_RUNS, LAB_STEPS } from '../../web/src/lab/runs.js';
+import { argOf, committedTexts, gridCells, ROOT, runSweep } from './sweep-file.mjs';
 
 const args = process.argv.slice(2);
 const seeds = Array.from({ length: Number(argOf(args, '--seeds', 5)) }, (_, i) => i + 1);
 const { texts, info } = committedTexts();
 
-const cells = [];
-for (const lang of Object.keys(texts)) {
-  for (const layers of LAB_DEPTHS) {
-    for (const lr of LAB_LRS) {
-      for (const run of LAB_RUNS) {
-        for (const seed of seeds) {
-          const options = runOptions(run, { ...LAB_DEFAULTS, layers, lr, seed, text: null }, LAB_STEPS, texts[lang]);
-          cells.push({ lang, layers, lr, run, seed, options });
-        }
-      }
-    }
-  }
-}
+const grid = { layers: LAB_DEPTHS, lr: LAB_LRS, runs: LAB_RUNS, seeds };
 
 await runSweep({
   out: argOf(args, '--out', join(ROOT, 'web/data/train-sweep.json')),
@@ -45,9 +33,9 @@ await runSweep({
   threads: Number(argOf(args, '--threads', availableParallelism())),
   fresh: args.includes('--fresh'),
   defaults: { ...LAB_DEFAULTS, steps: LAB_STEPS },
-  grid: { layers: LAB_DEPTHS, lr: LAB_LRS, runs: LAB_RUNS, seeds },
+  grid,
   textInfo: info,
-  cells,
+  cells: gridCells(texts, grid),
   keys: ['lang', 'layers', 'lr', 'run', 'seed'],
   line: (c, s) =>
     `${c.lang.padEnd(5)} L ${String(c.layers).padStart(2)} lr ${String(c.lr).padEnd(6)} ${c.run.padEnd(6)} ` +

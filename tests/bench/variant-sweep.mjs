@@ -15,34 +15,15 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
-import {
-  LAB_DEFAULTS,
-  LAB_STEPS,
-  runOptions,
-  VARIANT_DEPTHS,
-  VARIANT_LRS,
-  VARIANT_RUNS,
-} from '../../web/src/lab/runs.js';
+import { LAB_DEFAULTS, LAB_STEPS, VARIANT_DEPTHS, VARIANT_LRS, VARIANT_RUNS } from '../../web/src/lab/runs.js';
 import { CURVE_EVERY } from './train-summary.mjs';
-import { argOf, committedTexts, ROOT, runSweep } from './sweep-file.mjs';
+import { argOf, committedTexts, gridCells, ROOT, runSweep } from './sweep-file.mjs';
 
 const args = process.argv.slice(2);
 const seeds = Array.from({ length: Number(argOf(args, '--seeds', 5)) }, (_, i) => i + 1);
 const { texts, info } = committedTexts(argOf(args, '--langs', 'en,zh-CN').split(','));
 
-const cells = [];
-for (const lang of Object.keys(texts)) {
-  for (const layers of VARIANT_DEPTHS) {
-    for (const lr of VARIANT_LRS) {
-      for (const run of VARIANT_RUNS) {
-        for (const seed of seeds) {
-          const options = runOptions(run, { ...LAB_DEFAULTS, layers, lr, seed, text: null }, LAB_STEPS, texts[lang]);
-          cells.push({ lang, layers, lr, run, seed, options });
-        }
-      }
-    }
-  }
-}
+const grid = { layers: VARIANT_DEPTHS, lr: VARIANT_LRS, runs: VARIANT_RUNS, seeds };
 
 await runSweep({
   out: argOf(args, '--out', join(ROOT, 'web/data/variant-sweep.json')),
@@ -51,9 +32,9 @@ await runSweep({
   threads: Number(argOf(args, '--threads', availableParallelism())),
   fresh: args.includes('--fresh'),
   defaults: { ...LAB_DEFAULTS, steps: LAB_STEPS },
-  grid: { layers: VARIANT_DEPTHS, lr: VARIANT_LRS, runs: VARIANT_RUNS, seeds, curveEvery: CURVE_EVERY },
+  grid: { ...grid, curveEvery: CURVE_EVERY },
   textInfo: info,
-  cells,
+  cells: gridCells(texts, grid),
   keys: ['lang', 'layers', 'lr', 'run', 'seed'],
   // The loss and the largest logit every CURVE_EVERY steps, for the page's charts.
   keepCurves: (curves) => ({ lossCurve: curves.loss, logitCurve: curves.maxLogit }),
