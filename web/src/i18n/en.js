@@ -883,12 +883,12 @@ export default {
       'Inside attention, each head’s queries and keys pass through RMSNorm, each with a learned gain, before they are compared. Their lengths are then set by those gains, so the scores $q \\cdot k / \\sqrt{d_h}$ that reach the softmax can only grow if the gains do. Qwen3, OLMo 2 and Gemma 3 do this.',
     qkDiagram:
       'Diagram of a pre-norm layer whose attention block normalizes each head’s query and key vectors before taking their dot product.',
-    sandwichTitle: 'Sandwich (Peri-LN)',
+    sandwichTitle: 'Sandwich norm (Peri-LN)',
     sandwichCaption:
       'One norm on the way into each sub-block and a second on the way out, so what a branch adds to the stream has a controlled size, while the stream itself passes through no norm inside the layers. Gemma 2 and Gemma 3 are built this way; Kim et al. (2025) studied it under the name Peri-LN.',
     sandwichDiagram:
       'Diagram of a sandwich layer: the side branch normalizes a copy of the stream, runs the sub-block, normalizes its output, and adds it back to the stream.',
-    outputTitle: 'Norm on the output',
+    outputTitle: 'Norm after each sublayer',
     outputCaption:
       'The sub-block reads the stream as it is; only its output is normalized, just before the addition. OLMo 2 moved its norms from the input side to here.',
     outputDiagram:

@@ -849,12 +849,12 @@ export default {
     qkCaption:
       '在注意力内部，每个头的查询向量和键向量先各自经过带可学习增益的 RMSNorm，再做点积。这样两者的长度就由增益决定，送进 softmax 的分数 $q \\cdot k / \\sqrt{d_h}$ 要变大，只能靠增益变大。Qwen3、OLMo 2 和 Gemma 3 都这样做。',
     qkDiagram: '前置归一化层的示意图，其中注意力模块先把每个头的查询向量和键向量分别归一化，再计算二者的点积。',
-    sandwichTitle: '夹心式（Peri-LN）',
+    sandwichTitle: '三明治归一化（Peri-LN）',
     sandwichCaption:
       '每个子模块进门时归一化一次，出门时再归一化一次。这样分支加回残差流的量有了固定的尺度，而残差流本身在层内不经过任何归一化。Gemma 2 和 Gemma 3 就是这种结构；Kim 等人（2025）以 Peri-LN 为名专门研究过它。',
     sandwichDiagram:
-      '夹心式层的示意图：旁路先把残差流的副本归一化，送入子模块，再把子模块的输出归一化，然后加回残差流。',
-    outputTitle: '只归一化输出',
+      '三明治归一化层的示意图：旁路先把残差流的副本归一化，送入子模块，再把子模块的输出归一化，然后加回残差流。',
+    outputTitle: '子层之后归一化',
     outputCaption: '子模块直接读取原样的残差流，只在相加之前把它的输出归一化。OLMo 2 把归一化从输入一侧挪到了这里。',
     outputDiagram: '输出归一化层的示意图：旁路把原样的残差流送入子模块，把结果归一化后再加回残差流。',
     deepTitle: 'DeepNorm',
