@@ -277,7 +277,10 @@ test('the reading time is computed from the text and the same on every load', { 
       [...loads[0].keys, ...glossary].map((key) => plain(lookup(lang, key))),
       lang,
     );
-    assert.ok(minutes >= 5 && minutes <= 10, `${lang}: ${minutes} min`);
+    // The chapter's own text reads in about 7 minutes; the page adds the
+    // demo's explanations, the lab and the section after pre-norm.
+    console.log(`  ${lang}: about ${minutes} min`);
+    assert.ok(minutes >= 5 && minutes <= 15, `${lang}: ${minutes} min`);
     for (const load of loads) assert.equal(load.text, format(minutes), lang);
   }
 });
