@@ -901,7 +901,7 @@ export default {
     betaInit: 'F, started ×β',
     dytTitle: 'DyT: a tanh instead of a norm',
     dytCaption:
-      'Each norm is replaced by $\\gamma \\tanh(\\alpha x) + \\beta$, feature by feature. Nothing is averaged over the features: a smooth curve squashes large values, and its steepness α is learned (this page’s trainer starts it at 0.5). Zhu et al. (2025) matched normalized Transformers with it in several settings.',
+      'Each norm is replaced by $\\gamma \\tanh(\\alpha x) + \\beta$, feature by feature. Nothing is averaged over the features: a smooth curve squashes large values, and its steepness α is learned. Zhu et al. (2025) matched normalized Transformers with it in several settings.',
     dytDiagram:
       'Diagram of a pre-norm layer whose norm is replaced by a tanh function with a learned steepness, a gain and a bias.',
     attention: 'attention',

@@ -864,7 +864,7 @@ export default {
     betaInit: 'F，初始 ×β',
     dytTitle: 'DyT：用 tanh 代替归一化',
     dytCaption:
-      '每个归一化都换成逐个特征计算的 $\\gamma \\tanh(\\alpha x) + \\beta$。它不在特征之间求任何平均，只用一条平滑的曲线把过大的值压扁；曲线的陡峭程度 α 是学出来的（本页的训练器从 0.5 起步）。Zhu 等人（2025）在多种设置下用它达到了带归一化的 Transformer 的水平。',
+      '每个归一化都换成逐个特征计算的 $\\gamma \\tanh(\\alpha x) + \\beta$。它不在特征之间求任何平均，只用一条平滑的曲线把过大的值压扁；曲线的陡峭程度 α 是学出来的。Zhu 等人（2025）在多种设置下用它达到了带归一化的 Transformer 的水平。',
     dytDiagram: '前置归一化层的示意图，其中的归一化被一个带可学习陡度、增益和偏置的 tanh 函数取代。',
     attention: '注意力',
     tryIt:
