@@ -496,7 +496,7 @@ cmd_soak() {
 #                       learning-rate window -> web/data/train-sweep.json (~90 min)
 #   variant-sweep.mjs   depth x lr x the normalization variants current models
 #                       use x 5 seeds, with each run's largest attention logit
-#                       and stream lengths -> web/data/variant-sweep.json (~2 h)
+#                       and stream lengths -> web/data/variant-sweep.json (~1 h)
 # Times on two cores. The tests check the page's claims on these tables and
 # train some of their rows again, comparing bit for bit.
 cmd_sweep() {
