@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
-import { DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
+import { DICTIONARY_FILES, DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
 import { pageClaims, claimProblems } from './src/lab/claims.js';
 import { robustnessTable, sweepTable } from './src/lab/sweep.js';
 
@@ -89,15 +89,46 @@ if (problems.length) {
   process.exit(1);
 }
 
-const script = await classicScript('main.js', {
-  NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
-    scale: packageVersion('d3-scale'),
-    axis: packageVersion('d3-axis'),
-    selection: packageVersion('d3-selection'),
-    shape: packageVersion('d3-shape'),
-  }),
-  NORMLAB_PAGE_CLAIMS: JSON.stringify(claims),
-});
+// main.js leaves both dictionaries out (src/i18n/index.js): each is a
+// classic script of its own, i18n.<lang>.js, that the page loads when it
+// shows that language.
+const dictionariesApart = {
+  name: 'dictionaries-apart',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]i18n[\\/](en|zh-CN)\.js$/ }, () => ({ contents: 'export default null;' }));
+  },
+};
+const script = await classicScript(
+  'main.js',
+  {
+    NORMLAB_LIBRARY_VERSIONS: JSON.stringify({
+      scale: packageVersion('d3-scale'),
+      axis: packageVersion('d3-axis'),
+      selection: packageVersion('d3-selection'),
+      shape: packageVersion('d3-shape'),
+    }),
+    NORMLAB_PAGE_CLAIMS: JSON.stringify(claims),
+  },
+  {},
+  { plugins: [dictionariesApart] },
+);
+for (const lang of LANGS) {
+  await esbuild.build({
+    stdin: {
+      contents: `import d from './${lang}.js';(globalThis.normlabDictionaries??={})[${JSON.stringify(lang)}]=d;`,
+      resolveDir: join(here, 'src/i18n'),
+    },
+    outfile: join(distDir, `i18n.${lang}.js`),
+    bundle: true,
+    format: 'iife',
+    target: 'es2022',
+    platform: 'browser',
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
 
 // The training lab: the same classic-script form as main.js. Its copies of
 // the chart code and d3 cost it bytes, not the page's first download.
@@ -236,12 +267,22 @@ async function thirdPartyNotices(...metafiles) {
 const size = (file) => statSync(join(distDir, file)).size;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const all = readdirSync(distDir).filter((f) => statSync(join(distDir, f)).isFile());
-for (const file of ['index.html', 'style.css', 'main.js', 'lab.js', 'lab.css', 'THIRD_PARTY_NOTICES.txt']) {
+for (const file of [
+  'index.html',
+  'style.css',
+  'main.js',
+  ...DICTIONARY_FILES,
+  'lab.js',
+  'lab.css',
+  'THIRD_PARTY_NOTICES.txt',
+]) {
   console.log(`${file.padEnd(24)} ${kib(size(file)).padStart(10)}`);
 }
 const download = downloadBytes(distDir);
 console.log(`dist/ total              ${kib(all.reduce((sum, f) => sum + size(f), 0)).padStart(10)}`);
-console.log(`SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')})`);
+console.log(
+  `SIMD browser downloads   ${kib(download).padStart(10)}  (${SIMD_DOWNLOAD.join(', ')}, the larger of ${DICTIONARY_FILES.join(' and ')})`,
+);
 const LAB_DOWNLOAD = ['lab.js', 'lab.css', 'lab-worker.js', 'normlab_train_simd.js'];
 const labDownload = LAB_DOWNLOAD.reduce((sum, f) => sum + size(f), 0);
 console.log(`training lab, on demand  ${kib(labDownload).padStart(10)}  (${LAB_DOWNLOAD.join(', ')})`);

@@ -183,7 +183,7 @@ for (const [origin, baseUrl] of origins) {
         await settle(page);
         assert.equal(await option('q2', 'a').getAttribute('data-mark'), null);
         assert.equal(await option('q2', 'b').getAttribute('data-mark'), 'correct');
-        assert.equal(await page.textContent('.quiz-score'), 'Right on the first try: 1 of 6 (2 of 6 answered).');
+        assert.equal(await page.textContent('.quiz-score'), 'Right on the first try: 1 of 7 (2 of 7 answered).');
 
         await page.keyboard.press('Tab');
         await option('q3', 'a').locator('input').check();

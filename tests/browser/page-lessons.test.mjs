@@ -17,7 +17,7 @@ import { decimals, significant, vectorText } from '../../web/src/format.js';
 import { lookup, plain } from '../../web/src/i18n/index.js';
 import { depthList, formatClaims } from '../../web/src/claim-params.js';
 import { pageClaims } from '../../web/src/lab/claims.js';
-import { LAB_DEFAULTS } from '../../web/src/lab/runs.js';
+import { LAB_DEFAULTS, LAB_SHAPE } from '../../web/src/lab/runs.js';
 import { fileUrl, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
@@ -609,7 +609,7 @@ for (const lang of ['en', 'zh-CN']) {
         const explanation = (q) => question(q).locator('.quiz-explanation');
         const hint = (q) => question(q).locator('.quiz-hint span');
         const score = () => page.textContent('.quiz-score');
-        assert.equal(await page.locator('[data-widget="quiz"] .quiz-question').count(), 6);
+        assert.equal(await page.locator('[data-widget="quiz"] .quiz-question').count(), 7);
         assert.deepEqual(await page.locator('[data-widget="quiz"] .quiz-number').allTextContents(), [
           '1',
           '2',
@@ -617,8 +617,9 @@ for (const lang of ['en', 'zh-CN']) {
           '4',
           '5',
           '6',
+          '7',
         ]);
-        for (const q of ['q1', 'q2', 'q3', 'q4', 'q5', 'q6']) {
+        for (const q of ['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7']) {
           assert.equal(
             await question(q).locator('legend span:not(.quiz-number)').textContent(),
             t(`quiz.${q}.question`),
@@ -626,7 +627,7 @@ for (const lang of ['en', 'zh-CN']) {
           assert.equal(await question(q).locator('.quiz-option').count(), 3);
           assert.equal(await explanation(q).isVisible(), false);
         }
-        assert.equal(await score(), t('quiz.scoreNone', { total: 6 }));
+        assert.equal(await score(), t('quiz.scoreNone', { total: 7 }));
         assert.equal(await page.isDisabled('.quiz-reset'), true);
 
         // Q1 wrong first: a hint about that option, no explanation, no answer.
@@ -641,7 +642,7 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await explanation('q1').isVisible(), false);
         assert.equal(await explanation('q1').locator('span').textContent(), '');
         assert.equal(await question('q1').locator('[data-mark="answer"], [data-mark="correct"]').count(), 0);
-        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 6 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 7 }));
         // ...then right: the explanation, and no first-try point.
         await option('q1', 'c').click();
         await painted(page);
@@ -674,7 +675,7 @@ for (const lang of ['en', 'zh-CN']) {
             preLearned: depthList(pre.learnedAt, lang),
           }),
         );
-        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 2, total: 6 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 1, answered: 2, total: 7 }));
 
         // Q3: two wrong picks open the explanation and point out the answer.
         await option('q3', 'a').click();
@@ -745,7 +746,25 @@ for (const lang of ['en', 'zh-CN']) {
           }),
         );
         assert.doesNotMatch(await explanation('q6').textContent(), /\{/);
-        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 6, total: 6 }));
+
+        // Q7 wrong, a hint, then right: the explanation quotes the ceiling
+        // computed for the lab's head size.
+        await option('q7', 'a').click();
+        await painted(page);
+        assert.equal(
+          await hint('q7').textContent(),
+          t('quiz.hintLine', { hint: t('quiz.q7.aHint'), tryAnother: t('quiz.tryAnother') }),
+        );
+        await option('q7', 'b').click();
+        await painted(page);
+        assert.equal(await question('q7').locator('.quiz-verdict-line').textContent(), t('quiz.rightLater'));
+        const headSize = LAB_SHAPE.hidden / LAB_SHAPE.heads;
+        assert.equal(
+          await explanation('q7').locator('span').textContent(),
+          t('quiz.q7.explanation', { headSize, qkBound: decimals(Math.sqrt(headSize), 2) }),
+        );
+        assert.match(await explanation('q7').textContent(), /√8 ≈ 2\.83/);
+        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 7, total: 7 }));
         const answers = {
           q1: { f: 'a', r: 0, c: 'c', w: 1 },
           q2: { f: 'b', r: 1, c: 'b', w: 1 },
@@ -753,6 +772,7 @@ for (const lang of ['en', 'zh-CN']) {
           q4: { f: 'a', r: 1, c: 'a', w: 1 },
           q5: { f: 'b', r: 0, c: 'c', w: 1 },
           q6: { f: 'a', r: 1, c: 'a', w: 1 },
+          q7: { f: 'a', r: 0, c: 'b', w: 1 },
         };
         assert.deepEqual((await stored(page)).quiz, answers);
         // The answers are not part of the view: the URL never carries them.
@@ -768,12 +788,12 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await explanation('q3').isVisible(), true);
         assert.equal(await option('q6', 'a').getAttribute('data-mark'), 'correct');
         assert.equal(await explanation('q6').isVisible(), true);
-        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 6, total: 6 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 3, answered: 7, total: 7 }));
 
         // Try again: everything is cleared, here and in the store.
         await page.click('.quiz-reset');
         await painted(page);
-        assert.equal(await score(), t('quiz.scoreNone', { total: 6 }));
+        assert.equal(await score(), t('quiz.scoreNone', { total: 7 }));
         assert.equal(await page.locator('[data-widget="quiz"] [data-mark]').count(), 0);
         assert.equal(await page.locator('[data-widget="quiz"] input:checked').count(), 0);
         assert.equal((await stored(page)).quiz, undefined);
@@ -791,7 +811,7 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await option('q2', 'b').getAttribute('data-mark'), 'answer');
         await option('q2', 'b').click();
         await painted(page);
-        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 6 }));
+        assert.equal(await score(), t('quiz.score', { firstTry: 0, answered: 1, total: 7 }));
         assert.deepEqual((await stored(page)).quiz, { q2: { f: 'c', r: 0, c: 'b', w: 1 } });
       }));
   });

@@ -21,6 +21,7 @@ import {
   comparison,
   drawn,
   modelFigures,
+  scrollToChart,
   text,
   waitStatus,
   walkStatus,
@@ -47,7 +48,7 @@ for (const lang of ['en', 'zh-CN']) {
     test("the demo panel: predict, watch the walk draw the model's values, read the comparison; kept after a reload", () =>
       withPage(`?lang=${lang}`, async (page) => {
         const figures = modelFigures(nl, text(lang, 'model.defaultPrompt'));
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+        await scrollToChart(page);
         await settle(page);
         // Asked first: the walk waits, the chart holds only the starting point.
         assert.equal(await walkStatus(page), 'waiting');
@@ -108,7 +109,7 @@ for (const lang of ['en', 'zh-CN']) {
         assert.doesNotMatch(await page.evaluate(() => location.search), /predict|31\.6|guess/);
         await page.reload();
         await page.waitForFunction(() => document.getElementById('backend').dataset.backend !== 'loading');
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+        await scrollToChart(page);
         // The walk left the view at layer 23 and the URL says so; a link that
         // names a layer starts no walk, so the kept prediction is compared at
         // once with the curves drawn whole.
@@ -122,7 +123,7 @@ for (const lang of ['en', 'zh-CN']) {
         // view and compares at its end.
         await page.goto(`${fileUrl}?lang=${lang}`);
         await page.waitForFunction(() => document.getElementById('backend').dataset.backend !== 'loading');
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+        await scrollToChart(page);
         await page.waitForFunction(() =>
           ['running', 'done'].includes(document.querySelector('[data-widget="autorun"]').dataset.status),
         );
@@ -257,7 +258,7 @@ for (const lang of ['en', 'zh-CN']) {
 
 test('the markers move by keyboard and by dragging them on the chart', () =>
   withPage('?lang=en', async (page) => {
-    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await scrollToChart(page);
     await settle(page);
     // Keyboard: ten steps of a twentieth of a decade from 10^1.
     await page.focus('#predict-residual');
@@ -302,7 +303,7 @@ for (const lang of ['en', 'zh-CN']) {
       `?lang=${lang}`,
       async (page) => {
         const figures = modelFigures(nl, text(lang, 'model.defaultPrompt'));
-        await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+        await scrollToChart(page);
         await page.waitForTimeout(300);
         assert.equal(await walkStatus(page), 'off');
         assert.equal(await page.getAttribute('[data-widget="autorun"]', 'data-prediction'), 'asking');
@@ -352,7 +353,7 @@ for (const lang of ['en', 'zh-CN']) {
 
 test('skipping never blocks: the walk runs, the slider moves, and a link that chose a view asks nothing', async () => {
   await withPage('?lang=en', async (page) => {
-    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await scrollToChart(page);
     await page.click('#predict-skip');
     await waitStatus(page, 'done');
     await settle(page);
@@ -361,7 +362,7 @@ test('skipping never blocks: the walk runs, the slider moves, and a link that ch
     assert.equal((await drawn(page, 'residual')).length, 25);
   });
   await withPage('?lang=en&layer=5&l2=64&stretch=2', async (page) => {
-    await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+    await scrollToChart(page);
     await settle(page);
     assert.equal(await page.isDisabled('#softmax-l2'), false);
     assert.equal(await page.locator('[data-widget="softmax"] .guess').isHidden(), true);
@@ -392,7 +393,7 @@ for (const [lang, colorScheme, width] of [
       await page.click('[data-widget="softmax"] button[data-action="check"]');
       await page.fill('#playground-guess', '20');
       await page.click('[data-widget="playground"] button[data-action="check"]');
-      await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+      await scrollToChart(page);
       await page.click('#predict-commit');
       await page.click('#autorun-pause');
       await page.click('#autorun-next');

@@ -155,10 +155,11 @@ for (const lang of ['en', 'zh-CN']) {
         ['q4', 'a'],
         ['q5', 'c'],
         ['q6', 'a'],
+        ['q7', 'b'],
       ])
         await option(q, o).click();
       await painted(page);
-      const score = t('quiz.score', { firstTry: 5, answered: 6, total: 6 });
+      const score = t('quiz.score', { firstTry: 6, answered: 7, total: 7 });
       assert.equal(await page.textContent('.quiz-score'), score);
 
       // 5. The exercise's model answer, from the same run's figures.

@@ -109,6 +109,8 @@ for (const flavour of ['1.2', '2004']) {
       'imsmanifest.xml',
       'index.html',
       'main.js',
+      'i18n.en.js',
+      'i18n.zh-CN.js',
       'style.css',
       'normlab.js',
       'normlab_simd.js',

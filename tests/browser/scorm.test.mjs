@@ -116,8 +116,8 @@ async function skipWalk(frame) {
   await settle(frame);
 }
 
-// Q1 and Q6 wrong then right, Q2 to Q5 right: 4 of 6 on the first try, the
-// pass mark (two thirds of the questions).
+// Q1 and Q6 wrong then right, Q2 to Q5 and Q7 right: 5 of 7 on the first
+// try, the pass mark (two thirds of the questions).
 const WRONG_THEN_RIGHT = [
   ['q1', 'a'],
   ['q1', 'c'],
@@ -127,6 +127,7 @@ const WRONG_THEN_RIGHT = [
   ['q5', 'c'],
   ['q6', 'b'],
   ['q6', 'a'],
+  ['q7', 'b'],
 ];
 const QUIZ_KEPT = {
   q1: { f: 'a', r: 0, c: 'c', w: 1 },
@@ -135,6 +136,7 @@ const QUIZ_KEPT = {
   q4: { f: 'a', r: 1, c: 'a', w: 1 },
   q5: { f: 'c', r: 1, c: 'c', w: 1 },
   q6: { f: 'b', r: 0, c: 'a', w: 1 },
+  q7: { f: 'b', r: 1, c: 'b', w: 1 },
 };
 
 for (const flavour of ['1.2', '2004']) {
@@ -182,9 +184,9 @@ for (const flavour of ['1.2', '2004']) {
         await answerQuiz(first.frame, WRONG_THEN_RIGHT);
         sent = await received(first.page);
         // The quiz done, the walk not: the score, but not complete.
-        assert.deepEqual([sent.values[e.raw], sent.values[e.min], sent.values[e.max]], ['4', '0', '6']);
+        assert.deepEqual([sent.values[e.raw], sent.values[e.min], sent.values[e.max]], ['5', '0', '7']);
         assert.deepEqual(status(sent.values), flavour === '1.2' ? 'incomplete' : ['incomplete', 'passed']);
-        if (flavour === '2004') assert.equal(sent.values['cmi.score.scaled'], '0.6667');
+        if (flavour === '2004') assert.equal(sent.values['cmi.score.scaled'], '0.7143');
         assert.deepEqual(decodeResume(sent.values['cmi.suspend_data']).learner, { quiz: QUIZ_KEPT });
 
         await skipWalk(first.frame);
@@ -194,14 +196,14 @@ for (const flavour of ['1.2', '2004']) {
         assert.deepEqual(
           cmi,
           flavour === '1.2'
-            ? { status: 'passed', raw: '4', min: '0', max: '6', suspend: sent.values['cmi.suspend_data'] }
+            ? { status: 'passed', raw: '5', min: '0', max: '7', suspend: sent.values['cmi.suspend_data'] }
             : {
                 completion: 'completed',
                 success: 'passed',
-                raw: '4',
+                raw: '5',
                 min: '0',
-                max: '6',
-                scaled: '0.6667',
+                max: '7',
+                scaled: '0.7143',
                 suspend: sent.values['cmi.suspend_data'],
               },
         );
@@ -233,14 +235,14 @@ for (const flavour of ['1.2', '2004']) {
             ? {
                 'cmi.suspend_data': sent.values['cmi.suspend_data'],
                 'cmi.core.lesson_status': 'passed',
-                'cmi.core.score.raw': '4',
+                'cmi.core.score.raw': '5',
                 'cmi.core.entry': 'resume',
               }
             : {
                 'cmi.suspend_data': sent.values['cmi.suspend_data'],
                 'cmi.completion_status': 'completed',
                 'cmi.success_status': 'passed',
-                'cmi.score.raw': '4',
+                'cmi.score.raw': '5',
               };
       } finally {
         await first.close();
@@ -259,12 +261,13 @@ for (const flavour of ['1.2', '2004']) {
           ['q4', 'a', 'correct'],
           ['q5', 'c', 'correct'],
           ['q6', 'a', 'correct'],
+          ['q7', 'b', 'correct'],
         ]) {
           assert.equal(await quizOption(frame, q, o).getAttribute('data-mark'), mark, q);
         }
         assert.equal(
           await frame.textContent('.quiz-score'),
-          text('zh-CN', 'quiz.score', { firstTry: 4, answered: 6, total: 6 }),
+          text('zh-CN', 'quiz.score', { firstTry: 5, answered: 7, total: 7 }),
         );
         // The walk is not asked again: its prediction was skipped and the
         // view is at the last layer, as a reload would find it.
@@ -319,7 +322,7 @@ for (const flavour of ['1.2', '2004']) {
         const sent = await received(page);
         // One commit at the start, one per pick.
         assert.equal(sent.count(e.commit), 1 + WRONG_THEN_RIGHT.length);
-        assert.equal(sent.values[e.raw], '4');
+        assert.equal(sent.values[e.raw], '5');
         // Dismissed, it stays away.
         await frame.click('#notices .notice button');
         await answerQuiz(frame, [['q1', 'b']]);

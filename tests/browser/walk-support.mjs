@@ -47,6 +47,13 @@ export const drawn = (page, id) =>
     .getAttribute(`[data-widget="layer-chart"] .chart-box .series-${id}`, 'data-values')
     .then((v) => (v ? v.split(',').map(Number) : []));
 export const WALK_COMPARE = '[data-widget="autorun"] .predict-compare';
+// Scrolls the layer chart into view once the page has rendered each section
+// once (app.js measureSections: until then a section above the chart may
+// still take its real size and move it out of view before the walk sees it).
+export async function scrollToChart(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.measured !== undefined);
+  await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
+}
 export const walkStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
 export const waitStatus = (page, status, timeout = 60_000) =>
   page.waitForFunction((s) => document.querySelector('[data-widget="autorun"]').dataset.status === s, status, {

@@ -41,7 +41,7 @@ describe('quiz answers', () => {
       revealKey: false,
       firstTryRight: true,
     });
-    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 1, total: 6 });
+    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 1, total: 7 });
   });
 
   test('a first wrong pick opens nothing; the second wrong one opens the explanation and points at the answer', () => {
@@ -65,7 +65,7 @@ describe('quiz answers', () => {
     // Right at last: no first-try point, and the explanation stays open
     // whatever is picked next.
     s = pickAnswer(s, 'q1', QUIZ_KEY.q1);
-    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 0, total: 6 });
+    assert.deepEqual(quizScore(s), { answered: 1, firstTry: 0, total: 7 });
     assert.equal(pickAnswer(s, 'q1', w1).q1.w, 1);
   });
 
@@ -84,7 +84,7 @@ describe('quiz answers', () => {
       null,
       [],
       'q1',
-      { q7: { f: 'a', r: 0, c: 'a' } },
+      { q8: { f: 'a', r: 0, c: 'a' } },
       { q1: { f: 'd', r: 0, c: 'a' } },
       { q1: { f: 'a', r: true, c: 'a' } },
       { q1: { f: 'a', r: 0 } },

@@ -205,9 +205,9 @@ function quizStore(picks, { walk = false } = {}) {
   if (walk) store.write('walk', { d: 1 });
   return store;
 }
-// q1 wrong then right, q2 to q4 right, q5 and q6 wrong then right: 3 of 6
-// on the first try, under the pass mark (4, two thirds of 6).
-const THREE_OF_SIX = [
+// q1 wrong then right, q2 to q4 right, q5 and q6 wrong then right, q7
+// right: 4 of 7 on the first try, under the pass mark (5, two thirds of 7).
+const FOUR_OF_SEVEN = [
   ['q1', 'a'],
   ['q1', 'c'],
   ['q2', 'b'],
@@ -217,9 +217,10 @@ const THREE_OF_SIX = [
   ['q5', 'c'],
   ['q6', 'b'],
   ['q6', 'a'],
+  ['q7', 'b'],
 ];
-// The same with q5 right on the first try: 4 of 6, passed.
-const FOUR_OF_SIX = THREE_OF_SIX.filter(([id, option]) => !(id === 'q5' && option === 'a'));
+// The same with q5 right on the first try: 5 of 7, passed.
+const FIVE_OF_SEVEN = FOUR_OF_SEVEN.filter(([id, option]) => !(id === 'q5' && option === 'a'));
 
 test('what each version is told: completion, score and success', () => {
   const progress = (picks, walk) => {
@@ -231,51 +232,51 @@ test('what each version is told: completion, score and success', () => {
     '1.2': { 'cmi.core.lesson_status': 'incomplete' },
     '2004': { 'cmi.completion_status': 'incomplete', 'cmi.success_status': 'unknown' },
   });
-  // The quiz done (4 of 6, passed) but not the walk: 2004 says passed and
+  // The quiz done (5 of 7, passed) but not the walk: 2004 says passed and
   // incomplete; 1.2 has one status, incomplete, and the score.
-  assert.deepEqual(progress(FOUR_OF_SIX, false), {
+  assert.deepEqual(progress(FIVE_OF_SEVEN, false), {
     '1.2': {
       'cmi.core.score.min': '0',
-      'cmi.core.score.max': '6',
-      'cmi.core.score.raw': '4',
+      'cmi.core.score.max': '7',
+      'cmi.core.score.raw': '5',
       'cmi.core.lesson_status': 'incomplete',
     },
     '2004': {
       'cmi.score.min': '0',
-      'cmi.score.max': '6',
-      'cmi.score.raw': '4',
-      'cmi.score.scaled': '0.6667',
+      'cmi.score.max': '7',
+      'cmi.score.raw': '5',
+      'cmi.score.scaled': '0.7143',
       'cmi.completion_status': 'incomplete',
       'cmi.success_status': 'passed',
     },
   });
   // Walk and quiz: complete.
-  assert.equal(progress(FOUR_OF_SIX, true)['1.2']['cmi.core.lesson_status'], 'passed');
-  assert.equal(progress(FOUR_OF_SIX, true)['2004']['cmi.completion_status'], 'completed');
-  // 3 of 6: one under the pass mark, failed.
-  const failed = progress(THREE_OF_SIX, true);
+  assert.equal(progress(FIVE_OF_SEVEN, true)['1.2']['cmi.core.lesson_status'], 'passed');
+  assert.equal(progress(FIVE_OF_SEVEN, true)['2004']['cmi.completion_status'], 'completed');
+  // 4 of 7: one under the pass mark, failed.
+  const failed = progress(FOUR_OF_SEVEN, true);
   assert.deepEqual(failed, {
     '1.2': {
       'cmi.core.score.min': '0',
-      'cmi.core.score.max': '6',
-      'cmi.core.score.raw': '3',
+      'cmi.core.score.max': '7',
+      'cmi.core.score.raw': '4',
       'cmi.core.lesson_status': 'failed',
     },
     '2004': {
       'cmi.score.min': '0',
-      'cmi.score.max': '6',
-      'cmi.score.raw': '3',
-      'cmi.score.scaled': '0.5',
+      'cmi.score.max': '7',
+      'cmi.score.raw': '4',
+      'cmi.score.scaled': '0.5714',
       'cmi.completion_status': 'completed',
       'cmi.success_status': 'failed',
     },
   });
-  // All six: scaled 1.
+  // All seven: scaled 1.
   const all = progress(
     QUIZ_IDS.map((id) => [id, QUIZ_KEY[id]]),
     true,
   );
-  assert.deepEqual([all['2004']['cmi.score.raw'], all['2004']['cmi.score.scaled']], ['6', '1']);
+  assert.deepEqual([all['2004']['cmi.score.raw'], all['2004']['cmi.score.scaled']], ['7', '1']);
   // Two answered: no score yet, whatever the walk.
   assert.equal(
     progress(
@@ -347,13 +348,13 @@ test("SCORM 1.2: a learner's session as the platform receives it, then a second 
   // only the values that changed.
   s.tick(61_000);
   let quiz = {};
-  for (const [id, option] of FOUR_OF_SIX) {
+  for (const [id, option] of FIVE_OF_SEVEN) {
     quiz = pickAnswer(quiz, id, option);
     s.store.write('quiz', quiz);
   }
-  assert.equal(count(s.api, 'LMSCommit'), 1 + FOUR_OF_SIX.length);
-  assert.equal(s.api.cmi['cmi.core.score.raw'], '4');
-  assert.equal(s.api.cmi['cmi.core.score.max'], '6');
+  assert.equal(count(s.api, 'LMSCommit'), 1 + FIVE_OF_SEVEN.length);
+  assert.equal(s.api.cmi['cmi.core.score.raw'], '5');
+  assert.equal(s.api.cmi['cmi.core.score.max'], '7');
   assert.equal(s.api.cmi['cmi.core.lesson_status'], 'incomplete');
   assert.equal(s.api.cmi['cmi.core.session_time'], '00:01:01.00');
   s.store.write('walk', { d: 1 });
@@ -402,6 +403,7 @@ test('SCORM 2004: completion, success, the scaled score', () => {
     ['q4', 'b'],
     ['q5', 'a'],
     ['q6', 'c'],
+    ['q7', 'a'],
   ])
     quiz = pickAnswer(quiz, id, option);
   s.tick(3_723_456);
@@ -416,7 +418,7 @@ test('SCORM 2004: completion, success, the scaled score', () => {
       'cmi.score.scaled',
       'cmi.session_time',
     ].map((e) => s.api.cmi[e]),
-    ['completed', 'failed', '0', '0', '6', '0', 'PT1H2M3.46S'],
+    ['completed', 'failed', '0', '0', '7', '0', 'PT1H2M3.46S'],
   );
   s.win.dispatchEvent(new Event('pagehide'));
   assert.equal(count(s.api, 'Terminate'), 1);

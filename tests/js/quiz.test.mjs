@@ -37,10 +37,10 @@ before(async () => {
 after(() => nl.dispose());
 
 describe('the quiz', () => {
-  test('six questions of three options; the key', () => {
-    assert.deepEqual(QUIZ_IDS, ['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
+  test('seven questions of three options; the key', () => {
+    assert.deepEqual(QUIZ_IDS, ['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7']);
     assert.deepEqual(QUIZ_OPTIONS, ['a', 'b', 'c']);
-    assert.deepEqual(QUIZ_KEY, { q1: 'c', q2: 'b', q3: 'b', q4: 'a', q5: 'c', q6: 'a' });
+    assert.deepEqual(QUIZ_KEY, { q1: 'c', q2: 'b', q3: 'b', q4: 'a', q5: 'c', q6: 'a', q7: 'b' });
   });
 
   test('the right answers, word for word in both languages', () => {
@@ -52,6 +52,7 @@ describe('the quiz', () => {
         q4: 'For every c > 0, as long as eps is negligible next to the mean square of both x and c·x; when a vector is tiny, eps dominates its RMS and its output shrinks with it.',
         q5: 'The top token takes nearly all the probability (the widget says saturated) and the gradients through the softmax nearly vanish; a norm keeps what attention reads near √d times the gains’ RMS, so the scores stop growing with the stream.',
         q6: 'Without warmup, post-norm’s window narrows as depth grows; warmup widens it at some depths, and pre-norm’s window is at least as wide as the other two at every depth.',
+        q7: 'The scores the softmax receives: each q·k / √(head size) stays within √(head size) times the two gains, however large the weights that make q and k grow.',
       },
       'zh-CN': {
         q1: '先平移向量，让各元素的平均值为零，最后再加上一个训练出来的偏移量。',
@@ -60,6 +61,7 @@ describe('the quiz', () => {
         q4: '只要 c > 0 就成立，前提是 eps 与 x 和 c·x 的均方相比都可以忽略；向量很小时，eps 主导了它的 RMS，输出会随输入一起缩小。',
         q5: '最高分的词元几乎拿走全部概率（小部件显示“饱和”），经过 softmax 的梯度几乎消失；归一化让注意力读到的输入保持在 √d 乘以增益的 RMS 左右，分数就不再随残差流一起变大。',
         q6: '不加预热的后置归一化，窗口随深度变窄；预热在某些深度上把它放宽，而前置归一化的窗口在每个深度上都不比另外两种窄。',
+        q7: '送进 softmax 的分数：不管让 q 和 k 变长的权重有多大，每个 q·k / √(头维度) 都不会超过 √(头维度) 乘以两个增益。',
       },
     };
     for (const lang of LANGS) {
@@ -82,8 +84,8 @@ describe('the quiz', () => {
     }
   });
 
-  test('the pass mark: two thirds of the questions right on the first try, 4 of 6', () => {
-    assert.equal(PASS_MARK, 4);
+  test('the pass mark: two thirds of the questions right on the first try, 5 of 7', () => {
+    assert.equal(PASS_MARK, 5);
     const progress = (rightFirst) => {
       const store = createMemoryLearnerStore();
       let quiz = {};
@@ -95,12 +97,12 @@ describe('the quiz', () => {
       return courseProgress(store);
     };
     assert.deepEqual(
-      [0, 3, 4, 6].map((n) => [progress(n).score, progress(n).total, progress(n).passed]),
+      [0, 4, 5, 7].map((n) => [progress(n).score, progress(n).total, progress(n).passed]),
       [
-        [0, 6, false],
-        [3, 6, false],
-        [4, 6, true],
-        [6, 6, true],
+        [0, 7, false],
+        [4, 7, false],
+        [5, 7, true],
+        [7, 7, true],
       ],
     );
   });
@@ -199,6 +201,39 @@ describe('the right answers are true', () => {
       text('zh-CN', 'quiz.q6.explanation', zh),
       /在 6、12、24 和 48 层时，不加预热的后置归一化在多数种子下学得起来的学习率分别有 5、4、2 和 1 个；加上 200 步预热，分别是 5、5、4 和 2 个；前置归一化分别是 6、6、6 和 6 个/,
     );
+  });
+
+  test("q7: RMS-normalized queries and keys of the lab's head size score at most √(head size), however long they were", () => {
+    const c = pageClaims(SWEEP, ROBUSTNESS, 'en');
+    assert.equal(c.headSize, 8);
+    const rng = (i) => Math.sin(i * 78.233) * 43758.5453 - Math.floor(Math.sin(i * 78.233) * 43758.5453) - 0.5;
+    const dot = (a, b) => a.reduce((sum, v, i) => sum + v * b[i], 0);
+    let largest = 0;
+    for (let pair = 0; pair < 200; pair++) {
+      // Lengths from 0.1 to 1000: the raw score grows with them, the normalized one does not.
+      const scale = 10 ** ((pair % 5) - 1);
+      const q = Array.from({ length: c.headSize }, (_, i) => scale * rng(pair * 100 + i + 1));
+      const k = Array.from({ length: c.headSize }, (_, i) => scale * rng(pair * 100 + i + 50));
+      const score = dot(nl.rmsnorm(q, { eps: 1e-6 }), nl.rmsnorm(k, { eps: 1e-6 })) / Math.sqrt(c.headSize);
+      assert.ok(Math.abs(score) <= Math.sqrt(c.headSize) + 1e-4, `${score}`);
+      largest = Math.max(largest, Math.abs(score));
+    }
+    // Reached only by a key along the query.
+    const q = Array.from({ length: c.headSize }, (_, i) => rng(i + 7));
+    const aligned = dot(
+      nl.rmsnorm(q, { eps: 1e-6 }),
+      nl.rmsnorm(
+        q.map((v) => 40 * v),
+        { eps: 1e-6 },
+      ),
+    );
+    assert.ok(Math.abs(aligned / Math.sqrt(c.headSize) - Math.sqrt(c.headSize)) < 1e-4);
+    assert.ok(largest < Math.sqrt(c.headSize));
+    const en = formatClaims(c, 'en');
+    assert.deepEqual([en.headSize, en.qkBound], [8, '2.83']);
+    assert.match(text('en', 'quiz.q7.explanation', en), /at most 8 and the score q·k \/ √8 at most √8 ≈ 2\.83,/);
+    const zh = formatClaims(pageClaims(SWEEP, ROBUSTNESS, 'zh-CN'), 'zh-CN');
+    assert.match(text('zh-CN', 'quiz.q7.explanation', zh), /点积最多是 8，分数 q·k \/ √8 最多是 √8 ≈ 2\.83，/);
   });
 
   test('claimProblems fails when the tables stop saying what question 6 says', () => {

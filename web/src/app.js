@@ -3,7 +3,8 @@
 // render(); each repaint walks the list, and every panel whose inputs
 // changed paints itself from the state through the wasm kernels
 // (compute.js) and its widgets.
-import { detectLanguage } from './i18n/index.js';
+import { detectLanguage, hasDictionary } from './i18n/index.js';
+import { loadDictionary } from './i18n/load.js';
 import { createLearnerStore, createMemoryLearnerStore } from './learner.js';
 import { readPredictions } from './predictions.js';
 import { textContext } from './text-context.js';
@@ -166,7 +167,22 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
     };
   }
   // A frame: every panel built so far (scope null), or the one panel named.
+  // A language whose dictionary is not here yet (index.js) is painted once it
+  // is; should it fail to load, the page stays in the language it shows.
+  let shownLang = state.lang;
   function paint(scope) {
+    if (!hasDictionary(state.lang)) {
+      loadDictionary(state.lang, doc).then(
+        () => render(),
+        (error) => {
+          console.error(`normlab: ${error.message}`);
+          state.lang = shownLang;
+          render();
+        },
+      );
+      return;
+    }
+    shownLang = state.lang;
     const paintStart = win.performance.now();
     panels.paint(makeFrame(), scope && [scope]);
     url.schedule();
@@ -185,12 +201,16 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // once the computed views are painted, unless the reader moved meanwhile.
   const land = anchorLanding(win, doc);
   const buildStart = win.performance.now();
-  const built = panels.build(makeFrame(), FIRST_SCREEN).then(() => {
-    measure('normlab:build', buildStart);
-    doc.documentElement.dataset.built = '';
-    land();
-    render();
-  });
+  // The page language's dictionary comes first (loaded while the kernels
+  // load, in a script of its own: index.js).
+  const built = loadDictionary(state.lang, doc)
+    .then(() => panels.build(makeFrame(), FIRST_SCREEN))
+    .then(() => {
+      measure('normlab:build', buildStart);
+      doc.documentElement.dataset.built = '';
+      land();
+      render();
+    });
   // The kernels' first paint waits for the panels and then for the demo
   // panel's first forward pass, run in slices of a few layers per task
   // (demo-panel.js prepare()); it then paints the views a few per task
@@ -245,6 +265,7 @@ function anchorLanding(win, doc) {
 // sections.css) keep the size they last had when rendered, or a placeholder's
 // if never: each is rendered once, one per frame, so that every section keeps
 // its own size and the page does not jump as a reader scrolls past them.
+// <html> then gets data-measured (tests that scroll to a view wait for it).
 async function measureSections(win, doc) {
   const frame = () => new Promise((resolve) => win.requestAnimationFrame(() => resolve()));
   for (const section of doc.querySelectorAll('.chapter > section, .demo-part')) {
@@ -253,4 +274,5 @@ async function measureSections(win, doc) {
     await frame();
     section.classList.remove('measuring');
   }
+  doc.documentElement.dataset.measured = '';
 }

@@ -2,7 +2,7 @@
 // time from the lab's committed tables (web/src/lab/claims.js, which also
 // fails the build when the tables stop saying it), one set per page
 // language, and formatted here for the sentences that quote them (the
-// placement section, the takeaways, quiz questions 2 and 6, the gradient
+// placement section, the takeaways, quiz questions 2, 6 and 7, the gradient
 // panel).
 import { decimals } from './format.js';
 
@@ -29,6 +29,8 @@ export function formatClaims(c, lang) {
     seeds: c.seeds,
     warmup: c.warmup,
     layers: c.layers,
+    headSize: c.headSize,
+    qkBound: decimals(Math.sqrt(c.headSize), 2),
     postLearned: list(c.atRate.post.learnedAt),
     postStalled: list(c.atRate.post.failedAt),
     warmLearned: list(c.atRate.warmup.learnedAt),

@@ -13,9 +13,10 @@
 //   q1 what LayerNorm has that RMSNorm drops    q4 scale invariance, and where eps ends it
 //   q2 where the norm sits, the gradient path    q5 softmax saturation, and what a norm does
 //   q3 the length √d of a normalized vector      q6 the training lab's learning-rate window
-export const QUIZ_IDS = Object.freeze(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
+//   q7 what QK-norm bounds (after pre-norm)
+export const QUIZ_IDS = Object.freeze(['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7']);
 export const QUIZ_OPTIONS = Object.freeze(['a', 'b', 'c']);
-export const QUIZ_KEY = Object.freeze({ q1: 'c', q2: 'b', q3: 'b', q4: 'a', q5: 'c', q6: 'a' });
+export const QUIZ_KEY = Object.freeze({ q1: 'c', q2: 'b', q3: 'b', q4: 'a', q5: 'c', q6: 'a', q7: 'b' });
 
 const isFlag = (v) => v === 0 || v === 1;
 

@@ -6,7 +6,8 @@
 // Attributes use the page's URL parameter names and validation (state.js):
 // a bad value falls back to the default with a visible note. Every element
 // on a page shares one wasm instance.
-import { DICTIONARIES, LANGUAGE_CODES, detectLanguage } from '../i18n/index.js';
+import { LANGUAGE_CODES, LANGUAGE_NAMES, detectLanguage, hasDictionary } from '../i18n/index.js';
+import { loadDictionary } from '../i18n/load.js';
 import { STATE_PARAMS, stateFromSearch } from '../state.js';
 import { textContext } from '../text-context.js';
 import { createPanelList } from '../panels/panel-list.js';
@@ -231,6 +232,15 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
 
         #paintNow() {
           const state = this.#state;
+          // In iframe mode (the page's bundle) a language's text comes in
+          // its own script: painted once it is here.
+          if (!hasDictionary(state.lang)) {
+            loadDictionary(state.lang, this.ownerDocument).then(
+              () => this.render(),
+              (error) => console.error(`normlab: ${error.message}`),
+            );
+            return;
+          }
           const ctx = textContext(state.lang);
           const { root, langLabel, langSelect, notices } = this.#nodes;
           root.lang = state.lang;
@@ -241,7 +251,7 @@ export function defineElements({ loadNormlab, stylesheetUrl, registry = globalTh
             langLabel.textContent = ctx.t('toolbar.language');
             setOptions(
               langSelect,
-              LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]),
+              LANGUAGE_CODES.map((code) => [code, LANGUAGE_NAMES[code]]),
               state.lang,
             );
             const list = [

@@ -8,7 +8,7 @@ export default {
     langName: 'English',
     skip: 'Skip to the content',
     description:
-      'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a six-question quiz.',
+      'What RMSNorm does to a hidden vector and why pre-norm keeps deep transformers trainable, computed live by WebAssembly kernels: a walk through a 24-layer model, hands-on widgets and a seven-question quiz.',
   },
   toolbar: {
     label: 'Page settings',
@@ -790,7 +790,7 @@ export default {
   quiz: {
     title: 'Check yourself',
     intro:
-      'Six questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
+      'Seven questions. A wrong first pick gets a hint and another try; the explanation opens on a right pick, on a second wrong one, or when you ask for it. The score counts the questions answered right on the first try.',
     mark: {
       correct: 'right',
       wrong: 'not this one',
@@ -873,6 +873,19 @@ export default {
       explanation:
         'In the sweep behind those charts ({steps} steps per run, {seeds} seeds per setting, {rates} learning rates from {lrLow} to {lrHigh}), post-norm without warmup learned in most seeds at {postWidths} of the rates at {windowDepths} layers respectively; with {warmup} steps of warmup at {warmWidths}; pre-norm at {preWidths}, and at every depth its window reaches a higher rate than either of the others. At the lab’s {layers} layers its learning rate, {lr}, lies inside pre-norm’s window and outside post-norm’s: the contrast the lab trains by default. At this scale “trainable” is a range of learning rates and the odds over seeds, not a yes or a no.',
     },
+    q7: {
+      question:
+        'QK-norm passes each attention head’s query and key through an RMSNorm just before their dot product. What does that bound?',
+      a: 'The residual stream’s length, since every layer now normalizes inside attention.',
+      aHint:
+        'The norm acts on the query and key attention computes from its input; what the layer adds back to the stream is not normalized. Look at the lab’s stream chart for a QK-norm run.',
+      b: 'The scores the softmax receives: each q·k / √(head size) stays within √(head size) times the two gains, however large the weights that make q and k grow.',
+      c: 'Nothing new: dividing by √(head size) already bounds every score.',
+      cHint:
+        'That division sets the scale for random queries and keys of unit size. What happens to q·k when q and k themselves keep growing?',
+      explanation:
+        'With its gains at 1, an RMSNorm makes a head’s query and key each √{headSize} long ({headSize} is the lab’s head size), so q·k is at most {headSize} and the score q·k / √{headSize} at most √{headSize} ≈ {qkBound}, whatever the weights. Without QK-norm a score grows with q and k, which grow with the weights, and large scores drive the softmax toward one-hot (question 5). The gains can still lift the ceiling, but only as fast as they move. Wortsman et al. (2023) saw small models’ logits grow this way at high learning rates until training diverged, and QK-norm prevent it; Qwen3, OLMo 2 and Gemma 3 use it.',
+    },
   },
   after: {
     title: 'After pre-norm: the norms current models add',
@@ -910,21 +923,6 @@ export default {
   },
   references: {
     title: 'References',
-    rmsnorm: 'Biao Zhang and Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
-    xiong:
-      'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang and Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
-    henry:
-      'Alex Henry, Prudhvi Raj Dachapally, Shubham Pawar and Yuxuan Chen. Query-Key Normalization for Transformers. Findings of EMNLP 2020.',
-    wortsman:
-      'Mitchell Wortsman et al. Small-scale proxies for large-scale Transformer training instabilities. ICLR 2024.',
-    deepnet:
-      'Hongyu Wang, Shuming Ma, Li Dong, Shaohan Huang, Dongdong Zhang and Furu Wei. DeepNet: Scaling Transformers to 1,000 Layers. 2022.',
-    gemma2: 'Gemma Team. Gemma 2: Improving Open Language Models at a Practical Size. 2024.',
-    olmo2: 'Team OLMo. 2 OLMo 2 Furious. 2025.',
-    periln: 'Jeonghoon Kim et al. Peri-LN: Revisiting Normalization Layer in the Transformer Architecture. ICML 2025.',
-    dyt: 'Jiachen Zhu, Xinlei Chen, Kaiming He, Yann LeCun and Zhuang Liu. Transformers without Normalization. CVPR 2025.',
-    gemma3: 'Gemma Team. Gemma 3 Technical Report. 2025.',
-    qwen3: 'Qwen Team. Qwen3 Technical Report. 2025.',
     libraries: 'Built with',
     katex: 'KaTeX {version}: typesets the formulas as MathML.',
     d3: 'd3-scale {scale}, d3-axis {axis}, d3-selection {selection}, d3-shape {shape}: scales, axes and shapes of the charts.',

@@ -1,11 +1,25 @@
 // Language selection and string lookup. The dictionaries are plain objects
 // (also imported by the parity test under Node), keyed by dotted paths.
+//
+// The page's own bundle (dist/main.js) carries neither: web/build.mjs makes
+// each a script of its own (dist/i18n.en.js, dist/i18n.zh-CN.js), and the
+// page loads the one it shows (load.js loadDictionary), and the other only
+// when the reader switches to it. Everywhere else (Node, the custom
+// elements' bundle) both are here from the start.
 import en from './en.js';
 import zhCN from './zh-CN.js';
 
 export const DICTIONARIES = { en, 'zh-CN': zhCN };
-export const LANGUAGE_CODES = Object.keys(DICTIONARIES);
+export const LANGUAGE_CODES = ['en', 'zh-CN'];
 export const FALLBACK_LANGUAGE = 'en';
+// Each language's name in itself, for the language switches (the same as
+// its dictionary's meta.langName, which may not be loaded yet).
+export const LANGUAGE_NAMES = Object.freeze({ en: 'English', 'zh-CN': '简体中文' });
+
+export const hasDictionary = (lang) => DICTIONARIES[lang] != null;
+export function addDictionary(lang, dictionary) {
+  DICTIONARIES[lang] = dictionary;
+}
 
 // The page language that serves a language tag (BCP 47, any case), or null:
 // every Chinese tag gets zh-CN, the only Chinese the page has (zh, zh-Hans,

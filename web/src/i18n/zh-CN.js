@@ -6,7 +6,7 @@ export default {
     langName: '简体中文',
     skip: '跳到正文',
     description:
-      '看 RMSNorm 怎样改变一个词元（token）的隐藏向量，再看前置归一化（pre-norm）凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加六道自测题。',
+      '看 RMSNorm 怎样改变一个词元（token）的隐藏向量，再看前置归一化（pre-norm）凭什么让很深的 Transformer 还能训练下去。页面上的数字都由 WebAssembly 内核当场算出：24 层模型的逐层演示、可以动手的小部件，外加七道自测题。',
   },
   toolbar: {
     label: '页面设置',
@@ -760,7 +760,7 @@ export default {
   quiz: {
     title: '自测',
     intro:
-      '一共六道题。第一次选错会得到一条提示，可以再选；选对了、第二次选错，或者你主动要求时，才会展开解释。得分只算第一次就选对的题。',
+      '一共七道题。第一次选错会得到一条提示，可以再选；选对了、第二次选错，或者你主动要求时，才会展开解释。得分只算第一次就选对的题。',
     mark: {
       correct: '对',
       wrong: '不是这个',
@@ -840,6 +840,17 @@ export default {
       explanation:
         '这些图背后的扫描里（每次训练 {steps} 步，每组设置 {seeds} 个种子，{rates} 个学习率，从 {lrLow} 到 {lrHigh}），在 {windowDepths} 层时，不加预热的后置归一化在多数种子下学得起来的学习率分别有 {postWidths} 个；加上 {warmup} 步预热，分别是 {warmWidths} 个；前置归一化分别是 {preWidths} 个，而且在每个深度上，它的窗口都比另外两种伸到更高的学习率。在实验室默认的 {layers} 层，它用的学习率 {lr} 落在前置归一化的窗口里，却在后置归一化的窗口外，这正是实验室默认训练的那组对比。在这个规模上，“训得动”说的是一段学习率范围和各个种子成功的概率，而不是简单的能或不能。',
     },
+    q7: {
+      question: 'QK 归一化让每个注意力头的查询和键在做点积之前，先各自经过一次 RMSNorm。它限住的是什么？',
+      a: '残差流的长度，因为现在每一层都在注意力内部做了归一化。',
+      aHint:
+        '这个归一化作用在注意力从输入算出的查询和键上；这一层加回残差流的东西并没有归一化。看看实验室的残差流图里 QK 归一化那次运行。',
+      b: '送进 softmax 的分数：不管让 q 和 k 变长的权重有多大，每个 q·k / √(头维度) 都不会超过 √(头维度) 乘以两个增益。',
+      c: '没有新的限制：除以 √(头维度) 本来就把每个分数限住了。',
+      cHint: '这次除法只是给长度为单位量级的随机查询和键定了尺度。如果 q 和 k 本身一直变长，q·k 会怎样？',
+      explanation:
+        '增益为 1 时，RMSNorm 让一个头的查询和键长度都是 √{headSize}（{headSize} 是实验室模型的头维度），所以点积最多是 {headSize}，分数 q·k / √{headSize} 最多是 √{headSize} ≈ {qkBound}，与权重无关。没有 QK 归一化时，分数随 q 和 k 变长而变大，而它们随权重变长；分数一大，softmax 就趋向独热（第 5 题）。增益仍可抬高这个上限，但只能随增益慢慢变。Wortsman 等人（2023）在小模型上看到，学习率高时分数这样一路变大直到训练发散，而 QK 归一化能避免这一点；Qwen3、OLMo 2 和 Gemma 3 都用了它。',
+    },
   },
   after: {
     title: '前置归一化之后：如今的模型又加了哪些归一化',
@@ -872,21 +883,6 @@ export default {
   },
   references: {
     title: '参考文献',
-    rmsnorm: 'Biao Zhang, Rico Sennrich. Root Mean Square Layer Normalization. NeurIPS 2019.',
-    xiong:
-      'Ruibin Xiong, Yunchang Yang, Di He, Kai Zheng, Shuxin Zheng, Chen Xing, Huishuai Zhang, Yanyan Lan, Liwei Wang, Tie-Yan Liu. On Layer Normalization in the Transformer Architecture. ICML 2020.',
-    henry:
-      'Alex Henry, Prudhvi Raj Dachapally, Shubham Pawar, Yuxuan Chen. Query-Key Normalization for Transformers. Findings of EMNLP 2020.',
-    wortsman:
-      'Mitchell Wortsman 等. Small-scale proxies for large-scale Transformer training instabilities. ICLR 2024.',
-    deepnet:
-      'Hongyu Wang, Shuming Ma, Li Dong, Shaohan Huang, Dongdong Zhang, Furu Wei. DeepNet: Scaling Transformers to 1,000 Layers. 2022.',
-    gemma2: 'Gemma Team. Gemma 2: Improving Open Language Models at a Practical Size. 2024.',
-    olmo2: 'Team OLMo. 2 OLMo 2 Furious. 2025.',
-    periln: 'Jeonghoon Kim 等. Peri-LN: Revisiting Normalization Layer in the Transformer Architecture. ICML 2025.',
-    dyt: 'Jiachen Zhu, Xinlei Chen, Kaiming He, Yann LeCun, Zhuang Liu. Transformers without Normalization. CVPR 2025.',
-    gemma3: 'Gemma Team. Gemma 3 Technical Report. 2025.',
-    qwen3: 'Qwen Team. Qwen3 Technical Report. 2025.',
     libraries: '所用的库',
     katex: 'KaTeX {version}：把公式排版为 MathML。',
     d3: 'd3-scale {scale}、d3-axis {axis}、d3-selection {selection}、d3-shape {shape}：图表的比例尺、坐标轴和图形。',

@@ -5,7 +5,7 @@
 // takeaways, quiz questions 2 and 6 and the gradient panel quote them, and fails
 // the build when claimProblems() finds that the tables no longer say what
 // those sentences say.
-import { LAB_DEFAULTS } from './runs.js';
+import { LAB_DEFAULTS, LAB_SHAPE } from './runs.js';
 import { depthsAtRate, robustnessTable, sweepTable, windowAt } from './sweep.js';
 
 const RUNS = ['pre', 'post', 'warmup'];
@@ -20,6 +20,9 @@ export function pageClaims(sweepJson, robustJson, lang) {
     seeds: sweep.grid.seeds.length,
     lr,
     layers,
+    // The lab's head size: QK-norm's ceiling on a score is its root (quiz
+    // question 7).
+    headSize: LAB_SHAPE.hidden / LAB_SHAPE.heads,
     warmup: sweep.warmup,
     depths: sweep.grid.layers,
     total: sweep.grid.lr.length,

@@ -19,6 +19,6 @@ export default {
   paint({ state, ctx }, { quiz, learner }) {
     const claims = claimParams(state.lang);
     const q2 = { ...claims, learned: claims.postLearned, stalled: claims.postStalled };
-    quiz.update(answers(learner), ctx, { q2, q6: claims });
+    quiz.update(answers(learner), ctx, { q2, q6: claims, q7: claims });
   },
 };

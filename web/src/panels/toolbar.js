@@ -1,7 +1,7 @@
 // The toolbar: the language and theme switches, and which backend runs the
 // kernels (frame.badge: 'loading' until the views computed with them are
 // painted).
-import { DICTIONARIES, LANGUAGE_CODES } from '../i18n/index.js';
+import { LANGUAGE_CODES, LANGUAGE_NAMES } from '../i18n/index.js';
 import { setOptions } from '../widgets/dom.js';
 
 export default {
@@ -17,7 +17,7 @@ export default {
   paint({ state, badge: backend, ctx }, { langSelect, themeSelect, backendOut }) {
     setOptions(
       langSelect,
-      LANGUAGE_CODES.map((code) => [code, DICTIONARIES[code].meta.langName]),
+      LANGUAGE_CODES.map((code) => [code, LANGUAGE_NAMES[code]]),
       state.lang,
     );
     for (const option of langSelect.options) option.lang = option.value;

@@ -1,0 +1,30 @@
+// Brings in a page language's dictionary where the bundle left it out
+// (index.js says when): dist/i18n.<lang>.js, a classic script (allowed from
+// 'self' under the page's CSP, and from file://) that leaves the dictionary
+// in globalThis.normlabDictionaries. Resolves at once where it is here
+// already; a second call while it loads gets the same promise.
+import { addDictionary, hasDictionary } from './index.js';
+
+const loading = new Map();
+
+export function loadDictionary(lang, doc = document) {
+  if (hasDictionary(lang)) return Promise.resolve();
+  if (!loading.has(lang)) {
+    const promise = new Promise((resolve, reject) => {
+      const script = doc.createElement('script');
+      script.src = `i18n.${lang}.js`;
+      script.onload = () => {
+        const dictionary = globalThis.normlabDictionaries?.[lang];
+        if (!dictionary) return reject(new Error(`i18n.${lang}.js did not define the ${lang} dictionary`));
+        addDictionary(lang, dictionary);
+        resolve();
+      };
+      script.onerror = () => reject(new Error(`the ${lang} dictionary (i18n.${lang}.js) did not load`));
+      doc.head.append(script);
+    });
+    // A failed load may be tried again (the next language switch).
+    promise.catch(() => loading.delete(lang));
+    loading.set(lang, promise);
+  }
+  return loading.get(lang);
+}
