@@ -26,6 +26,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 import { DICTIONARY_FILES, DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
+import { LANGUAGE_CODES } from './src/i18n/index.js';
 import { pageClaims, claimProblems } from './src/lab/claims.js';
 import { robustnessTable, sweepTable } from './src/lab/sweep.js';
 
@@ -77,7 +78,7 @@ const classicScript = (name, define, loader = {}, more = {}) =>
 // contrast's counts over seeds, and what the page's own prose quotes of
 // them (claims.js), checked here: the build fails when the tables stop
 // saying what the page says.
-const LANGS = ['en', 'zh-CN'];
+const LANGS = LANGUAGE_CODES;
 const readData = (name) => JSON.parse(readFileSync(join(here, 'data', name), 'utf8'));
 const sweepJson = readData('train-sweep.json');
 const robustJson = readData('lab-robustness.json');
@@ -95,7 +96,8 @@ if (problems.length) {
 const dictionariesApart = {
   name: 'dictionaries-apart',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]i18n[\\/](en|zh-CN)\.js$/ }, () => ({ contents: 'export default null;' }));
+    const dictionary = new RegExp(`[\\\\/]src[\\\\/]i18n[\\\\/](${LANGUAGE_CODES.join('|')})\\.js$`);
+    build.onLoad({ filter: dictionary }, () => ({ contents: 'export default null;' }));
   },
 };
 const script = await classicScript(

@@ -6,10 +6,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { LANGUAGE_CODES } from './src/i18n/index.js';
+
 // With these, the dictionary of the page's language (src/i18n/index.js):
 // the budget holds for the larger of the two.
 export const SIMD_DOWNLOAD = ['index.html', 'style.css', 'main.js', 'favicon.svg', 'normlab.js', 'normlab_simd.js'];
-export const DICTIONARY_FILES = ['i18n.en.js', 'i18n.zh-CN.js'];
+export const DICTIONARY_FILES = LANGUAGE_CODES.map((lang) => `i18n.${lang}.js`);
 export const DOWNLOAD_BUDGET_BYTES = 1_000_000;
 
 // The bytes of SIMD_DOWNLOAD and the larger dictionary in a built dist/.

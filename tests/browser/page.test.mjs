@@ -93,6 +93,27 @@ describe('the page in Chromium', () => {
     await checkPage(`${shared.server.url}index.html`, 'page-http.png');
   });
 
+  test("one language's text comes with the page, the other on a switch", async () => {
+    const requested = [];
+    const page = await shared.browser.newPage();
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname.split('/').pop()));
+    try {
+      await page.goto(`${shared.server.url}index.html?lang=zh-CN`);
+      await page.waitForFunction(() => document.documentElement.dataset.built !== undefined);
+      const dictionaries = () => requested.filter((f) => f.startsWith('i18n.'));
+      assert.deepEqual(dictionaries(), ['i18n.zh-CN.js']);
+      assert.equal(await page.textContent('#quiz-title'), '自测');
+      await page.selectOption('#lang-select', 'en');
+      await page.waitForFunction(() => document.getElementById('quiz-title').textContent === 'Check yourself');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      await page.selectOption('#lang-select', 'zh-CN');
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      assert.deepEqual(dictionaries(), ['i18n.zh-CN.js', 'i18n.en.js']);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('over HTTP, the ES module build loads both backends', async () => {
     const { page, problems } = await openPage(shared.server.url);
     try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
-import { DICTIONARIES, LANGUAGE_CODES, lookup } from '../../web/src/i18n/index.js';
+import { DICTIONARIES, LANGUAGE_CODES, LANGUAGE_NAMES, lookup } from '../../web/src/i18n/index.js';
 import { GLOSSARY_KEYS } from '../../web/src/widgets/glossary.js';
 
 const web = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -23,6 +23,10 @@ const matches = (text, pattern) => [...text.matchAll(pattern)].map((m) => m[1]).
 
 test('the page speaks English and Simplified Chinese', () => {
   assert.deepEqual(LANGUAGE_CODES, ['en', 'zh-CN']);
+  assert.deepEqual(Object.keys(DICTIONARIES), LANGUAGE_CODES);
+  // The switches' names, known before a dictionary is loaded, are each
+  // dictionary's own.
+  for (const code of LANGUAGE_CODES) assert.equal(LANGUAGE_NAMES[code], DICTIONARIES[code].meta.langName, code);
 });
 
 test('every key exists in both languages, as a non-empty string', () => {
