@@ -54,21 +54,25 @@ const packageVersion = (name) => JSON.parse(readFileSync(join(packageDir(name), 
 // A classic script of the page (main.js, lab.js): one minified file with
 // everything it imports.
 // more: other esbuild options (an entry point of another name, a banner).
+// Every script the browser gets: minified, everything it imports bundled.
+// Licences go to THIRD_PARTY_NOTICES.txt instead of the bundle.
+const BROWSER_SCRIPT = {
+  bundle: true,
+  target: 'es2022',
+  platform: 'browser',
+  minify: true,
+  charset: 'utf8',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 const classicScript = (name, define, loader = {}, more = {}) =>
   esbuild.build({
     entryPoints: [join(here, name)],
     outfile: join(distDir, name),
     ...more,
-    bundle: true,
+    ...BROWSER_SCRIPT,
     format: 'iife',
-    target: 'es2022',
-    platform: 'browser',
-    minify: true,
-    charset: 'utf8',
     metafile: true,
-    // Licences go to THIRD_PARTY_NOTICES.txt instead of the bundle.
-    legalComments: 'none',
-    logLevel: 'warning',
     define,
     loader,
   });
@@ -121,14 +125,8 @@ for (const lang of LANGS) {
       resolveDir: join(here, 'src/i18n'),
     },
     outfile: join(distDir, `i18n.${lang}.js`),
-    bundle: true,
+    ...BROWSER_SCRIPT,
     format: 'iife',
-    target: 'es2022',
-    platform: 'browser',
-    minify: true,
-    charset: 'utf8',
-    legalComments: 'none',
-    logLevel: 'warning',
   });
 }
 
@@ -185,15 +183,9 @@ await esbuild.build({
 await esbuild.build({
   entryPoints: [join(here, 'embed.js')],
   outfile: join(distDir, 'normlab-embed.js'),
-  bundle: true,
+  ...BROWSER_SCRIPT,
   define: { NORMLAB_PAGE_CLAIMS: JSON.stringify(claims) },
   format: 'iife',
-  target: 'es2022',
-  platform: 'browser',
-  minify: true,
-  charset: 'utf8',
-  legalComments: 'none',
-  logLevel: 'warning',
 });
 // The same elements as an ES module for bundlers (the npm package's
 // 'normlab/embed'): its backends stay the files beside it, imported on
@@ -201,15 +193,9 @@ await esbuild.build({
 await esbuild.build({
   entryPoints: [join(here, 'embed.esm.js')],
   outfile: join(distDir, 'normlab-embed.mjs'),
-  bundle: true,
+  ...BROWSER_SCRIPT,
   define: { NORMLAB_PAGE_CLAIMS: JSON.stringify(claims) },
   format: 'esm',
-  target: 'es2022',
-  platform: 'browser',
-  minify: true,
-  charset: 'utf8',
-  legalComments: 'none',
-  logLevel: 'warning',
   external: ['./normlab_simd.mjs', './normlab_scalar.mjs', './normlab_train_simd.mjs', './normlab_train_scalar.mjs'],
 });
 const embedCss = await esbuild.build({
