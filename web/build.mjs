@@ -27,7 +27,7 @@ import * as esbuild from 'esbuild';
 
 import { DICTIONARY_FILES, DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
 import { LANGUAGE_CODES } from './src/i18n/index.js';
-import { pageClaims, claimProblems } from './src/lab/claims.js';
+import { pageClaims, claimProblems, variantClaimProblems, variantClaims } from './src/lab/claims.js';
 import { robustnessTable, sweepTable } from './src/lab/sweep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,8 +87,14 @@ const readData = (name) => JSON.parse(readFileSync(join(here, 'data', name), 'ut
 const sweepJson = readData('train-sweep.json');
 const robustJson = readData('lab-robustness.json');
 const byLang = (fn) => Object.fromEntries(LANGS.map((lang) => [lang, fn(lang)]));
-const claims = byLang((lang) => pageClaims(sweepJson, robustJson, lang));
-const problems = LANGS.flatMap((lang) => claimProblems(claims[lang]).map((p) => `${lang}: ${p}`));
+// The variants' table (After pre-norm) is one text's: the same numbers in
+// every page language.
+const variants = variantClaims(readData('variant-sweep.json'));
+const claims = byLang((lang) => ({ ...pageClaims(sweepJson, robustJson, lang), variants }));
+const problems = [
+  ...LANGS.flatMap((lang) => claimProblems(claims[lang]).map((p) => `${lang}: ${p}`)),
+  ...variantClaimProblems(variants).map((p) => `variants: ${p}`),
+];
 if (problems.length) {
   console.error(`the page's claims about training no longer hold on web/data:\n  ${problems.join('\n  ')}`);
   process.exit(1);

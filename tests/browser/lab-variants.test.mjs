@@ -24,6 +24,7 @@ import {
   bringLabIn,
   fileUrl,
   openPage,
+  screenshotDir,
   seriousViolations,
   settle,
   shareBrowserAndServer,
@@ -191,6 +192,18 @@ for (const lang of ['en', 'zh-CN']) {
         assert.ok(sweepText.includes(t('runWarmup')), 'the map names the chapter’s runs');
         for (const id of CURRENT.filter((run) => !LAB_RUNS.includes(run))) {
           assert.ok(!sweepText.includes(t(RUN_LABEL[id])), `${id} is not on the sweep's map or window`);
+        }
+
+        // For a person to look at (build/screenshots/): the two probe charts
+        // and the After pre-norm section, at a desktop's width and a phone's.
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await settle(page);
+          for (const chart of ['logit', 'stream'])
+            await page
+              .locator(`[data-chart="lab-${chart}"]`)
+              .screenshot({ path: `${screenshotDir}lab-${chart}-${lang}-${width}.png` });
+          await page.locator('#after').screenshot({ path: `${screenshotDir}after-${lang}-${width}.png` });
         }
         assert.deepEqual(problems, []);
       } finally {

@@ -7,8 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
+import { formatVariants } from '../../web/src/claim-params.js';
 import { CHECKPOINT_VERSION, recordAt } from '../../web/src/lab/checkpoints.js';
-import { labConclusions } from '../../web/src/lab/conclusions.js';
+import { variantClaimProblems, variantClaims } from '../../web/src/lab/claims.js';
+import { labConclusions, outcomeOf, runOutcome } from '../../web/src/lab/conclusions.js';
 import { layerNormsReading, streamNormed } from '../../web/src/lab/layer-norms.js';
 import { RUN_LABEL } from '../../web/src/lab/labels.js';
 import { applyPatch, emptySeries, stepMaxLogits } from '../../web/src/lab/run-work.js';
@@ -150,4 +152,54 @@ test('DeepNorm is read as post-norm: the sums its norms receive, not its normed 
   assert.equal(key('post'), 'sumsLevel');
   assert.equal(key('output'), 'streamGrows');
   assert.equal(key('sandwich'), 'streamGrows');
+});
+
+test("After pre-norm's claims: the committed table's figures, and a table that stops saying them fails", () => {
+  const table = JSON.parse(readFileSync(new URL('../../web/data/variant-sweep.json', import.meta.url), 'utf8'));
+  const v = variantClaims(table);
+  assert.deepEqual(variantClaimProblems(v), []);
+  assert.equal(v.runsEach, 45);
+  // Pre-norm's largest logit climbs with the rate; QK-norm's stays under its lowest.
+  assert.ok(v.runs.qknorm.logitPeak < v.runs.pre.logitPeakAt[0]);
+  const zh = formatVariants(v, 'zh-CN');
+  assert.deepEqual([zh.depths, zh.rates, zh.widthRatio], ['6、24 和 48', '0.003、0.01 和 0.03', 8]);
+  // QK-norm no longer bounding the logits, DeepNorm learning no more than
+  // post-norm, DyT learning away from the lab's setting: each caught.
+  const changed = (run, change) => ({ ...v, runs: { ...v.runs, [run]: { ...v.runs[run], ...change } } });
+  assert.deepEqual(variantClaimProblems(changed('qknorm', { logitPeak: 500 })), [
+    "QK-norm's largest score 500 is not under pre-norm's at the lowest rate",
+  ]);
+  assert.deepEqual(variantClaimProblems(changed('deepnorm', { learned: v.runs.post.learned })), [
+    `DeepNorm learned ${v.runs.post.learned}, post-norm ${v.runs.post.learned}`,
+  ]);
+  assert.deepEqual(variantClaimProblems(changed('dyt', { learned: v.runs.dyt.learnedAtLab + 1 })), [
+    "DyT learned away from the lab's setting",
+  ]);
+});
+
+test('a stall with no gradient left is told apart from the other two', () => {
+  const steps = 30;
+  const record = (gradFirst, gradLast) => ({
+    id: 'dyt',
+    status: 'done',
+    loss: Array(steps).fill(4.25),
+    entropy: 4.25,
+    heldout: 4.5,
+    gradFirst: Array(steps).fill(gradFirst),
+    gradLast: Array(steps).fill(gradLast),
+    updateFirst: Array(steps).fill(0),
+    updateLast: Array(steps).fill(0),
+  });
+  // Every gradient exactly zero over the last 20 steps (a DyT run at lr 0.03).
+  assert.equal(runOutcome(record(0, 0)), 'vanished');
+  // The last layer's zero and the first's not: no ratio to take either.
+  assert.equal(runOutcome(record(1e-3, 0)), 'vanished');
+  assert.equal(runOutcome(record(1e-5, 1e-2)), 'collapsed');
+  assert.equal(runOutcome(record(1e-2, 1e-2)), 'plateau');
+  // A table keeps the ratio that is not a number as null: the same verdict.
+  assert.equal(outcomeOf({ diverged: false, final: 4.25, entropy: 4.25, gradRatio: null }), 'vanished');
+  assert.equal(outcomeOf({ diverged: false, final: 3.5, entropy: 4.25, gradRatio: null }), 'learned');
+  const [said] = labConclusions([record(0, 0)], { settings: { warmup: 200, lr: 0.03 }, steps, guess: null });
+  assert.equal(said.key, 'runVanished');
+  for (const lang of ['en', 'zh-CN']) assert.ok(LAB_DICTIONARIES[lang].runVanished.length > 100, lang);
 });

@@ -27,6 +27,7 @@ import { createScheduler } from './panels/schedule.js';
 import softmax from './panels/softmax.js';
 import staticText from './panels/static-text.js';
 import toolbar from './panels/toolbar.js';
+import variantResults from './panels/variant-results.js';
 import { trainingLabPanel } from './panels/training-lab.js';
 import workedExample from './panels/worked-example.js';
 
@@ -45,6 +46,7 @@ const PANELS = [
   playground,
   demo,
   trainingLabPanel(createLabLoader),
+  variantResults,
   challengeChecks,
   challenges,
   exercise,

@@ -4,7 +4,7 @@
 // language, and formatted here for the sentences that quote them (the
 // placement section, the takeaways, quiz questions 2, 6 and 7, the gradient
 // panel).
-import { decimals } from './format.js';
+import { decimals, significant } from './format.js';
 
 // Depths as a sentence lists them: "6 and 12", "6, 12, and 24"; in Chinese
 // "6、12 和 24" (a space between a number and the word beside it). The
@@ -52,5 +52,62 @@ export function formatClaims(c, lang) {
   };
 }
 
+// The variants' table (claims.js variantClaims), as After pre-norm's table
+// and sentences quote it.
+export function formatVariants(v, lang) {
+  const list = (items) => depthList(items, lang);
+  const at = v.rates.indexOf(v.lr);
+  const runs = Object.keys(v.runs);
+  const r = v.runs;
+  return {
+    lr: decimals(v.lr, 4),
+    steps: v.steps,
+    seeds: v.seeds,
+    runsEach: v.runsEach,
+    hidden: v.hidden,
+    heads: v.heads,
+    depths: list(v.depths),
+    rates: list(v.rates.map((r) => decimals(r, 4))),
+    depthList: v.depths,
+    // The sentences.
+    lrLow: decimals(v.rates[0], 4),
+    lrHigh: decimals(v.rates.at(-1), 4),
+    layers: v.layers,
+    deepest: Math.max(...v.depths),
+    qkPeak: significant(r.qknorm.logitPeak),
+    prePeakLow: significant(r.pre.logitPeakAt[0]),
+    prePeakHigh: significant(r.pre.logitPeakAt.at(-1)),
+    qkLearned: r.qknorm.learned,
+    preLearned: r.pre.learned,
+    postLearned: r.post.learned,
+    wortsmanWidth: v.wortsmanWidth,
+    widthRatio: v.wortsmanWidth / v.hidden,
+    preEnd: significant(r.pre.streamEnd),
+    sandEnd: significant(r.sandwich.streamEnd),
+    outputEnd: significant(r.output.streamEnd),
+    preEndHigh: significant(r.pre.streamEndHigh),
+    sandEndHigh: significant(r.sandwich.streamEndHigh),
+    outputEndHigh: significant(r.output.streamEndHigh),
+    outputPeak: significant(r.output.logitPeak),
+    deepLearned: r.deepnorm.learned,
+    deepLab: r.deepnorm.learnedAtLab,
+    deepFinal: decimals(r.deepnorm.final, 2),
+    preFinal: decimals(r.pre.final, 2),
+    dytLearned: r.dyt.learned,
+    dytFinal: decimals(r.dyt.final, 2),
+    dytEnd: significant(r.dyt.streamEnd),
+    dytVanished: r.dyt.vanished,
+    table: runs.map((run) => ({
+      run,
+      atLabRate: v.runs[run].learnedAt[at],
+      learned: v.runs[run].learned,
+      peak: significant(v.runs[run].logitPeak),
+    })),
+  };
+}
+
 // The page's own: web/build.mjs bundles every language's claims.
-export const claimParams = (lang) => formatClaims(NORMLAB_PAGE_CLAIMS[lang], lang);
+export const claimParams = (lang) => {
+  const c = NORMLAB_PAGE_CLAIMS[lang];
+  return { ...formatClaims(c, lang), variants: formatVariants(c.variants, lang) };
+};

@@ -918,6 +918,34 @@ export default {
     dytDiagram:
       'Diagram of a pre-norm layer whose norm is replaced by a tanh function with a learned steepness, a gain and a bias.',
     attention: 'attention',
+    runs: {
+      pre: 'pre-norm',
+      post: 'post-norm',
+      qknorm: 'pre-norm + QK-norm',
+      sandwich: 'sandwich norm',
+      output: 'norm after each sublayer',
+      deepnorm: 'DeepNorm',
+      dyt: 'DyT (tanh)',
+    },
+    results: {
+      title: 'What the lab’s model does with them',
+      intro:
+        'We trained each of these, with plain pre-norm and post-norm beside them, {runsEach} times in this page’s WebAssembly build: at {depths} layers, learning rates {rates}, {seeds} seeds each, {steps} steps on the Chinese text, in the lab’s model ({hidden} wide, {heads} heads). The table counts the runs that learned, by the lab’s rule.',
+      caption:
+        'Runs that learned: of {seeds} seeds at the lab’s learning rate {lr}, and of all {runsEach}; the largest attention score of any step of any run',
+      run: 'run',
+      atRate: 'learned at {lr}, by layers',
+      all: 'all {runsEach}',
+      peak: 'largest score',
+      count: '{n}/{of}',
+      qk: 'QK-norm did what it is for: no QK-norm run’s attention score went above {qkPeak}, while plain pre-norm’s climbed with the learning rate, to {prePeakLow} at {lrLow} and {prePeakHigh} at {lrHigh}. Whether the model learned is another matter: {qkLearned} of the {runsEach} QK-norm runs did, {preLearned} of pre-norm’s, and no run of either diverged.',
+      scale:
+        'This is where a tiny model stops making the point. Wortsman et al. (2023) saw attention scores grow like this until training diverged, above a learning rate that falls as models grow, and saw QK-norm prevent it; their narrowest model was {wortsmanWidth} wide, {widthRatio} times the lab’s {hidden}. Here the scores grow without the loss diverging, so QK-norm’s bound shows, and the stability it buys at scale does not.',
+      stream:
+        'Sandwich and output norms bound what each layer adds to the stream, not the stream: at the lab’s {layers} layers and learning rate it still left the last layer at a median length of {sandEnd} and {outputEnd}, against {preEnd} for pre-norm. The bound pays off where pre-norm’s branches grow large: at {deepest} layers and {lrHigh}, {sandEndHigh} and {outputEndHigh} against {preEndHigh}. A norm after each sublayer alone also leaves attention reading the stream as it is, and its scores grew furthest of all, to {outputPeak}: OLMo 2 puts QK-norm beside it, and this run, without one, shows why.',
+      deep: 'DeepNorm is post-norm that trains: {deepLearned} of its {runsEach} runs learned, against {postLearned} for plain post-norm, and {deepLab} of {seeds} at the lab’s setting, where its median final loss, {deepFinal}, was the lowest of any run (pre-norm’s: {preFinal}). Its constants do not cover every rate: at {lrHigh} none of its runs learned.',
+      dyt: 'DyT learned in {dytLearned} of its {runsEach} runs, all at the lab’s setting, against {preLearned} for pre-norm with RMSNorm; there its median final loss was {dytFinal} (pre-norm’s: {preFinal}). At that setting its stream grew the longest of any run, to {dytEnd}. In {dytVanished} of its runs, all at the higher rates, and in no other run of the table, the gradient reaching the last layer fell to exactly zero within the first steps and nothing moved again: a tanh pushed so far that its slope rounds to zero in float32 passes nothing back. Zhu et al. (2025) tune α’s starting value for language models; the lab uses one value for every run.',
+    },
     tryIt:
       'The lab above trains these next to plain pre-norm and post-norm: press “what current models do” before you start. Two of its charts follow the quantities these norms are aimed at: the largest attention score at every step, and the stream’s length layer by layer before and after training.',
   },

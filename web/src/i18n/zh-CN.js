@@ -878,6 +878,34 @@ export default {
       '每个归一化都换成逐个特征计算的 $\\gamma \\tanh(\\alpha x) + \\beta$。它不在特征之间求任何平均，只用一条平滑的曲线把过大的值压扁；曲线的陡峭程度 α 是学出来的。Zhu 等人（2025）在多种设置下用它达到了带归一化的 Transformer 的水平。',
     dytDiagram: '前置归一化层的示意图，其中的归一化被一个带可学习陡度、增益和偏置的 tanh 函数取代。',
     attention: '注意力',
+    runs: {
+      pre: '前置归一化',
+      post: '后置归一化',
+      qknorm: '前置归一化 + QK 归一化',
+      sandwich: '三明治归一化',
+      output: '子层之后归一化',
+      deepnorm: 'DeepNorm',
+      dyt: 'DyT（tanh）',
+    },
+    results: {
+      title: '实验室的模型用上它们之后',
+      intro:
+        '我们把每一种做法，连同普通的前置归一化和后置归一化，在本页的 WebAssembly 版本里各训练了 {runsEach} 次：{depths} 层，学习率 {rates}，每组 {seeds} 个种子，在中文文本上各训练 {steps} 步，用的是实验室的模型（宽 {hidden}，{heads} 个注意力头）。表中按实验室的规则数出学得起来的运行。',
+      caption:
+        '学得起来的运行：实验室学习率 {lr} 下 {seeds} 个种子中的几个，全部 {runsEach} 次中的几个；以及所有运行所有步里最大的注意力分数',
+      run: '运行',
+      atRate: '学习率 {lr} 下学得起来的，按层数',
+      all: '全部 {runsEach} 次',
+      peak: '最大分数',
+      count: '{n}/{of}',
+      qk: 'QK 归一化做到了它该做的事：没有哪次 QK 归一化的运行，注意力分数超过 {qkPeak}；普通前置归一化的分数却随学习率一路上升，学习率 {lrLow} 时到 {prePeakLow}，{lrHigh} 时到 {prePeakHigh}。模型学不学得起来则是另一回事：{runsEach} 次 QK 归一化的运行里有 {qkLearned} 次学得起来，前置归一化是 {preLearned} 次，两者都没有一次发散。',
+      scale:
+        '小模型能说明的，到这里就到头了。Wortsman 等人（2023）看到，学习率超过某个值之后，注意力分数会这样一路变大，直到训练发散，而模型越大，这个值越低；QK 归一化能避免这一点。他们最窄的模型宽 {wortsmanWidth}，是实验室模型（宽 {hidden}）的 {widthRatio} 倍。在这里，分数变大了，损失却没有发散，所以看得到 QK 归一化的上限，看不到它在大模型上换来的稳定。',
+      stream:
+        '三明治归一化和子层之后归一化限住的是每一层加进残差流的量，而不是残差流本身：在实验室的 {layers} 层和默认学习率下，残差流离开最后一层时的长度中位数仍有 {sandEnd} 和 {outputEnd}，前置归一化是 {preEnd}。前置归一化的分支变得很大时，这个限制才见效：在 {deepest} 层、学习率 {lrHigh} 时，两者是 {sandEndHigh} 和 {outputEndHigh}，前置归一化是 {preEndHigh}。只在子层之后归一化，注意力读到的就是原样的残差流，它的分数涨得比谁都高，达到 {outputPeak}：OLMo 2 在它旁边加上了 QK 归一化，这次没加 QK 归一化的运行说明了原因。',
+      deep: 'DeepNorm 是训得动的后置归一化：{runsEach} 次运行里有 {deepLearned} 次学得起来，普通后置归一化是 {postLearned} 次；在实验室的默认设置下，{seeds} 个种子中有 {deepLab} 个学得起来，最终损失的中位数 {deepFinal} 是所有运行中最低的（前置归一化是 {preFinal}）。它的两个常数也不是对每个学习率都管用：学习率 {lrHigh} 时，它没有一次学得起来。',
+      dyt: 'DyT 在 {runsEach} 次运行里有 {dytLearned} 次学得起来，全都在实验室的默认设置下，用 RMSNorm 的前置归一化是 {preLearned} 次；在这个设置下，它的最终损失中位数是 {dytFinal}（前置归一化是 {preFinal}）。同样在这个设置下，它的残差流比其他任何运行都长，达到 {dytEnd}。有 {dytVanished} 次运行（全都在更高的学习率下，表中其他做法一次也没有）在最初几步里，传到最后一层的梯度就变成了恰好为零，此后什么都不再变化：tanh 被推得太远，斜率在 float32 里舍入成零，就再也传不回任何东西。Zhu 等人（2025）在语言模型上会调 α 的初始值，实验室则对每次运行都用同一个值。',
+    },
     tryIt:
       '上面的训练实验室可以把这些结构和普通的前置、后置归一化放在一起训练：开始之前先点“当今模型的做法”。实验室里有两张图专门跟踪这些归一化所针对的量：每一步最大的注意力分数，以及训练前后残差流逐层的长度。',
   },

@@ -112,3 +112,129 @@ export function claimProblems(c) {
   }
   return problems;
 }
+
+// The variants' table (web/data/variant-sweep.json, tests/bench/
+// variant-sweep.mjs): what the After pre-norm section quotes of it. Per run
+// of VARIANT_RUNS: how many of its seeds learned at each learning rate and
+// depth, over the whole grid, and the largest attention logit any of its
+// steps gave (finite steps only: a diverged run's later steps are NaN).
+export function variantClaims(table) {
+  const { grid } = table;
+  const rowsOf = (run, where = () => true) => table.rows.filter((r) => r.run === run && where(r));
+  const learned = (rows) => rows.filter((r) => r.outcome === 'learned').length;
+  const peak = (rows) => Math.max(...rows.map((r) => r.logitPeak).filter(Number.isFinite));
+  const atLab = (r) => r.layers === LAB_DEFAULTS.layers && r.lr === LAB_DEFAULTS.lr;
+  const atHigh = (r) => r.layers === Math.max(...grid.layers) && r.lr === Math.max(...grid.lr);
+  const runs = Object.fromEntries(
+    grid.runs.map((run) => [
+      run,
+      {
+        // learnedAt[i][j]: seeds that learned at grid.lr[i] and grid.layers[j].
+        learnedAt: grid.lr.map((lr) =>
+          grid.layers.map((layers) => learned(rowsOf(run, (r) => r.lr === lr && r.layers === layers))),
+        ),
+        learned: learned(rowsOf(run)),
+        // At each learning rate, over every depth and seed.
+        learnedAtRate: grid.lr.map((lr) => learned(rowsOf(run, (r) => r.lr === lr))),
+        diverged: rowsOf(run, (r) => r.divergedAt !== null).length,
+        // Stalled with no gradient left (conclusions.js), and of those, at
+        // a rate above the lab's.
+        vanished: rowsOf(run, (r) => r.outcome === 'vanished').length,
+        vanishedAbove: rowsOf(run, (r) => r.outcome === 'vanished' && r.lr > LAB_DEFAULTS.lr).length,
+        logitPeak: peak(rowsOf(run)),
+        logitPeakAt: grid.lr.map((lr) => peak(rowsOf(run, (r) => r.lr === lr))),
+        // At the lab's depth and rate, the median over seeds of the
+        // stream's length leaving the last layer at the last step, and of
+        // that over its length entering the first.
+        streamEnd: median(rowsOf(run, atLab).map((r) => r.streamLast.at(-1))),
+        // The same at the deepest stack and the highest rate.
+        streamEndHigh: median(rowsOf(run, atHigh).map((r) => r.streamLast.at(-1))),
+        // The median final training loss at the lab's depth and rate.
+        final: median(rowsOf(run, atLab).map((r) => r.final)),
+        // Seeds that learned at the lab's depth and rate.
+        learnedAtLab: learned(rowsOf(run, atLab)),
+      },
+    ]),
+  );
+  return {
+    lr: LAB_DEFAULTS.lr,
+    layers: LAB_DEFAULTS.layers,
+    text: Object.keys(table.texts),
+    steps: table.defaults.steps,
+    seeds: grid.seeds.length,
+    depths: [...grid.layers],
+    rates: [...grid.lr],
+    // Runs of one variant over the grid.
+    runsEach: grid.layers.length * grid.lr.length * grid.seeds.length,
+    headSize: LAB_SHAPE.hidden / LAB_SHAPE.heads,
+    hidden: LAB_SHAPE.hidden,
+    heads: LAB_SHAPE.heads,
+    // The narrowest model in Wortsman et al. (2023), whose logit growth
+    // QK-norm prevents.
+    wortsmanWidth: 256,
+    runs,
+  };
+}
+
+// After pre-norm's sentences, each checked on the variants' table: a list of
+// what no longer holds (empty when all do).
+export function variantClaimProblems(v) {
+  const problems = [];
+  const fail = (claim) => problems.push(claim);
+  const { pre, post, qknorm, sandwich, output, deepnorm, dyt } = v.runs;
+  const last = v.rates.length - 1;
+  // "No QK-norm run's score went above {qkPeak}, while pre-norm's climbed
+  // with the learning rate, to {prePeakLow} at the lowest rate ..."
+  if (!(qknorm.logitPeak < pre.logitPeakAt[0]))
+    fail(`QK-norm's largest score ${qknorm.logitPeak} is not under pre-norm's at the lowest rate`);
+  if (pre.logitPeakAt.some((p, i) => i > 0 && !(p > pre.logitPeakAt[i - 1])))
+    fail(`pre-norm's largest score does not climb with the learning rate: ${pre.logitPeakAt}`);
+  // "... none of either diverged" and "its rescue does not show": QK-norm
+  // learned within a seed's count of pre-norm's runs.
+  if (pre.diverged || qknorm.diverged) fail(`runs diverged: pre-norm ${pre.diverged}, QK-norm ${qknorm.diverged}`);
+  if (Math.abs(qknorm.learned - pre.learned) > v.seeds)
+    fail(`QK-norm learned in ${qknorm.learned} runs, pre-norm in ${pre.learned}: more than ${v.seeds} apart`);
+  // "Sandwich and output norms bound what each layer adds, not the stream":
+  // at the lab's setting their stream is no shorter than half pre-norm's;
+  // at the deepest stack and highest rate it is under a quarter of it.
+  for (const [name, run] of [
+    ['sandwich', sandwich],
+    ['output', output],
+  ]) {
+    if (!(run.streamEnd >= pre.streamEnd / 2))
+      fail(`${name}'s stream at the lab's setting is ${run.streamEnd}, under half pre-norm's ${pre.streamEnd}`);
+    if (!(run.streamEndHigh < pre.streamEndHigh / 4))
+      fail(`${name}'s stream at the highest setting is ${run.streamEndHigh}, not under a quarter of pre-norm's`);
+  }
+  // "The output norm's scores grew furthest of all": ten times any other's.
+  const others = Object.entries(v.runs).filter(([id]) => id !== 'output');
+  if (!others.every(([, run]) => output.logitPeak > 10 * run.logitPeak))
+    fail(`the output norm's largest score ${output.logitPeak} is not ten times every other run's`);
+  // "DeepNorm learned where post-norm did not; at the lab's setting it
+  // ended lowest of all; at the highest rate none learned."
+  if (!(deepnorm.learned > post.learned)) fail(`DeepNorm learned ${deepnorm.learned}, post-norm ${post.learned}`);
+  if (post.learnedAtLab !== 0) fail(`post-norm learned at the lab's setting in ${post.learnedAtLab} seeds`);
+  if (!Object.values(v.runs).every((run) => deepnorm.final <= run.final))
+    fail(`DeepNorm's median final loss at the lab's setting is not the lowest`);
+  if (deepnorm.learnedAtRate[last] !== 0) fail(`DeepNorm learned at the highest rate`);
+  // "DyT learned in fewer runs than pre-norm, all at the lab's setting,
+  // ended higher there, and its stream there grew longest."
+  if (!(dyt.learned < pre.learned)) fail(`DyT learned in ${dyt.learned}, pre-norm in ${pre.learned}`);
+  if (!(dyt.final > pre.final)) fail(`DyT's median final loss is not above pre-norm's at the lab's setting`);
+  if (dyt.learned !== dyt.learnedAtLab) fail(`DyT learned away from the lab's setting`);
+  if (!Object.values(v.runs).every((run) => dyt.streamEnd >= run.streamEnd))
+    fail(`DyT's stream at the lab's setting is not the longest`);
+  // "In {dytVanished} of its runs, all at the higher rates, no gradient was
+  // left; no other run stalled that way."
+  if (!(dyt.vanished > 0 && dyt.vanishedAbove === dyt.vanished))
+    fail(`DyT's runs with no gradient left: ${dyt.vanished}, ${dyt.vanishedAbove} above the lab's rate`);
+  const alsoVanished = Object.entries(v.runs).filter(([id, run]) => id !== 'dyt' && run.vanished > 0);
+  if (alsoVanished.length) fail(`other runs stalled with no gradient left: ${alsoVanished.map(([id]) => id)}`);
+  return problems;
+}
+
+const median = (values) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};

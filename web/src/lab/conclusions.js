@@ -10,7 +10,13 @@ import { LAB_RUNS } from '../predictions.js';
 // FINAL_WINDOW steps' losses) ends at least LEARNED_BELOW under the unigram
 // entropy of the training text (the loss of a model that knows only byte
 // frequencies); it is leaving the plateau ('between') when at least
-// STALLED_WITHIN under it. Otherwise it stalled, in one of two ways:
+// STALLED_WITHIN under it. Otherwise it stalled, in one of three ways:
+//   vanished   no gradient is left to compare: over the final window, no
+//              step has a finite ratio of the first layer's gradient norm
+//              to the last layer's, the last layer's being exactly 0 (a
+//              norm whose output no longer depends on its input, as a tanh
+//              past where its slope rounds to 0 in float32). Nothing moves
+//              any more.
 //   collapsed  the gradient reaching the first layer collapsed: over the
 //              final window, the median of the first layer's gradient norm
 //              over the last layer's is below RATIO_COLLAPSED. The loss
@@ -55,14 +61,16 @@ export function ratioMedian(first, last) {
 export const gradientRatio = (run) => ratioMedian(run.gradFirst, run.gradLast);
 export const updateRatio = (run) => ratioMedian(run.updateFirst, run.updateLast);
 
-// 'learned' | 'between' | 'collapsed' | 'plateau' | 'above' | 'diverged',
-// from a finished run's numbers (what the committed tables keep of a run).
+// 'learned' | 'between' | 'vanished' | 'collapsed' | 'plateau' | 'above' |
+// 'diverged', from a finished run's numbers (what the committed tables keep
+// of a run; a table's JSON keeps a ratio that is not a number as null).
 export function outcomeOf({ diverged, final, entropy, gradRatio }) {
   if (diverged) return 'diverged';
   const gap = entropy - final;
   if (gap >= LEARNED_BELOW) return 'learned';
   if (gap >= STALLED_WITHIN) return 'between';
   if (gap < -STALLED_WITHIN) return 'above';
+  if (!Number.isFinite(gradRatio)) return 'vanished';
   return gradRatio < RATIO_COLLAPSED ? 'collapsed' : 'plateau';
 }
 
@@ -74,7 +82,7 @@ export function runOutcome(run) {
   return outcomeOf({ diverged: false, final: finalLoss(run), entropy: run.entropy, gradRatio: gradientRatio(run) });
 }
 
-export const isStall = (outcome) => outcome === 'collapsed' || outcome === 'plateau';
+export const isStall = (outcome) => outcome === 'vanished' || outcome === 'collapsed' || outcome === 'plateau';
 
 export const gradientRatios = (run) => run.gradFirst.map((g, i) => g / run.gradLast[i]);
 export const updateRatios = (run) => run.updateFirst.map((u, i) => u / run.updateLast[i]);
@@ -82,6 +90,7 @@ export const updateRatios = (run) => run.updateFirst.map((u, i) => u / run.updat
 const OUTCOME_KEY = {
   learned: 'runLearned',
   between: 'runBetween',
+  vanished: 'runVanished',
   collapsed: 'runCollapsed',
   plateau: 'runPlateau',
   above: 'runAbove',

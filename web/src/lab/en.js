@@ -124,7 +124,7 @@ export default {
   mapIntro:
     'The same model, trained ahead of time in this page’s own WebAssembly build on the same English text, for {steps} steps at every depth and learning rate below, {seeds} seeds per cell (the warmup run with {warmup} warmup steps). Each cell gives the median final training loss of its seeds and one mark per seed, judged as the lab judges its runs: learned when at least 0.3 under the unigram entropy ({entropy}). Press a cell to train its seed-1 run here: the numbers come out the same, to the last bit.',
   mapLegend:
-    'Marks, one per seed in seed order: ✓ learned, ↘ leaving the plateau, – stalled with live gradients, ○ stalled with the first layers’ gradient collapsed, ✕ diverged.',
+    'Marks, one per seed in seed order: ✓ learned, ↘ leaving the plateau, – stalled with live gradients, ○ stalled with the first layers’ gradient collapsed, ∅ stalled with no gradient left, ✕ diverged.',
   mapCornerLr: 'learning rate →',
   mapCornerLayers: 'layers ↓',
   mapCell: '{run}, {layers} layers, learning rate {lr}: {seeds}. Train seed 1 here.',
@@ -135,6 +135,7 @@ export default {
   outcomePlateau: 'stalled, gradients alive',
   outcomeAbove: 'still above the plateau',
   outcomeCollapsed: 'stalled, first layers’ gradient collapsed',
+  outcomeVanished: 'stalled, no gradient left',
   outcomeDiverged: 'diverged',
   mapCompareSame:
     'Trained here ({run}, {layers} layers, learning rate {lr}; wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {outcome}. The sweep’s run of this cell ended at {sweepFinal}: the same number to the last bit, since this tab runs the build the sweep ran.',
@@ -179,6 +180,8 @@ export default {
     '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its first layers cut off: over the last 20 steps their gradient was {ratio} of the last layer’s, and each step moved them only {update} times as far as the last layer.',
   runCollapsedMoving:
     '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its first layers cut off: over the last 20 steps their gradient was {ratio} of the last layer’s. Adam still moved them {update} times as far as the last layer per step, in directions the loss hardly informed.',
+  runVanished:
+    '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled with no gradient left: over the last 20 steps the gradient reaching its last layer was exactly zero, so no step moved it. A norm whose output no longer depends on its input does this: a tanh pushed so far that its slope rounds to zero.',
   runPlateau:
     '{run}: training loss {final} at the end (the mean of its last {window} steps), within {gap} of the unigram entropy ({entropy}); {heldout} on the held-out text. It stalled on the plateau with its gradients alive (first layer over last: {ratio}; updates {update}): a slow start rather than a dead stack, which more steps or another seed may end.',
   runBetween:

@@ -18,5 +18,6 @@ export const OUTCOME_KEY = {
   plateau: 'outcomePlateau',
   above: 'outcomeAbove',
   collapsed: 'outcomeCollapsed',
+  vanished: 'outcomeVanished',
   diverged: 'outcomeDiverged',
 };

@@ -119,7 +119,7 @@ export default {
   mapIntro:
     '同一个模型，事先用本页同一个 WebAssembly 版本、同一份中文文本，在下面每个层数与学习率上各训练 {steps} 步，每格 {seeds} 个种子（带预热的那一组预热 {warmup} 步）。每格给出各种子最终训练损失的中位数，并为每个种子画一个标记，判法与实验室判自己的运行相同：比一元熵（{entropy}）低至少 0.3 就算学起来了。点一下某格，就在这里重新训练它的种子 1：得到的数字与表中一模一样，连最后一位都相同。',
   mapLegend:
-    '标记按种子顺序，每个种子一个：✓ 学起来了，↘ 正在走出平台期，– 停滞但梯度仍在，○ 停滞且前几层的梯度已塌缩，✕ 发散。',
+    '标记按种子顺序，每个种子一个：✓ 学起来了，↘ 正在走出平台期，– 停滞但梯度仍在，○ 停滞且前几层的梯度已塌缩，∅ 停滞且梯度已经没有了，✕ 发散。',
   mapCornerLr: '学习率 →',
   mapCornerLayers: '层数 ↓',
   mapCell: '{run}，{layers} 层，学习率 {lr}：{seeds}。在这里训练种子 1。',
@@ -130,6 +130,7 @@ export default {
   outcomePlateau: '停滞，梯度仍在',
   outcomeAbove: '还没降到平台期',
   outcomeCollapsed: '停滞，前几层的梯度已塌缩',
+  outcomeVanished: '停滞，梯度已经没有了',
   outcomeDiverged: '发散',
   mapCompareSame:
     '在这里训练（{run}，{layers} 层，学习率 {lr}；wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{outcome}。扫描里这一格的同一次运行最终为 {sweepFinal}：连最后一位都相同，因为这个标签页运行的正是扫描所用的版本。',
@@ -173,6 +174,8 @@ export default {
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}，每一步挪动的幅度也只有最后一层的 {update}。',
   runCollapsedMoving:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，而且前几层已被切断：最后 20 步里，第一层的梯度只有最后一层的 {ratio}。Adam 仍让它们每步挪动最后一层的 {update} 倍，但挪动的方向几乎不受损失指引。',
+  runVanished:
+    '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停滞了，而且梯度已经没有了：最后 20 步里，传到最后一层的梯度恰好为零，所以没有哪一步还能挪动它。归一化的输出一旦不再随输入变化，就会这样：比如 tanh 被推得太远，斜率舍入成了零。',
   runPlateau:
     '{run}：结束时的训练损失为 {final}（最后 {window} 步的平均），与一元熵（{entropy}）只差 {gap}；在留出文本上为 {heldout}。它停在了平台期，但梯度依然在流动（第一层比最后一层：{ratio}；更新之比 {update}）：这是起步慢，而不是整个堆叠失灵，多跑些步或换个种子都可能让它走出来。',
   runBetween:

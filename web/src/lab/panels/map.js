@@ -17,7 +17,7 @@ import { SWEEPS } from '../tables.js';
 // Both languages' sweeps share one grid.
 const GRID = SWEEPS.en.grid;
 // One mark per seed, by outcome (conclusions.js).
-const MARK = { learned: '✓', between: '↘', plateau: '–', above: '–', collapsed: '○', diverged: '✕' };
+const MARK = { learned: '✓', between: '↘', plateau: '–', above: '–', collapsed: '○', vanished: '∅', diverged: '✕' };
 // Each parameter of the sweep's sentences as it is shown.
 const FORMATS = {
   run: runName,
