@@ -8,7 +8,9 @@ import { el } from '../widgets/dom.js';
 export default {
   name: 'variant-results',
   create({ widget }) {
-    const scroll = el('div', { className: 'table-scroll' });
+    // Should it ever be wider than the screen, it scrolls in its own region,
+    // which the keyboard reaches as the data tables' do.
+    const scroll = el('div', { className: 'table-scroll', tabIndex: 0 });
     const table = el('table', { className: 'variant-table' });
     scroll.append(table);
     widget('variant-results').append(scroll);
