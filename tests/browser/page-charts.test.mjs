@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { drawEveryChart, fileUrl, gradientsDone, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import {
+  drawEveryChart,
+  fileUrl,
+  gradientsDone,
+  measured,
+  openPage,
+  settle,
+  shareBrowserAndServer,
+} from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 
@@ -58,6 +66,7 @@ for (const width of [375, 1280]) {
       viewport: { width, height: 900 },
     });
     try {
+      await measured(page);
       const chart = page.locator('[data-widget="layer-chart"] svg.chart:not(.legend-key)');
       for (const [placement, norm, scale] of [
         ['pre', 'rmsnorm', 'log'],

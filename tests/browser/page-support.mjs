@@ -155,9 +155,23 @@ export async function openPage(browser, url, options = {}) {
 }
 
 // Waits for the render that the last input scheduled (one animation frame)
-// and for the frame after it to be painted.
+// and for the frame after it to be painted. A language switch paints once
+// that language's text has loaded (a script of its own: src/i18n/load.js),
+// so first the page's language is the one its switch shows.
 export async function settle(page) {
+  await page.waitForFunction(() => {
+    const select = document.getElementById('lang-select');
+    return !select?.value || select.value === document.documentElement.lang;
+  });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+// Waits until every section of the page has rendered once and has its own
+// size (app.js measureSections, after the kernels' first paint): before
+// that, a section above a view may still grow and push the view away from
+// where a test scrolled it.
+export async function measured(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.measured !== undefined);
 }
 
 // The training lab loads when its section nears the screen. Sections above

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { fileUrl, openPage, screenshotDir, settle, shareBrowserAndServer } from './page-support.mjs';
+import { fileUrl, measured, openPage, screenshotDir, settle, shareBrowserAndServer } from './page-support.mjs';
 import { waitStatus, walkStatus } from './walk-support.mjs';
 
 const shared = shareBrowserAndServer();
@@ -83,6 +83,7 @@ for (const lang of ['en', 'zh-CN']) {
           },
         });
         try {
+          await measured(page);
           await page.locator(CHART).scrollIntoViewIfNeeded();
           await page.click('#predict-skip');
           await waitStatus(page, 'running');

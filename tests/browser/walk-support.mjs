@@ -5,6 +5,7 @@ import { significant } from '../../web/src/format.js';
 import { lookup, plain } from '../../web/src/i18n/index.js';
 import { guessVerdict } from '../../web/src/predictions.js';
 import { factorText, guessText } from '../../web/src/widgets/autorun.js';
+import { measured } from './page-support.mjs';
 
 // A dictionary string with its parameters, as the page writes it.
 export const text = (lang, key, params) => plain(lookup(lang, key), params);
@@ -51,7 +52,7 @@ export const WALK_COMPARE = '[data-widget="autorun"] .predict-compare';
 // once (app.js measureSections: until then a section above the chart may
 // still take its real size and move it out of view before the walk sees it).
 export async function scrollToChart(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.measured !== undefined);
+  await measured(page);
   await page.locator('[data-widget="layer-chart"]').scrollIntoViewIfNeeded();
 }
 export const walkStatus = (page) => page.getAttribute('[data-widget="autorun"]', 'data-status');
