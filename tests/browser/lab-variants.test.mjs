@@ -22,6 +22,9 @@ import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
 import {
   LAB as lab,
   bringLabIn,
+  float32Bits,
+  labSeriesValues,
+  labTableRows,
   fileUrl,
   openPage,
   screenshotDir,
@@ -103,22 +106,6 @@ async function trainerNumbers(page, lang) {
   }));
 }
 
-const drawnValues = (page, chart, id, nth = 0) =>
-  page
-    .locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
-    .nth(nth)
-    .getAttribute('data-values')
-    .then((text) => (text === '' ? [] : text.split(',').map(Number)));
-
-async function tableRows(page, chart) {
-  const details = page.locator(`[data-chart="lab-${chart}"] details`);
-  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
-  await settle(page);
-  return details.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-}
-
-const bitsOf = (v) => new Uint32Array(Float32Array.of(v).buffer)[0];
-
 for (const lang of ['en', 'zh-CN']) {
   const t = (key) => LAB_DICTIONARIES[lang][key];
   describe(`the lab's current-models contrast (${lang})`, () => {
@@ -144,28 +131,30 @@ for (const lang of ['en', 'zh-CN']) {
         for (const run of runs) {
           assert.equal(run.maxLogit.length, STEPS);
           assert.ok(run.maxLogit.every(Number.isFinite), `${run.id}: a finite logit each step`);
-          assert.deepEqual(await drawnValues(page, 'logit', run.id), run.maxLogit, `${run.id}: the logits drawn`);
+          assert.deepEqual(await labSeriesValues(page, 'logit', run.id), run.maxLogit, `${run.id}: the logits drawn`);
         }
-        const logitRows = await tableRows(page, 'logit');
+        const logitRows = await labTableRows(page, 'logit');
         assert.equal(logitRows.length, STEPS);
         logitRows.forEach((row, i) => {
           assert.deepEqual(row, [String(i + 1), ...runs.map((run) => float32Text(run.maxLogit[i]))], `step ${i + 1}`);
-          runs.forEach((run, k) => assert.equal(bitsOf(Number(row[k + 1])), bitsOf(run.maxLogit[i])));
+          runs.forEach((run, k) => assert.equal(float32Bits(Number(row[k + 1])), float32Bits(run.maxLogit[i])));
         });
 
         // The stream layer by layer, before (the first chart) and after (the
         // second), and its table: layer, then each run's before and after.
         for (const run of runs) {
-          assert.deepEqual(await drawnValues(page, 'stream', run.id, 0), run.before, `${run.id}: before`);
-          assert.deepEqual(await drawnValues(page, 'stream', run.id, 1), run.after, `${run.id}: after`);
+          assert.deepEqual(await labSeriesValues(page, 'stream', run.id, 0), run.before, `${run.id}: before`);
+          assert.deepEqual(await labSeriesValues(page, 'stream', run.id, 1), run.after, `${run.id}: after`);
         }
-        const streamRows = await tableRows(page, 'stream');
+        const streamRows = await labTableRows(page, 'stream');
         const L = LAB_DEFAULTS.layers;
         assert.equal(streamRows.length, L + 1);
         streamRows.forEach((row, l) => {
           const want = runs.flatMap((run) => [run.before[l], run.after[l]]);
           assert.deepEqual(row, [l === L ? t('normsOutputRow') : String(l), ...want.map(float32Text)], `layer ${l}`);
-          want.forEach((v, k) => assert.equal(bitsOf(Number(row[k + 1])), bitsOf(v), `layer ${l}, column ${k + 1}`));
+          want.forEach((v, k) =>
+            assert.equal(float32Bits(Number(row[k + 1])), float32Bits(v), `layer ${l}, column ${k + 1}`),
+          );
         });
         const columns = await page
           .locator(`[data-chart="lab-stream"] thead th`)

@@ -44,6 +44,9 @@ import {
   bringLabIn,
   chartCollisions,
   fileUrl,
+  float32Bits,
+  labSeriesValues,
+  labTableRows,
   openPage,
   seriousViolations,
   settle,
@@ -130,19 +133,6 @@ async function trainerNumbers(page, steps, lang, settings = LAB_DEFAULTS) {
   return runs.map((run, i) => ({ id: ids[i], status: run.diverged ? 'diverged' : 'done', ...run }));
 }
 
-const seriesValues = (page, chart, id) =>
-  page
-    .locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
-    .getAttribute('data-values')
-    .then((text) => (text === '' ? [] : text.split(',').map(Number)));
-
-async function tableRows(page, chart) {
-  const details = page.locator(`[data-chart="lab-${chart}"] details`);
-  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
-  await settle(page);
-  return details.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-}
-
 const reading = (page) =>
   page
     .locator(`${lab} .lab-reading [data-reading]`)
@@ -216,21 +206,21 @@ for (const lang of ['en', 'zh-CN']) {
         const runs = await trainerNumbers(page, STEPS, lang);
         for (const run of runs) {
           assert.equal(run.loss.length, STEPS);
-          assert.deepEqual(await seriesValues(page, 'loss', run.id), run.loss, `${run.id}: the loss drawn`);
+          assert.deepEqual(await labSeriesValues(page, 'loss', run.id), run.loss, `${run.id}: the loss drawn`);
           assert.deepEqual(
-            await seriesValues(page, 'ratio', run.id),
+            await labSeriesValues(page, 'ratio', run.id),
             gradientRatios(run),
             `${run.id}: the ratio drawn`,
           );
           assert.deepEqual(
-            await seriesValues(page, 'updates', run.id),
+            await labSeriesValues(page, 'updates', run.id),
             updateRatios(run),
             `${run.id}: the updates drawn`,
           );
         }
-        const lossRows = await tableRows(page, 'loss');
-        const ratioRows = await tableRows(page, 'ratio');
-        const updateRows = await tableRows(page, 'updates');
+        const lossRows = await labTableRows(page, 'loss');
+        const ratioRows = await labTableRows(page, 'ratio');
+        const updateRows = await labTableRows(page, 'updates');
         assert.equal(lossRows.length, STEPS);
         const dictionary = LAB_DICTIONARIES[lang];
         for (let i = 0; i < STEPS; i++) {
@@ -282,15 +272,14 @@ for (const lang of ['en', 'zh-CN']) {
               ['norm2', probe.norm2],
             ]) {
               assert.deepEqual(
-                await seriesValues(page, 'norms', `${when}-${series}`),
+                await labSeriesValues(page, 'norms', `${when}-${series}`),
                 values,
                 `${run.id}: ${when}, ${series}`,
               );
             }
           }
-          const rows = await tableRows(page, 'norms');
+          const rows = await labTableRows(page, 'norms');
           assert.equal(rows.length, L + 1);
-          const bitsOf = (v) => new Uint32Array(Float32Array.of(v).buffer)[0];
           rows.forEach((row, l) => {
             const last = l === L;
             assert.equal(row[0], last ? t('normsOutputRow') : String(l), `${run.id}: row ${l}'s label`);
@@ -301,7 +290,7 @@ for (const lang of ['en', 'zh-CN']) {
             ];
             assert.deepEqual(row.slice(1), [...want.map(float32Text), ...(last ? ['', '', '', ''] : [])]);
             want.forEach((v, k) =>
-              assert.equal(bitsOf(Number(row[k + 1])), bitsOf(v), `${run.id}: row ${l}, column ${k + 1}`),
+              assert.equal(float32Bits(Number(row[k + 1])), float32Bits(v), `${run.id}: row ${l}, column ${k + 1}`),
             );
           });
         }
@@ -415,7 +404,7 @@ for (const lang of ['en', 'zh-CN']) {
           );
           for (const s of series) {
             assert.deepEqual(
-              await seriesValues(page, `window-${layers}`, s.id),
+              await labSeriesValues(page, `window-${layers}`, s.id),
               s.medians.filter(([, v]) => v !== null).map(([, v]) => v),
               `${layers} layers, ${s.id}`,
             );
@@ -433,7 +422,7 @@ for (const lang of ['en', 'zh-CN']) {
         await settle(page);
         assert.equal(await page.locator(`${lab} #lab-depth`).inputValue(), '12', 'the reader keeps their depth');
         const [cell] = await trainerNumbers(page, STEPS, lang, { ...LAB_DEFAULTS, layers: 6, runs: ['post'] });
-        assert.deepEqual(await seriesValues(page, 'loss', 'post'), cell.loss);
+        assert.deepEqual(await labSeriesValues(page, 'loss', 'post'), cell.loss);
         const result = await page.locator(`${lab} .lab-map-result`).textContent();
         assert.ok(result.includes(decimals(finalLoss(cell), 4)), result);
         assert.deepEqual(problems, []);

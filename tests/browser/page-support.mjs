@@ -178,6 +178,26 @@ export async function measured(page) {
 // it that skipped rendering take their real height once scrolled past, which
 // can push the lab away again: scroll to it, as a reader would, until its
 // start button is there (or fail after timeoutMs with what was missing).
+// A lab chart's drawn series (the nth of that run's, for a chart of several
+// panels), as the numbers its data-values carry.
+export const labSeriesValues = (page, chart, id, nth = 0) =>
+  page
+    .locator(`[data-chart="lab-${chart}"] .chart-box g.series-lab-${id}`)
+    .nth(nth)
+    .getAttribute('data-values')
+    .then((text) => (text === '' ? [] : text.split(',').map(Number)));
+
+// A lab chart's data table, opened, as rows of cell texts.
+export async function labTableRows(page, chart) {
+  const details = page.locator(`[data-chart="lab-${chart}"] details`);
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  await settle(page);
+  return details.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+}
+
+// A float32's bits, to compare a printed value with the trainer's own.
+export const float32Bits = (v) => new Uint32Array(Float32Array.of(v).buffer)[0];
+
 export const LAB = '[data-widget="training-lab"]';
 export async function bringLabIn(page, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;

@@ -159,14 +159,12 @@ export function variantClaims(table) {
   return {
     lr: LAB_DEFAULTS.lr,
     layers: LAB_DEFAULTS.layers,
-    text: Object.keys(table.texts),
     steps: table.defaults.steps,
     seeds: grid.seeds.length,
     depths: [...grid.layers],
     rates: [...grid.lr],
     // Runs of one variant over the grid.
     runsEach: grid.layers.length * grid.lr.length * grid.seeds.length,
-    headSize: LAB_SHAPE.hidden / LAB_SHAPE.heads,
     hidden: LAB_SHAPE.hidden,
     heads: LAB_SHAPE.heads,
     // The narrowest model in Wortsman et al. (2023), whose logit growth

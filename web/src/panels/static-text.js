@@ -9,17 +9,9 @@ import { estimateReadingMinutes, proseKeys } from '../reading-time.js';
 // Versions of the bundled libraries, injected by web/build.mjs from their
 // package.json files so the references section cannot go stale.
 const LIBRARY_VERSIONS = NORMLAB_LIBRARY_VERSIONS;
-// The prose keys that quote the lab's committed tables (claim-params.js),
-// and those that quote the variants' table.
+// The prose keys that quote the lab's committed tables (claim-params.js);
+// After pre-norm's results (after.results.*) quote the variants' table.
 const CLAIM_KEYS = new Set(['placement.depth', 'takeaways.two']);
-const VARIANT_KEYS = new Set([
-  'after.results.intro',
-  'after.results.qk',
-  'after.results.stream',
-  'after.results.deep',
-  'after.results.dyt',
-  'after.results.scale',
-]);
 
 // Parameters of strings that appear in the static page text.
 const STATIC_PARAMS = {
@@ -33,7 +25,7 @@ const STATIC_PARAMS = {
 // The parameters a static string of the page is filled with.
 function staticParams(key, lang) {
   if (CLAIM_KEYS.has(key)) return claimParams(lang);
-  if (VARIANT_KEYS.has(key)) return claimParams(lang).variants;
+  if (key.startsWith('after.results.')) return claimParams(lang).variants;
   return STATIC_PARAMS[key] ?? { layers: REFERENCE_MODEL.layers };
 }
 
