@@ -713,7 +713,10 @@ export interface TrainerLayerNorms {
  * after another: layer l's hidden values are
  * `gain.inputNorm.subarray(l * hidden, (l + 1) * hidden)`. RMSNorm learns a
  * gain per feature (starting at 1); LayerNorm a gain and a bias (starting at
- * 0). Only pre-norm has a final norm, before the head.
+ * 0); DyT a gain (gamma) and a bias (beta) per feature and one alpha
+ * (starting at 0.5). Pre-norm, output and sandwich have a final norm, before
+ * the head. The variants' own parameters are null where the options have
+ * none.
  */
 export interface TrainerGains {
   layers: number;
@@ -726,8 +729,22 @@ export interface TrainerGains {
   bias: null | Record<LayerNormName, Float32Array>;
   /** (hidden): the final norm's gains; null unless pre, output or sandwich with a norm. */
   finalGain: null | Float32Array;
-  /** (hidden): the final norm's biases; null unless LayerNorm in those placements. */
+  /** (hidden): the final norm's biases; null unless LayerNorm or DyT in those placements. */
   finalBias: null | Float32Array;
+  /** (layers * hidden / heads): QK-norm's query gains, one per head feature, shared by the heads; null without qkNorm. */
+  qGain: null | Float32Array;
+  /** (layers * hidden / heads): QK-norm's key gains; null without qkNorm. */
+  kGain: null | Float32Array;
+  /** (layers * hidden) per norm: the sandwich's second norms, on the attention's and the MLP's outputs; null but for 'sandwich'. */
+  outGain: null | Record<LayerNormName, Float32Array>;
+  /** (layers * hidden) per norm: their biases; null but for 'sandwich' with LayerNorm or DyT. */
+  outBias: null | Record<LayerNormName, Float32Array>;
+  /** (layers) per norm: DyT's alpha, one per norm and layer; null but for norm 'dyt'. */
+  alpha: null | Record<LayerNormName, Float32Array>;
+  /** (layers) per norm: the sandwich's second norms' alphas; null but for 'dyt' in 'sandwich'. */
+  outAlpha: null | Record<LayerNormName, Float32Array>;
+  /** The final norm's alpha; null but for 'dyt' with a final norm. */
+  finalAlpha: null | number;
 }
 
 export interface GenerateOptions {

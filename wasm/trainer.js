@@ -26,7 +26,11 @@
 //   trainer.restoreState(bytes)    a trainer of the same options continues as the saved one
 //   trainer.gains()                -> TrainerGains = { layers, hidden, step, gain, bias: { inputNorm,
 //                                     postAttentionNorm: Float32Array(L D) } | null,
-//                                     finalGain, finalBias: Float32Array(D) | null }
+//                                     finalGain, finalBias: Float32Array(D) | null,
+//                                     qGain, kGain: Float32Array(L Dh) | null, outGain, outBias:
+//                                     {...} | null, alpha, outAlpha: { inputNorm,
+//                                     postAttentionNorm: Float32Array(L) } | null,
+//                                     finalAlpha: number | null }
 //   trainer.delete()
 //
 // The module. The trainer is a wasm module of its own
@@ -303,9 +307,10 @@ export function makeCreateTrainer(loadTrainModule, { checkLive, onCreate, onDele
       // The norms' learned parameters as they are now, copied (a later step
       // leaves them alone): per layer-norm name the L layers' D gains one
       // after another (layer l's: gain.inputNorm.subarray(l * hidden,
-      // (l + 1) * hidden)), LayerNorm's biases the same way, and the final
-      // norm's; null where the model has none (src/train/trainer.h,
-      // NormGains).
+      // (l + 1) * hidden)), LayerNorm's and DyT's biases the same way, the
+      // final norm's, and the variants' own: QK-norm's q and k gains, the
+      // sandwich's second norms, DyT's alphas; null where the model has
+      // none (src/train/trainer.h, NormGains).
       gains() {
         const h = live();
         failIf(h.packGains());

@@ -124,7 +124,7 @@ struct ResultEntry {
 
 // The most flags a table may have: the packer keeps their values in an array
 // of this size (wasm/packing.h).
-inline constexpr int kMaxFlags = 8;
+inline constexpr int kMaxFlags = 12;
 
 template <class R>
 struct ResultTable {

@@ -149,13 +149,20 @@ inline constexpr model::ResultEntry<LayerNormProbe> kLayerNormEntries[] = {
 inline constexpr model::ResultDim<NormGains> kNormGainsDims[] = {
     {"L", [](const NormGains& r) { return static_cast<int>(r.layers); }},
     {"D", [](const NormGains& r) { return static_cast<int>(r.hidden); }},
+    {"Dh", [](const NormGains& r) { return static_cast<int>(r.head_size); }},
 };
-// Unset flags leave gain, bias, finalGain or finalBias null.
+// An unset flag leaves its entries null.
 inline constexpr model::ResultFlag<NormGains> kNormGainsFlags[] = {
     {"gain", [](const NormGains& r) { return !r.gain.empty(); }},
     {"bias", [](const NormGains& r) { return !r.bias.empty(); }},
     {"finalGain", [](const NormGains& r) { return !r.final_gain.empty(); }},
     {"finalBias", [](const NormGains& r) { return !r.final_bias.empty(); }},
+    {"qkGain", [](const NormGains& r) { return !r.q_gain.empty(); }},
+    {"outGain", [](const NormGains& r) { return !r.out_gain.empty(); }},
+    {"outBias", [](const NormGains& r) { return !r.out_bias.empty(); }},
+    {"alpha", [](const NormGains& r) { return !r.alpha.empty(); }},
+    {"outAlpha", [](const NormGains& r) { return !r.out_alpha.empty(); }},
+    {"finalAlpha", [](const NormGains& r) { return !r.final_alpha.empty(); }},
 };
 inline constexpr model::ResultEntry<NormGains> kNormGainsEntries[] = {
     // path, shape, source[, source shape[, when]]
@@ -166,6 +173,13 @@ inline constexpr model::ResultEntry<NormGains> kNormGainsEntries[] = {
     {"bias.{N}", "N L D", NORMLAB_RESULT_MEMBER(bias), "L N D", "bias"},
     {"finalGain", "D", NORMLAB_RESULT_MEMBER(final_gain), nullptr, "finalGain"},
     {"finalBias", "D", NORMLAB_RESULT_MEMBER(final_bias), nullptr, "finalBias"},
+    {"qGain", "L Dh", NORMLAB_RESULT_MEMBER(q_gain), nullptr, "qkGain"},
+    {"kGain", "L Dh", NORMLAB_RESULT_MEMBER(k_gain), nullptr, "qkGain"},
+    {"outGain.{N}", "N L D", NORMLAB_RESULT_MEMBER(out_gain), "L N D", "outGain"},
+    {"outBias.{N}", "N L D", NORMLAB_RESULT_MEMBER(out_bias), "L N D", "outBias"},
+    {"alpha.{N}", "N L", NORMLAB_RESULT_MEMBER(alpha), "L N", "alpha"},
+    {"outAlpha.{N}", "N L", NORMLAB_RESULT_MEMBER(out_alpha), "L N", "outAlpha"},
+    {"finalAlpha", "", NORMLAB_RESULT_MEMBER(final_alpha), nullptr, "finalAlpha"},
 };
 
 inline constexpr model::ResultTable<TrainRun> kTrainRunTable = {

@@ -255,21 +255,34 @@ NormGains Trainer::norm_gains() const {
   const int D = config_.hidden;
   NormGains g;
   g.layers = config_.layers;
+  const int dh = D / config_.heads;
   g.hidden = D;
+  g.head_size = dh;
   g.step = step_;
-  // Appends the D floats at offset; an absent tensor adds nothing.
-  const auto append = [&](std::vector<float>* out, std::size_t offset) {
+  // Appends the n floats at offset; an absent tensor adds nothing.
+  const auto append = [&](std::vector<float>* out, std::size_t offset, int n) {
     const float* v = tensor_at(params_.data(), offset);
-    if (v != nullptr) out->insert(out->end(), v, v + D);
+    if (v != nullptr) out->insert(out->end(), v, v + n);
   };
   for (const LayerParamOffsets& o : layout_.layers) {
-    append(&g.gain, o.norm1_gain);
-    append(&g.gain, o.norm2_gain);
-    append(&g.bias, o.norm1_bias);
-    append(&g.bias, o.norm2_bias);
+    append(&g.gain, o.norm1_gain, D);
+    append(&g.gain, o.norm2_gain, D);
+    append(&g.bias, o.norm1_bias, D);
+    append(&g.bias, o.norm2_bias, D);
+    append(&g.q_gain, o.q_gain, dh);
+    append(&g.k_gain, o.k_gain, dh);
+    append(&g.out_gain, o.norm1_out_gain, D);
+    append(&g.out_gain, o.norm2_out_gain, D);
+    append(&g.out_bias, o.norm1_out_bias, D);
+    append(&g.out_bias, o.norm2_out_bias, D);
+    append(&g.alpha, o.norm1_alpha, 1);
+    append(&g.alpha, o.norm2_alpha, 1);
+    append(&g.out_alpha, o.norm1_out_alpha, 1);
+    append(&g.out_alpha, o.norm2_out_alpha, 1);
   }
-  append(&g.final_gain, layout_.final_gain);
-  append(&g.final_bias, layout_.final_bias);
+  append(&g.final_gain, layout_.final_gain, D);
+  append(&g.final_bias, layout_.final_bias, D);
+  append(&g.final_alpha, layout_.final_alpha, 1);
   return g;
 }
 

@@ -119,16 +119,27 @@ struct LayerNormProbe {
 // Copies of the norms' learned parameters (layout.h), the same floats the
 // forward reads: each layer's N1 and N2 (as in LayerNormProbe), then the
 // final norm. RMSNorm has a gain per feature; LayerNorm a gain and a bias;
-// norm 'none' neither. Gains start at 1 and biases at 0 (init.h). QK-norm's gains and
-// the sandwich's second norms are not copied.
+// norm 'none' neither; DyT a gamma and a beta per feature (kept as gain and
+// bias) and one alpha. Gains start at 1, biases at 0 and DyT's alphas at 0.5
+// (init.h). The variants' own: QK-norm's query and key gains (one per head
+// feature, shared by the heads) and the sandwich's second norms, on each
+// branch's output.
 struct NormGains {
-  int32_t layers = 0;             // L
-  int32_t hidden = 0;             // D
-  int32_t step = 0;               // the trainer's steps completed when copied
-  std::vector<float> gain;        // (L, 2, D) N1's then N2's; empty with norm 'none'
-  std::vector<float> bias;        // (L, 2, D) LayerNorm only, else empty
-  std::vector<float> final_gain;  // (D) with a final norm only (has_final_norm), else empty
-  std::vector<float> final_bias;  // (D) LayerNorm with a final norm only, else empty
+  int32_t layers = 0;              // L
+  int32_t hidden = 0;              // D
+  int32_t head_size = 0;           // Dh = D / heads
+  int32_t step = 0;                // the trainer's steps completed when copied
+  std::vector<float> gain;         // (L, 2, D) N1's then N2's; empty with norm 'none'
+  std::vector<float> bias;         // (L, 2, D) LayerNorm and DyT only, else empty
+  std::vector<float> final_gain;   // (D) with a final norm only (has_final_norm), else empty
+  std::vector<float> final_bias;   // (D) LayerNorm or DyT with a final norm only, else empty
+  std::vector<float> q_gain;       // (L, Dh) QK-norm only, else empty
+  std::vector<float> k_gain;       // (L, Dh) QK-norm only, else empty
+  std::vector<float> out_gain;     // (L, 2, D) sandwich only: N1o's then N2o's, else empty
+  std::vector<float> out_bias;     // (L, 2, D) sandwich with LayerNorm or DyT only, else empty
+  std::vector<float> alpha;        // (L, 2) DyT only: N1's and N2's alpha, else empty
+  std::vector<float> out_alpha;    // (L, 2) DyT in a sandwich only: N1o's and N2o's, else empty
+  std::vector<float> final_alpha;  // (1) DyT with a final norm only, else empty
 };
 
 // Pointers into one layer's forward cache (R rows).

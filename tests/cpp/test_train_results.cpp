@@ -88,8 +88,27 @@ TEST_CASE("trainer result tables match their structs", "[train][results]") {
     CHECK(flag_set(train::kNormGainsTable, gains, flag));
   const train::NormGains none = plain.norm_gains();
   check_table(train::kNormGainsTable, none);
-  for (const char* flag : {"gain", "bias", "finalGain", "finalBias"})
+  for (const char* flag : {"gain", "bias", "finalGain", "finalBias", "qkGain", "outGain", "outBias",
+                           "alpha", "outAlpha", "finalAlpha"})
     CHECK_FALSE(flag_set(train::kNormGainsTable, none, flag));
+  // The variants' flags: QK-norm's gains; DyT in a sandwich, every other.
+  o.norm = "rmsnorm";
+  o.qk_norm = 1;
+  train::Trainer qk(train::resolve_train_options(o), o.text);
+  const train::NormGains qk_gains = qk.norm_gains();
+  check_table(train::kNormGainsTable, qk_gains);
+  CHECK(model::dim_values(train::kNormGainsTable, qk_gains).size_of("Dh") == o.hidden / o.heads);
+  CHECK(flag_set(train::kNormGainsTable, qk_gains, "qkGain"));
+  CHECK_FALSE(flag_set(train::kNormGainsTable, qk_gains, "outGain"));
+  o.qk_norm = 0;
+  o.norm = "dyt";
+  o.placement = "sandwich";
+  train::Trainer dyt(train::resolve_train_options(o), o.text);
+  const train::NormGains dyt_gains = dyt.norm_gains();
+  check_table(train::kNormGainsTable, dyt_gains);
+  for (const char* flag : {"outGain", "outBias", "alpha", "outAlpha", "finalAlpha"})
+    CHECK(flag_set(train::kNormGainsTable, dyt_gains, flag));
+  CHECK_FALSE(flag_set(train::kNormGainsTable, dyt_gains, "qkGain"));
 
   // A run of no steps (advance() within a short budget) packs empty arrays.
   train::TrainRun empty;

@@ -407,3 +407,78 @@ TEST_CASE("trainer: norm_gains copies the norms' gains and biases", "[train]") {
     }
   }
 }
+
+TEST_CASE("trainer: norm_gains copies the variants' own parameters", "[train]") {
+  // L = 2, D = 8, heads 2: a head's Dh = 4.
+  const int L = 2, D = 8, Dh = 4;
+  struct Case {
+    const char* placement;
+    const char* norm;
+    bool qk;
+  };
+  for (const Case& k : {Case{"pre", "rmsnorm", true}, Case{"sandwich", "rmsnorm", false},
+                        Case{"sandwich", "layernorm", true}, Case{"pre", "dyt", false},
+                        Case{"sandwich", "dyt", false}, Case{"post", "dyt", false},
+                        Case{"output", "rmsnorm", false}, Case{"deepnorm", "rmsnorm", false}}) {
+    INFO(k.placement << ", " << k.norm << (k.qk ? ", qkNorm" : ""));
+    train::TrainOptions o = tiny_options(k.placement, k.norm);
+    o.qk_norm = k.qk ? 1 : 0;
+    o.lr = 1e-2;
+    train::Trainer trainer(train::resolve_train_options(o), o.text);
+    const train::TrainConfig& c = trainer.config();
+    const bool sandwich = std::string(k.placement) == "sandwich";
+    const bool dyt = std::string(k.norm) == "dyt";
+    const bool biased = c.norm_has_bias();
+
+    const train::NormGains start = trainer.norm_gains();
+    CHECK(start.head_size == Dh);
+    // At init (init.h): QK-norm's and the second norms' gains 1, their
+    // biases 0, every DyT alpha 0.5.
+    CHECK(start.q_gain == std::vector<float>(k.qk ? L * Dh : 0, 1.0f));
+    CHECK(start.k_gain == std::vector<float>(k.qk ? L * Dh : 0, 1.0f));
+    CHECK(start.out_gain == std::vector<float>(sandwich ? L * 2 * D : 0, 1.0f));
+    CHECK(start.out_bias == std::vector<float>(sandwich && biased ? L * 2 * D : 0, 0.0f));
+    CHECK(start.alpha == std::vector<float>(dyt ? L * 2 : 0, 0.5f));
+    CHECK(start.out_alpha == std::vector<float>(dyt && sandwich ? L * 2 : 0, 0.5f));
+    CHECK(start.final_alpha == std::vector<float>(dyt && c.has_final_norm() ? 1 : 0, 0.5f));
+    CHECK(start.final_bias.size() ==
+          (biased && c.has_final_norm() ? static_cast<std::size_t>(D) : 0u));
+
+    for (int s = 0; s < 3; ++s) trainer.step();
+    const train::NormGains g = trainer.norm_gains();
+    // Each copy is the parameters at its layout offset, and training moved
+    // every one of them.
+    const float* p = trainer.params();
+    const auto at = [&](std::size_t offset, int n) {
+      return std::vector<float>(p + offset, p + offset + n);
+    };
+    for (int l = 0; l < L; ++l) {
+      const train::LayerParamOffsets& off = trainer.layout().layers[l];
+      const auto slice = [&](const std::vector<float>& v, int n, int i) {
+        return std::vector<float>(v.begin() + i * n, v.begin() + (i + 1) * n);
+      };
+      if (k.qk) {
+        CHECK(slice(g.q_gain, Dh, l) == at(off.q_gain, Dh));
+        CHECK(slice(g.k_gain, Dh, l) == at(off.k_gain, Dh));
+      }
+      if (sandwich) {
+        CHECK(slice(g.out_gain, D, 2 * l) == at(off.norm1_out_gain, D));
+        CHECK(slice(g.out_gain, D, 2 * l + 1) == at(off.norm2_out_gain, D));
+      }
+      if (sandwich && biased) CHECK(slice(g.out_bias, D, 2 * l + 1) == at(off.norm2_out_bias, D));
+      if (dyt) {
+        CHECK(g.alpha[2 * l] == p[off.norm1_alpha]);
+        CHECK(g.alpha[2 * l + 1] == p[off.norm2_alpha]);
+      }
+      if (dyt && sandwich) CHECK(g.out_alpha[2 * l + 1] == p[off.norm2_out_alpha]);
+    }
+    if (!g.final_alpha.empty()) CHECK(g.final_alpha[0] == p[trainer.layout().final_alpha]);
+    for (float v : g.q_gain) CHECK(v != 1.0f);
+    for (float v : g.k_gain) CHECK(v != 1.0f);
+    for (float v : g.out_gain) CHECK(v != 1.0f);
+    for (float v : g.out_bias) CHECK(v != 0.0f);
+    for (float v : g.alpha) CHECK((v != 0.5f && std::fabs(v - 0.5f) <= 3.01e-2f));
+    for (float v : g.out_alpha) CHECK(v != 0.5f);
+    for (float v : g.final_alpha) CHECK(v != 0.5f);
+  }
+}

@@ -1133,7 +1133,26 @@ describe("gains(): the norms' learned parameters", () => {
       const trainer = await nl.createTrainer({ ...SMALL, layers: 3, placement });
       try {
         const g = trainer.gains();
-        assert.deepEqual(Object.keys(g), ['layers', 'hidden', 'step', 'gain', 'bias', 'finalGain', 'finalBias']);
+        assert.deepEqual(Object.keys(g), [
+          'layers',
+          'hidden',
+          'step',
+          'gain',
+          'bias',
+          'finalGain',
+          'finalBias',
+          'qGain',
+          'kGain',
+          'outGain',
+          'outBias',
+          'alpha',
+          'outAlpha',
+          'finalAlpha',
+        ]);
+        assert.deepEqual(
+          [g.qGain, g.kGain, g.outGain, g.outBias, g.alpha, g.outAlpha, g.finalAlpha],
+          [null, null, null, null, null, null, null],
+        );
         assert.deepEqual([g.layers, g.hidden, g.step], [3, 16, 0]);
         assert.deepEqual(Object.keys(g.gain), ['inputNorm', 'postAttentionNorm']);
         for (const values of Object.values(g.gain)) {
@@ -1204,6 +1223,45 @@ describe("gains(): the norms' learned parameters", () => {
       assert.deepEqual([g.gain, g.bias, g.finalGain, g.finalBias], [null, null, null, null]);
     } finally {
       plain.delete();
+    }
+  });
+
+  test("the variants' own: QK-norm's q and k gains, the sandwich's second norms, DyT's alphas", async () => {
+    // SMALL: 2 layers, hidden 16; heads 2 below, so a head's 8 features.
+    const qk = await nl.createTrainer({ ...SMALL, heads: 2, qkNorm: true, lr: 1e-2 });
+    try {
+      const g = qk.gains();
+      for (const values of [g.qGain, g.kGain]) assert.deepEqual([...values], new Array(2 * 8).fill(1));
+      assert.deepEqual([g.outGain, g.alpha, g.finalAlpha], [null, null, null]);
+      qk.step(2);
+      const moved = qk.gains();
+      assert.ok(moved.qGain.every((v) => v !== 1) && moved.kGain.every((v) => v !== 1));
+      // A score holds q_i g_q,i k_i g_k,i: from equal starts both gains get
+      // the same gradient, so Adam keeps them equal, bit for bit.
+      assert.deepEqual(bits(moved.qGain), bits(moved.kGain));
+    } finally {
+      qk.delete();
+    }
+    const dyt = await nl.createTrainer({ ...SMALL, placement: 'sandwich', norm: 'dyt', lr: 1e-2 });
+    try {
+      const g = dyt.gains();
+      for (const name of ['inputNorm', 'postAttentionNorm']) {
+        assert.deepEqual([...g.outGain[name]], new Array(2 * 16).fill(1), name);
+        assert.deepEqual([...g.outBias[name]], new Array(2 * 16).fill(0), name);
+        assert.deepEqual([...g.alpha[name]], [0.5, 0.5], name);
+        assert.deepEqual([...g.outAlpha[name]], [0.5, 0.5], name);
+      }
+      assert.equal(g.finalAlpha, 0.5);
+      assert.equal(g.qGain, null);
+      dyt.step(2);
+      const moved = dyt.gains();
+      for (const name of ['inputNorm', 'postAttentionNorm']) {
+        assert.ok([...moved.alpha[name], ...moved.outAlpha[name]].every((a) => a !== 0.5 && Math.abs(a - 0.5) < 0.03));
+        assert.ok(moved.outGain[name].some((v) => v !== 1));
+      }
+      assert.notEqual(moved.finalAlpha, 0.5);
+    } finally {
+      dyt.delete();
     }
   });
 
