@@ -28,7 +28,7 @@ import * as esbuild from 'esbuild';
 import { DICTIONARY_FILES, DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
 import { LANGUAGE_CODES } from './src/i18n/index.js';
 import { pageClaims, claimProblems, variantClaimProblems, variantClaims } from './src/lab/claims.js';
-import { robustnessTable, sweepTable } from './src/lab/sweep.js';
+import { robustnessTable, sweepTable, variantSweepTable } from './src/lab/sweep.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Bundled packages' own files (licences, versions); not every package exports
@@ -89,7 +89,8 @@ const robustJson = readData('lab-robustness.json');
 const byLang = (fn) => Object.fromEntries(LANGS.map((lang) => [lang, fn(lang)]));
 // The variants' table (After pre-norm) is one text's: the same numbers in
 // every page language.
-const variants = variantClaims(readData('variant-sweep.json'));
+const variantJson = readData('variant-sweep.json');
+const variants = variantClaims(variantJson);
 const claims = byLang((lang) => ({ ...pageClaims(sweepJson, robustJson, lang), variants }));
 const problems = [
   ...LANGS.flatMap((lang) => claimProblems(claims[lang]).map((p) => `${lang}: ${p}`)),
@@ -143,6 +144,7 @@ const lab = await classicScript(
   {
     NORMLAB_TRAIN_SWEEP: JSON.stringify(byLang((lang) => sweepTable(sweepJson, lang))),
     NORMLAB_LAB_ROBUSTNESS: JSON.stringify(byLang((lang) => robustnessTable(robustJson, lang))),
+    NORMLAB_VARIANT_SWEEP: JSON.stringify(variantSweepTable(variantJson)),
   },
   // Each language's training text (src/lab/texts.js), as a string.
   { '.txt': 'text' },

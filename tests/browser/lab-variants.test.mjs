@@ -6,8 +6,9 @@
 // the stream's length layer by layer before and after training, every drawn
 // point and every table cell equal to what a trainer made in the same page
 // with the same options returned, bit for bit. The reading words each run
-// from its own numbers; the sweep's map and learning-rate window show the
-// chapter's runs only. A reload mid-contrast goes on from the checkpoints
+// from its own numbers; the map shows the variants' committed sweep beside
+// the chapter's, and a pressed variant cell trains on that sweep's text; the
+// learning-rate window shows the chapter's runs only. A reload mid-contrast goes on from the checkpoints
 // and draws the same bits; axe finds nothing serious in the lab.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { RUN_LABEL } from '../../web/src/lab/labels.js';
 import { float32Text } from '../../web/src/lab/layer-norms.js';
 import { stepMaxLogits } from '../../web/src/lab/run-work.js';
 import { CONTRAST_PRESETS, LAB_DEFAULTS, LAB_RUNS, runOptions } from '../../web/src/lab/runs.js';
+import { cellKey } from '../../web/src/lab/sweep.js';
 import { LAB_DICTIONARIES } from '../../web/src/lab/text.js';
 import {
   LAB as lab,
@@ -40,6 +42,7 @@ const TEXTS = {
   en: readFileSync(new URL('../../web/data/training-text.en.txt', import.meta.url), 'utf8'),
 };
 const CURRENT = CONTRAST_PRESETS.current;
+const VARIANT_JSON = JSON.parse(readFileSync(new URL('../../web/data/variant-sweep.json', import.meta.url), 'utf8'));
 const SETTINGS = { ...LAB_DEFAULTS, runs: [...CURRENT] };
 const RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -174,14 +177,87 @@ for (const lang of ['en', 'zh-CN']) {
         );
         assert.equal(said.length, runs.length);
 
-        // The sweep's map and window hold the chapter's runs, no variant.
-        const sweepText = await page
-          .locator(`${lab} .lab-map, ${lab} .lab-window`)
-          .evaluateAll((nodes) => nodes.map((n) => n.textContent).join(' '));
-        assert.ok(sweepText.includes(t('runWarmup')), 'the map names the chapter’s runs');
-        for (const id of CURRENT.filter((run) => !LAB_RUNS.includes(run))) {
-          assert.ok(!sweepText.includes(t(RUN_LABEL[id])), `${id} is not on the sweep's map or window`);
+        // The map's variants' tables: every cell of the committed variants'
+        // sweep (one text's, on both pages), counted here from its rows;
+        // the learning-rate window holds the chapter's runs only.
+        const MARK = {
+          learned: '✓',
+          between: '↘',
+          plateau: '–',
+          above: '–',
+          collapsed: '○',
+          vanished: '∅',
+          diverged: '✕',
+        };
+        const grid = VARIANT_JSON.grid;
+        assert.equal(
+          await page.locator(`${lab} .lab-map-cell[data-variant-cell]`).count(),
+          CURRENT.length * grid.layers.length * grid.lr.length,
+        );
+        for (const id of CURRENT) {
+          assert.equal(
+            await page.locator(`${lab} .lab-variant-tables caption[data-run="${id}"]`).textContent(),
+            t(RUN_LABEL[id]),
+          );
+          for (const layers of grid.layers) {
+            for (const lr of grid.lr) {
+              const rows = VARIANT_JSON.rows
+                .filter((r) => r.run === id && r.layers === layers && r.lr === lr)
+                .sort((a, b) => a.seed - b.seed);
+              assert.equal(rows.length, grid.seeds.length);
+              const cell = page.locator(`${lab} [data-variant-cell="${cellKey(id, layers, lr)}"]`);
+              assert.equal(
+                await cell.locator('.lab-map-marks').textContent(),
+                rows.map((r) => MARK[r.outcome]).join(''),
+                `${id} ${layers} ${lr}`,
+              );
+            }
+          }
         }
+        // At the lab's depth and rate, each variant's seeds that learned.
+        const counts = await page.locator(`${lab} .lab-variant-reading [data-reading]`).textContent();
+        for (const id of CURRENT) {
+          const learned = VARIANT_JSON.rows.filter(
+            (r) => r.run === id && r.layers === SETTINGS.layers && r.lr === SETTINGS.lr && r.outcome === 'learned',
+          ).length;
+          const said = t('variantCount').replace('{run}', t(RUN_LABEL[id])).replace('{learned}', String(learned));
+          assert.ok(counts.includes(said), `${said}: ${counts}`);
+        }
+        const windowText = await page.locator(`${lab} .lab-window`).textContent();
+        assert.ok(windowText.includes(t('runWarmup')), 'the window names the chapter’s runs');
+        for (const id of CURRENT.filter((run) => !LAB_RUNS.includes(run))) {
+          assert.ok(!windowText.includes(t(RUN_LABEL[id])), `${id} is not on the learning-rate window`);
+        }
+
+        // A variant's cell trains its seed-1 run on the variants' text, in
+        // either language, with the reader's settings untouched.
+        const key = cellKey('qknorm', 6, 3e-3);
+        await page.locator(`${lab} [data-variant-cell="${key}"]`).click();
+        await page.waitForFunction(
+          (sel) => document.querySelector(`${sel} .lab-variant-result`).textContent !== '',
+          lab,
+          { timeout: RUN_TIMEOUT_MS },
+        );
+        await waitPhase(page, 'done');
+        await settle(page);
+        assert.equal(await page.locator(`${lab} .lab-map-result`).isHidden(), true);
+        assert.equal(await page.locator(`${lab} #lab-depth`).inputValue(), String(LAB_DEFAULTS.layers));
+        const options = runOptions(
+          'qknorm',
+          { ...LAB_DEFAULTS, layers: 6, lr: 3e-3 },
+          STEPS,
+          TEXTS[VARIANT_JSON.rows[0].lang],
+        );
+        const loss = await page.evaluate(async (o) => {
+          const nl = await window.normlab.loadNormlab();
+          const trainer = await nl.createTrainer(o);
+          const r = trainer.step(o.steps);
+          trainer.delete();
+          return Array.from(r.loss);
+        }, options);
+        assert.deepEqual(await labSeriesValues(page, 'loss', 'qknorm'), loss);
+        const result = await page.locator(`${lab} .lab-variant-result`).textContent();
+        assert.ok(result.includes(t('runQkNorm')) && result.includes(String(STEPS)), result);
 
         // For a person to look at (build/screenshots/): the two probe charts
         // and the After pre-norm section, at a desktop's width and a phone's.
@@ -193,6 +269,9 @@ for (const lang of ['en', 'zh-CN']) {
               .locator(`[data-chart="lab-${chart}"]`)
               .screenshot({ path: `${screenshotDir}lab-${chart}-${lang}-${width}.png` });
           await page.locator('#after').screenshot({ path: `${screenshotDir}after-${lang}-${width}.png` });
+          await page
+            .locator(`${lab} .lab-variant-map`)
+            .screenshot({ path: `${screenshotDir}lab-variant-map-${lang}-${width}.png` });
         }
         assert.deepEqual(problems, []);
       } finally {

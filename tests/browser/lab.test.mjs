@@ -55,6 +55,7 @@ import {
 
 const shared = shareBrowserAndServer();
 const sweepJson = JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
+const VARIANT_JSON = JSON.parse(readFileSync(new URL('../../web/data/variant-sweep.json', import.meta.url), 'utf8'));
 const TEXTS = {
   'zh-CN': readFileSync(new URL('../../web/data/training-text.zh.txt', import.meta.url), 'utf8'),
   en: readFileSync(new URL('../../web/data/training-text.en.txt', import.meta.url), 'utf8'),
@@ -374,7 +375,7 @@ for (const lang of ['en', 'zh-CN']) {
         // mark, and what it says at the lab's depth and learning rate.
         const MARK = { learned: '✓', between: '↘', plateau: '–', above: '–', collapsed: '○', diverged: '✕' };
         assert.equal(
-          await page.locator(`${lab} .lab-map-cell`).count(),
+          await page.locator(`${lab} .lab-map-cell[data-cell]`).count(),
           LAB_RUNS.length * LAB_DEPTHS.length * LAB_LRS.length,
         );
         for (const [key, entries] of Object.entries(sweep.cells)) {
@@ -468,6 +469,22 @@ for (const lang of ['en', 'zh-CN']) {
         assert.equal(await page.locator(`${lab} .lab-map-result`).getAttribute('data-same'), 'true');
         const committed = sweep.cells[cellKey('post', 6, 3e-3)][0];
         assert.ok((await page.locator(`${lab} .lab-map-result`).textContent()).includes(decimals(committed.final, 4)));
+        // A variant's cell at full length, on the variants' text whatever
+        // the page's language: its committed run, to the last bit.
+        const variantKey = cellKey('qknorm', 6, 3e-3);
+        await page.locator(`${lab} [data-variant-cell="${variantKey}"]`).click();
+        await page.waitForFunction(
+          (sel) => document.querySelector(`${sel} .lab-variant-result`).textContent !== '',
+          lab,
+          { timeout: RUN_TIMEOUT_MS },
+        );
+        await settle(page);
+        const variantRow = VARIANT_JSON.rows.find(
+          (r) => r.run === 'qknorm' && r.layers === 6 && r.lr === 3e-3 && r.seed === 1,
+        );
+        const variantResult = page.locator(`${lab} .lab-variant-result`);
+        assert.equal(await variantResult.getAttribute('data-same'), 'true', await variantResult.textContent());
+        assert.ok((await variantResult.textContent()).includes(decimals(variantRow.final, 4)));
         // At the end of a full run, where a stalled curve hugs the entropy
         // line, no label is under a line or over another label.
         assert.deepEqual(await chartCollisions(page, lab), []);

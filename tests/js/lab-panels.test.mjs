@@ -9,11 +9,19 @@ import { test } from 'node:test';
 import { labConclusions } from '../../web/src/lab/conclusions.js';
 import { LAB_DEFAULTS, LAB_DEPTHS, LAB_LRS } from '../../web/src/lab/runs.js';
 import { formatParams } from '../../web/src/lab/sentences.js';
-import { robustnessTable, seedsReading, sweepReading, sweepTable } from '../../web/src/lab/sweep.js';
+import {
+  robustnessTable,
+  seedsReading,
+  sweepReading,
+  sweepTable,
+  variantReading,
+  variantSweepTable,
+} from '../../web/src/lab/sweep.js';
 import { labText } from '../../web/src/lab/text.js';
 
 const sweepJson = JSON.parse(readFileSync(new URL('../../web/data/train-sweep.json', import.meta.url), 'utf8'));
 const robustJson = JSON.parse(readFileSync(new URL('../../web/data/lab-robustness.json', import.meta.url), 'utf8'));
+const variantJson = JSON.parse(readFileSync(new URL('../../web/data/variant-sweep.json', import.meta.url), 'utf8'));
 const LANGS = ['en', 'zh-CN'];
 const byLang = (fn) => Object.fromEntries(LANGS.map((lang) => [lang, fn(lang)]));
 const SWEEPS = byLang((lang) => sweepTable(sweepJson, lang));
@@ -21,6 +29,7 @@ const ROBUSTNESS = byLang((lang) => robustnessTable(robustJson, lang));
 // The committed tables as web/build.mjs gives them to lab.js (tables.js).
 globalThis.NORMLAB_TRAIN_SWEEP = SWEEPS;
 globalThis.NORMLAB_LAB_ROBUSTNESS = ROBUSTNESS;
+globalThis.NORMLAB_VARIANT_SWEEP = variantSweepTable(variantJson);
 const { mapPanel } = await import('../../web/src/lab/panels/map.js');
 const { readingPanel } = await import('../../web/src/lab/panels/reading.js');
 
@@ -56,6 +65,31 @@ test("the map's sentences: every parameter at every depth and rate of the lab ha
     formatParams({ run: 'warmup', learnedAt: [6, 12], failedAt: [] }, mapPanel.formats, labText('zh-CN')),
     { run: '后置归一化 + 预热', learnedAt: '6 和 12', failedAt: '没有一组' },
   );
+});
+
+test("the variants' map sentence: each variant's learned seeds at a cell of its grid, none off it", () => {
+  const table = globalThis.NORMLAB_VARIANT_SWEEP;
+  assert.equal(table.lang, 'zh-CN');
+  assert.deepEqual(table.runs, ['pre', 'post', 'qknorm', 'sandwich', 'output', 'deepnorm', 'dyt']);
+  assert.deepEqual(variantReading(table, { layers: 12, lr: 0.003 }), []);
+  assert.deepEqual(variantReading(table, { layers: 24, lr: 0.002 }), []);
+  const [sentence] = variantReading(table, { layers: 24, lr: 0.003 });
+  // Counted here from the committed rows, not through the table.
+  const learned = (run) =>
+    variantJson.rows.filter((r) => r.run === run && r.layers === 24 && r.lr === 0.003 && r.outcome === 'learned')
+      .length;
+  assert.deepEqual(
+    sentence.params.counts,
+    table.runs.map((run) => ({ run, learned: learned(run) })),
+  );
+  assert.equal(sentence.params.counts.find((c) => c.run === 'post').learned, 0);
+  for (const lang of LANGS) {
+    const text = labText(lang);
+    const shown = formatParams(sentence.params, mapPanel.formats, text);
+    assert.deepEqual(unformatted(Object.keys(sentence.params), mapPanel.formats), []);
+    assert.ok(shown.counts.includes(text.t('variantCount', { run: text.t('runPost'), learned: 0 })), shown.counts);
+    assert.equal(shown.lr, '0.003');
+  }
 });
 
 // A finished run as the runner keeps it: 40 steps at loss `final`, the

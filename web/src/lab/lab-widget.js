@@ -144,6 +144,8 @@ export function mountLab(root, { win = window, doc = document, store = null, onT
       } else runner.forgetSaved();
     },
     requestPaint,
+    // A page language's committed training text.
+    languageText: (lang) => LAB_TEXTS[lang],
   };
 
   // What the panels paint from; each takes the ones it reads.

@@ -10,7 +10,10 @@
 //         cells: { 'run|layers|lr': [{ seed, outcome, final, heldout, divergedAt }] } }
 //   robustnessTable(web/data/lab-robustness.json, lang)
 //     = { seeds, claims, counts: { run: { outcome: seeds } }, defaults, made }
-// Both describe runs at the lab's full length only.
+//   variantSweepTable(web/data/variant-sweep.json)
+//     = sweepTable's form for the one text the variants trained on, with
+//       lang (that text's language) and runs (the variants, in order)
+// All describe runs at the lab's full length only.
 //
 // run: the lab's run ids ('pre', 'post', 'warmup'); outcome: conclusions.js's.
 export const cellKey = (run, layers, lr) => `${run}|${layers}|${lr}`;
@@ -40,6 +43,11 @@ export function sweepTable(sweep, lang) {
     made: made(sweep.made),
     cells,
   };
+}
+
+export function variantSweepTable(sweep) {
+  const [lang] = Object.keys(sweep.texts);
+  return { ...sweepTable(sweep, lang), lang, runs: sweep.grid.runs };
 }
 
 export function robustnessTable(robustness, lang) {
@@ -156,6 +164,19 @@ export function sweepReading(table, { layers, lr }) {
     }
   }
   return sentences;
+}
+
+// What the variants' sweep says at the reader's depth and learning rate,
+// where its grid has them: how many seeds of each variant learned there, as
+// one sentence { key, params } (counts: [{ run, learned }] in the table's
+// order), or none.
+export function variantReading(table, { layers, lr }) {
+  if (!table.grid.layers.includes(layers) || !table.grid.lr.includes(lr)) return [];
+  const counts = table.runs.map((run) => ({
+    run,
+    learned: (table.cells[cellKey(run, layers, lr)] ?? []).filter((e) => e.outcome === 'learned').length,
+  }));
+  return [{ key: 'variantCounts', params: { layers, lr, seeds: table.grid.seeds.length, counts } }];
 }
 
 // What the committed tables say of a contrast's runs, as sentences

@@ -3,3 +3,5 @@
 // the learning-rate window draw, and the default contrast over its seeds.
 export const SWEEPS = NORMLAB_TRAIN_SWEEP;
 export const ROBUSTNESS = NORMLAB_LAB_ROBUSTNESS;
+// The variants' sweep (variantSweepTable()), one text's, in every language.
+export const VARIANT_SWEEP = NORMLAB_VARIANT_SWEEP;

@@ -9,8 +9,7 @@
 //   create(lab) -> part   builds its DOM (part.nodes, in page order) and wires
 //            its events to the lab's actions: settings, change(), guess(),
 //            start(), pauseOrResume(), reset(), resumeSaved(), forgetSaved(),
-//            requestPaint(), with doc,
-//            win and root
+//            requestPaint(), languageText(lang), with doc, win and root
 //   paint(part, inputs)   brings its DOM up to date; the lab calls it on
 //            every repaint, so a costly part keeps its own signature of what
 //            it last drew
