@@ -5,9 +5,12 @@
 //                                <pre>), which are for its readers, not browsers
 //   favicon.svg                  copied
 //   main.js                      the page: web/main.js and everything it
-//                                imports (KaTeX, d3 modules), one classic
-//                                script, because Chromium runs no ES module
-//                                from file://
+//                                imports (d3 modules), one classic script,
+//                                because Chromium runs no ES module from
+//                                file://; the page's own formulas typeset
+//   i18n.<lang>.js               each page language's dictionary
+//   katex.js                     KaTeX, loaded by the page for the formulas
+//                                it makes at run time (src/math.js)
 //   style.css                    web/style.css with its imports
 //   lab.js, lab.css              the training lab (web/lab.js, web/lab.css):
 //                                a classic script and its stylesheet that
@@ -26,7 +29,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 import { DICTIONARY_FILES, DOWNLOAD_BUDGET_BYTES, SIMD_DOWNLOAD, downloadBytes } from './download.mjs';
-import { LANGUAGE_CODES } from './src/i18n/index.js';
+import katex from 'katex';
+
+import { LANGUAGE_CODES, DICTIONARIES } from './src/i18n/index.js';
+import { katexOptions, typesetKey } from './src/math.js';
+import { inlineTex } from './src/rich-text.js';
 import { pageClaims, claimProblems, variantClaimProblems, variantClaims } from './src/lab/claims.js';
 import { robustnessTable, sweepTable, variantSweepTable } from './src/lab/sweep.js';
 
@@ -103,14 +110,41 @@ if (problems.length) {
 
 // main.js leaves both dictionaries out (src/i18n/index.js): each is a
 // classic script of its own, i18n.<lang>.js, that the page loads when it
-// shows that language.
-const dictionariesApart = {
-  name: 'dictionaries-apart',
+// shows that language. It leaves KaTeX out too (src/katex-engine.js), for
+// katex.js: the page's own formulas are typeset here instead.
+const leftApart = {
+  name: 'left-apart',
   setup(build) {
     const dictionary = new RegExp(`[\\\\/]src[\\\\/]i18n[\\\\/](${LANGUAGE_CODES.join('|')})\\.js$`);
     build.onLoad({ filter: dictionary }, () => ({ contents: 'export default null;' }));
+    build.onLoad({ filter: /[\\/]src[\\/]katex-engine\.js$/ }, () => ({ contents: 'export default null;' }));
   },
 };
+
+// Every formula of the page's own text, typeset by KaTeX as math.js would:
+// each $tex$ of every dictionary string (inline) and each data-tex of
+// index.html (display).
+function pageFormulas() {
+  const strings = (value) =>
+    typeof value === 'string' ? [value] : Object.values(value ?? {}).flatMap((v) => strings(v));
+  const inline = LANGUAGE_CODES.flatMap((lang) => strings(DICTIONARIES[lang]).flatMap(inlineTex));
+  const html = readFileSync(join(here, 'index.html'), 'utf8');
+  const unescape = (text) =>
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const display = [...html.matchAll(/\sdata-tex="([^"]*)"/g)].map((m) => unescape(m[1]));
+  const made = {};
+  for (const [list, isDisplay] of [
+    [inline, false],
+    [display, true],
+  ]) {
+    for (const tex of list) made[typesetKey(tex, isDisplay)] ??= katex.renderToString(tex, katexOptions(isDisplay));
+  }
+  return made;
+}
 const script = await classicScript(
   'main.js',
   {
@@ -119,12 +153,21 @@ const script = await classicScript(
       axis: packageVersion('d3-axis'),
       selection: packageVersion('d3-selection'),
       shape: packageVersion('d3-shape'),
+      katex: packageVersion('katex'),
     }),
     NORMLAB_PAGE_CLAIMS: JSON.stringify(claims),
+    NORMLAB_MATH: JSON.stringify(pageFormulas()),
   },
   {},
-  { plugins: [dictionariesApart] },
+  { plugins: [leftApart] },
 );
+const katexScript = await esbuild.build({
+  stdin: { contents: `import k from './katex-engine.js';globalThis.normlabKatex=k;`, resolveDir: join(here, 'src') },
+  outfile: join(distDir, 'katex.js'),
+  ...BROWSER_SCRIPT,
+  format: 'iife',
+  metafile: true,
+});
 for (const lang of LANGS) {
   await esbuild.build({
     stdin: {
@@ -239,7 +282,10 @@ function compactHtml(html) {
     .map((part, i) => (i % 2 === 1 ? part : part.replace(/<!--[\s\S]*?-->\n?/g, '').replace(/^[ \t]+/gm, '')))
     .join('');
 }
-await writeFile(join(distDir, 'THIRD_PARTY_NOTICES.txt'), await thirdPartyNotices(script.metafile, lab.metafile));
+await writeFile(
+  join(distDir, 'THIRD_PARTY_NOTICES.txt'),
+  await thirdPartyNotices(script.metafile, katexScript.metafile, lab.metafile),
+);
 
 // Every package under node_modules that ended up in the bundle, with its
 // licence text.
@@ -257,7 +303,7 @@ async function thirdPartyNotices(...metafiles) {
     const text = licenceFile ? await readFile(join(dir, licenceFile), 'utf8') : `License: ${meta.license}`;
     sections.push(`${name} ${meta.version} (${meta.license})\n${'='.repeat(60)}\n${text.trim()}\n`);
   }
-  return `normlab's page (main.js, lab.js) bundles the following packages.\n\n${sections.join('\n')}`;
+  return `normlab's page (main.js, katex.js, lab.js) bundles the following packages.\n\n${sections.join('\n')}`;
 }
 
 const size = (file) => statSync(join(distDir, file)).size;
@@ -268,6 +314,7 @@ for (const file of [
   'style.css',
   'main.js',
   ...DICTIONARY_FILES,
+  'katex.js',
   'lab.js',
   'lab.css',
   'THIRD_PARTY_NOTICES.txt',

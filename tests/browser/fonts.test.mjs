@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 
-import { browserEnv, openPage, shareBrowserAndServer } from './page-support.mjs';
+import { browserEnv, openPage, shareBrowserAndServer, showWorkedExample } from './page-support.mjs';
 
 const shared = shareBrowserAndServer();
 
@@ -58,6 +58,10 @@ for (const lang of ['en', 'zh-CN']) {
         '#calc-vector',
         '.toolbar-brand',
       ]) {
+        // Drawn where it is on screen (the browser skips a section's
+        // rendering off screen; the worked example's formulas wait for it).
+        if (selector.includes('worked-example')) await showWorkedExample(page);
+        else await page.locator(selector).first().scrollIntoViewIfNeeded();
         const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
         assert.ok(nodeIds.length > 0, selector);
         for (const nodeId of nodeIds) {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { fileUrl, mathText, openPage, settle, shareBrowserAndServer } from './page-support.mjs';
+import { fileUrl, mathText, openPage, settle, shareBrowserAndServer, showWorkedExample } from './page-support.mjs';
 
 const SOFTMAX_AT_DEFAULT = ['0.325', '0.218', '0.161', '0.132', '0.098', '0.066'];
 
@@ -66,7 +66,18 @@ for (const [origin, baseUrl] of origins) {
 
     test('worked example A is computed step by step', () =>
       withPage('', async (page) => {
-        const steps = page.locator('[data-widget="worked-example"] .step-math');
+        // Off screen at load: KaTeX not loaded, yet every formula of the
+        // page's own text shows, typeset in the build.
+        const formulas = await page.evaluate(() => ({
+          katex: 'normlabKatex' in window,
+          shown: [...document.querySelectorAll('.math')]
+            .filter((m) => !m.closest('[data-widget="worked-example"]'))
+            .map((m) => Boolean(m.querySelector(':scope > .katex > math'))),
+        }));
+        assert.equal(formulas.katex, false);
+        assert.ok(formulas.shown.length >= 20, `${formulas.shown.length} formulas`);
+        assert.ok(formulas.shown.every(Boolean));
+        const steps = (await showWorkedExample(page)).locator('.step-math');
         assert.equal(await steps.count(), 4);
         assert.match(await mathText(steps.nth(0)), /=\[4,1,9,0\]$/);
         assert.match(await mathText(steps.nth(1)), /=3\.5$/);

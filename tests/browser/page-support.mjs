@@ -287,6 +287,18 @@ export async function cspViolations(page) {
 
 // The visible digits of a typeset formula: the <mn> and <mo> of its MathML,
 // without the TeX source KaTeX keeps in an <annotation>.
+// The worked example brought near the screen, where its formulas (made from
+// the kernel's numbers with KaTeX, which the page loads then: src/math.js)
+// are typeset: resolves once its four steps show their MathML.
+export async function showWorkedExample(page) {
+  const widget = page.locator('[data-widget="worked-example"]');
+  await widget.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-widget="worked-example"] .step-math')].every((s) => s.querySelector('math')),
+  );
+  return widget;
+}
+
 export async function mathText(locator) {
   return locator.evaluate((node) => [...node.querySelectorAll('mn, mo, mi')].map((n) => n.textContent).join(''));
 }

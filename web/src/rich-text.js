@@ -10,6 +10,9 @@
 const TOKEN =
   /\[\[([a-z0-9]+)\|([^\]]+)\]\]|\$([^$]+)\$|\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`|\{([a-zA-Z][a-zA-Z0-9]*)\}/g;
 
+// The inline formulas of a string, in order: what richNodes typesets.
+export const inlineTex = (text) => [...text.matchAll(TOKEN)].map((m) => m[3]).filter(Boolean);
+
 // makers: { term(key, text) -> Node, math(tex) -> Node }
 export function richNodes(text, params, makers) {
   const nodes = [];

@@ -2,7 +2,7 @@
 // attribute, the formulas, and the reading time, in the state's language.
 import { claimParams } from '../claim-params.js';
 import { MAX_PROMPT_TOKENS, MODEL_SHAPE, PLAYGROUND_DIM, PLAYGROUND_SEED, REFERENCE_MODEL } from '../constants.js';
-import { KATEX_VERSION, typeset } from '../math.js';
+import { typeset } from '../math.js';
 import { drawLayerDiagrams } from '../page/layer-diagrams.js';
 import { estimateReadingMinutes, proseKeys } from '../reading-time.js';
 
@@ -16,7 +16,7 @@ const CLAIM_KEYS = new Set(['placement.depth', 'takeaways.two']);
 // Parameters of strings that appear in the static page text.
 const STATIC_PARAMS = {
   'intro.reference': REFERENCE_MODEL,
-  'references.katex': { version: KATEX_VERSION },
+  'references.katex': { version: LIBRARY_VERSIONS.katex },
   'references.d3': LIBRARY_VERSIONS,
   'playground.intro': { d: PLAYGROUND_DIM, seed: PLAYGROUND_SEED },
   'demo.settingsIntro': { ...MODEL_SHAPE, maxTokens: MAX_PROMPT_TOKENS },
