@@ -38,14 +38,17 @@ for (const lang of ['en', 'zh-CN']) {
         assert.ok(visible.length > least, `only ${visible.length} characters of text`);
         const lines = visible.split('\n').filter((line) => JARGON.some((re) => re.test(line)));
         assert.deepEqual(lines, []);
-        const note = page.locator(`${LAB} details.lab-made`);
-        assert.equal(await note.count(), 1);
-        assert.equal(await note.evaluate((d) => d.open), false);
-        assert.match(await note.locator('summary').textContent(), lang === 'en' ? /^For teachers: / : /^给教师：/);
-        // Inside it, for whoever opens it: how the sweep was made.
-        const inside = await note.evaluate((d) => d.textContent);
-        assert.match(inside, /build\.sh sweep/);
-        assert.ok(!visible.includes(inside.slice(inside.indexOf('build.sh'), inside.indexOf('build.sh') + 20)));
+        // One for each of the map's sweeps, the chapter's and the variants'.
+        const notes = page.locator(`${LAB} details.lab-made`);
+        assert.equal(await notes.count(), 2);
+        for (const note of await notes.all()) {
+          assert.equal(await note.evaluate((d) => d.open), false);
+          assert.match(await note.locator('summary').textContent(), lang === 'en' ? /^For teachers: / : /^给教师：/);
+          // Inside it, for whoever opens it: how the sweep was made.
+          const inside = await note.evaluate((d) => d.textContent);
+          assert.match(inside, /build\.sh sweep/);
+          assert.ok(!visible.includes(inside.slice(inside.indexOf('build.sh'), inside.indexOf('build.sh') + 20)));
+        }
         assert.deepEqual(problems, []);
       } finally {
         await close();

@@ -38,8 +38,9 @@ export const JARGON = [
 const BUILD_PARAMS = /\{(commit|compiler|cxx|node|cpu|flags)\}/;
 const isJargon = (v) => BUILD_PARAMS.test(v) || JARGON.some((re) => re.test(v.replace(/\{\w+\}/g, '')));
 
-// The lab's note for teachers: rendered inside <details> only.
-const TEACHER_ONLY = new Set(['lab:madeText']);
+// The lab's notes for teachers (the map's two sweeps): rendered inside
+// <details> only.
+const TEACHER_ONLY = new Set(['lab:madeText', 'lab:variantMadeText']);
 
 const OVERCLAIMS = {
   en: /no quality|quality[- ]neutral|costs nothing|for free|by exactly 1\b|multiplie[sd] (the gradient )?by 1\b|exactly one\b/i,
@@ -96,6 +97,8 @@ for (const lang of ['en', 'zh-CN']) {
       const made = LAB_DICTIONARIES[lang];
       assert.match(made.madeText, /build\.sh sweep/);
       assert.match(made.madeText, /\{commit\}/);
+      assert.match(made.variantMadeText, /build\.sh sweep/);
+      assert.match(made.variantMadeText, /\{commit\}/);
       assert.match(made.madeSummary, lang === 'en' ? /^For teachers: / : /^给教师：/);
     });
   });

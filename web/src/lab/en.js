@@ -145,12 +145,14 @@ export default {
     'Trained here ({run}, {layers} layers, learning rate {lr}; wasm {backend}, {steps} steps, seed 1): final training loss {final}, held-out {heldout}, {outcome}. The sweep holds no run of this length to compare with.',
   mapVariantsTitle: 'Current models’ choices: the variants’ sweep',
   mapVariantsIntro:
-    'The same model with each choice from “After pre-norm”, trained ahead of time the same way on a smaller grid: {layers} layers, learning rates {lrs}, {seeds} seeds a cell, {steps} steps, all on {text} (on both pages, so both show the same runs; learned means at least 0.3 under that text’s unigram entropy, {entropy}). Cells and marks read as above; a pressed cell trains its seed-1 run here on that text. Made by node tests/bench/variant-sweep.mjs at commit {commit}, {date}.',
+    'The same model with each choice from “After pre-norm”, trained ahead of time the same way on a smaller grid: {layers} layers, learning rates {lrs}, {seeds} seeds a cell, {steps} steps, all on {text} (on both pages, so both show the same runs; learned means at least 0.3 under that text’s unigram entropy, {entropy}). Cells and marks read as above; a pressed cell trains its seed-1 run here on that text.',
   proseZh: 'this chapter’s Chinese prose',
   proseEn: 'this chapter’s English prose',
   variantCount: '{run}: {learned}',
   variantCountsJoin: '; ',
   variantCounts: 'At {layers} layers and learning rate {lr}, seeds that learned (of {seeds}): {counts}.',
+  variantMadeText:
+    'Trained by node tests/bench/variant-sweep.mjs (./build.sh sweep) in normlab’s WebAssembly SIMD build under Node {node}, commit {commit}, {date}, in {minutes} minutes on {threads} threads. The project’s tests train five of these runs again and compare them bit for bit.',
   madeSummary: 'For teachers: how the sweep was made',
   madeText:
     'Trained by node tests/bench/train-sweep.mjs (./build.sh sweep) in normlab’s WebAssembly SIMD build under Node {node}, commit {commit}, {date}; {seeds} seeds per cell. WebAssembly’s SIMD arithmetic has no fused or relaxed operations, so a run gives the same bits in every browser; the project’s tests train some of these runs again in Chromium and compare.',

@@ -12,7 +12,8 @@
 //     = { seeds, claims, counts: { run: { outcome: seeds } }, defaults, made }
 //   variantSweepTable(web/data/variant-sweep.json)
 //     = sweepTable's form for the one text the variants trained on, with
-//       lang (that text's language) and runs (the variants, in order)
+//       lang (that text's language), runs (the variants, in order) and
+//       made's seconds and threads too
 // All describe runs at the lab's full length only.
 //
 // run: the lab's run ids ('pre', 'post', 'warmup'); outcome: conclusions.js's.
@@ -47,7 +48,9 @@ export function sweepTable(sweep, lang) {
 
 export function variantSweepTable(sweep) {
   const [lang] = Object.keys(sweep.texts);
-  return { ...sweepTable(sweep, lang), lang, runs: sweep.grid.runs };
+  const { seconds, threads } = sweep.made;
+  const table = sweepTable(sweep, lang);
+  return { ...table, made: { ...table.made, seconds, threads }, lang, runs: sweep.grid.runs };
 }
 
 export function robustnessTable(robustness, lang) {

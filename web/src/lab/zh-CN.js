@@ -140,12 +140,14 @@ export default {
     '在这里训练（{run}，{layers} 层，学习率 {lr}；wasm {backend}，{steps} 步，种子 1）：最终训练损失 {final}，留出损失 {heldout}，{outcome}。扫描里没有同样步数的运行可以对照。',
   mapVariantsTitle: '如今模型的选择：各变体的扫描',
   mapVariantsIntro:
-    '同一个模型换上“前置归一化之后”一节里的每种选择，用同样的办法事先训练，网格小一些：{layers} 层，学习率 {lrs}，每格 {seeds} 个种子，各 {steps} 步，全都用{text}训练（两种语言的页面相同，显示的是同一批运行；比这份文本的一元熵 {entropy} 低至少 0.3 才算学起来了）。格子和标记的读法同上；点一格，就用这份文本在这里训练它的种子 1。由 node tests/bench/variant-sweep.mjs 在提交 {commit}（{date}）生成。',
+    '同一个模型换上“前置归一化之后”一节里的每种选择，用同样的办法事先训练，网格小一些：{layers} 层，学习率 {lrs}，每格 {seeds} 个种子，各 {steps} 步，全都用{text}训练（两种语言的页面相同，显示的是同一批运行；比这份文本的一元熵 {entropy} 低至少 0.3 才算学起来了）。格子和标记的读法同上；点一格，就用这份文本在这里训练它的种子 1。',
   proseZh: '本章的中文文字',
   proseEn: '本章的英文文字',
   variantCount: '{run}：{learned} 个',
   variantCountsJoin: '；',
   variantCounts: '在 {layers} 层、学习率 {lr} 下学起来的种子数（共 {seeds} 个）：{counts}。',
+  variantMadeText:
+    '由 node tests/bench/variant-sweep.mjs（./build.sh sweep）在 Node {node} 下用 normlab 的 WebAssembly SIMD 版本训练，提交 {commit}，{date}，{threads} 个线程共用 {minutes} 分钟。项目的测试会重跑其中五次并逐位比对。',
   madeSummary: '给教师：这份扫描是怎样跑出来的',
   madeText:
     '由 node tests/bench/train-sweep.mjs（./build.sh sweep）在 Node {node} 下用 normlab 的 WebAssembly SIMD 版本训练，提交 {commit}，{date}；每格 {seeds} 个种子。WebAssembly 的 SIMD 运算没有融合乘加之类的可变操作，所以同一次运行在任何浏览器里都得到相同的二进制位；项目的测试会在 Chromium 里重跑其中几次并逐位比对。',

@@ -120,8 +120,15 @@ function paintMapText(part, text, settings) {
       steps: integer(variants.steps),
       text: t(PROSE[variants.lang]),
       entropy: decimals(variants.entropy, 2),
-      commit: variants.made.commit,
-      date: variants.made.date,
+    }),
+  );
+  setText(part.variantsMadeSummary, t('madeSummary'));
+  setText(
+    part.variantsMadeText,
+    t('variantMadeText', {
+      ...variants.made,
+      minutes: integer(Math.round(variants.made.seconds / 60)),
+      threads: integer(variants.made.threads),
     }),
   );
   for (const tables of [part.tables, part.variantTables]) {
@@ -230,7 +237,11 @@ export const mapPanel = {
     const variantTables = el('div', { className: 'lab-map-tables lab-variant-tables' });
     const variantsReading = el('div', { className: 'lab-variant-reading' });
     const variantMap = el('div', { className: 'lab-variant-map' });
-    variantMap.append(variantsTitle, variantsIntro, variantTables, results.variants, variantsReading);
+    const variantsMade = el('details', { className: 'lab-made' });
+    const variantsMadeSummary = el('summary');
+    const variantsMadeText = el('p');
+    variantsMade.append(variantsMadeSummary, variantsMadeText);
+    variantMap.append(variantsTitle, variantsIntro, variantTables, results.variants, variantsReading, variantsMade);
     box.append(title, intro, legend, tables, results.lab, reading, made, variantMap);
     // The page's language as last painted.
     const shown = { lang: null };
@@ -263,6 +274,8 @@ export const mapPanel = {
       variantsIntro,
       variantTables,
       variantsReading,
+      variantsMadeSummary,
+      variantsMadeText,
       cells,
       shown,
     };
