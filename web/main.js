@@ -11,15 +11,24 @@ import { connectLms } from './src/lms.js';
 
 const loadNormlab = globalThis.normlab?.loadNormlab;
 const widget = frameWidget(location.search);
-if (widget?.name) {
-  startFrame({ name: widget.name, loadNormlab });
-  // Its one panel is built at once (the whole page builds over several
-  // tasks and sets this when done).
-  document.documentElement.dataset.built = '';
-} else {
-  startPage({
-    loadNormlab,
-    lms: connectLms(window),
-    extraNotices: widget?.rejected ? [{ key: 'notice.paramRejected', params: widget.rejected }] : [],
-  });
+// The page starts in a microtask, once the bundle's top level has returned:
+// a script the start inserts (the dictionary, the kernels' glue) then has
+// no stack frame of the whole bundle above it, whose source positions
+// Chromium would otherwise collect again (the initiator it records for the
+// request), reparsing all of main.js.
+queueMicrotask(start);
+
+function start() {
+  if (widget?.name) {
+    startFrame({ name: widget.name, loadNormlab });
+    // Its one panel is built at once (the whole page builds over several
+    // tasks and sets this when done).
+    document.documentElement.dataset.built = '';
+  } else {
+    startPage({
+      loadNormlab,
+      lms: connectLms(window),
+      extraNotices: widget?.rejected ? [{ key: 'notice.paramRejected', params: widget.rejected }] : [],
+    });
+  }
 }

@@ -106,8 +106,14 @@ export function formatVariants(v, lang) {
   };
 }
 
-// The page's own: web/build.mjs bundles every language's claims.
+// The page's own: web/build.mjs bundles every language's claims. Formatted
+// once per language (the same on every call; a paint asks for them once per
+// sentence that quotes them).
+const formatted = new Map();
 export const claimParams = (lang) => {
-  const c = NORMLAB_PAGE_CLAIMS[lang];
-  return { ...formatClaims(c, lang), variants: formatVariants(c.variants, lang) };
+  if (!formatted.has(lang)) {
+    const c = NORMLAB_PAGE_CLAIMS[lang];
+    formatted.set(lang, Object.freeze({ ...formatClaims(c, lang), variants: formatVariants(c.variants, lang) }));
+  }
+  return formatted.get(lang);
 };
