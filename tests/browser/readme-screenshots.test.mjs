@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { LAB, bringLabIn, fileUrl, launchBrowser, openPage, settle, gradientsDone } from './page-support.mjs';
+import { LAB, bringLabIn, fileUrl, launchBrowser, measured, openPage, settle, gradientsDone } from './page-support.mjs';
 
 const dir = new URL('../../web/screenshots/', import.meta.url);
 const WRITE = process.env.NORMLAB_WRITE_SCREENSHOTS === '1';
@@ -93,6 +93,8 @@ test("web/screenshots/lab.png is the training lab's learning-rate window as a re
   const { page, problems, close } = await openPage(browser, `${fileUrl}?lang=en&layer=22`, { viewport: VIEWPORT });
   try {
     await bringLabIn(page);
+    // Every section above at its own size first, or the window moves after.
+    await measured(page);
     await page.locator(`${LAB} .lab-window`).evaluate((box) => box.scrollIntoView({ block: 'start' }));
     await settle(page);
     await page.waitForTimeout(300);
