@@ -94,29 +94,40 @@ function labelBox(place, width) {
 const grown = (b, by) => ({ left: b.left - by, right: b.right + by, top: b.top - by, bottom: b.bottom + by });
 
 // How much of the polyline (pixel points) lies inside the box: the length
-// of each segment clipped to it (Liang-Barsky), summed.
+// of each segment clipped to it (Liang-Barsky), summed. A segment wholly to
+// one side of the box adds nothing and is passed over: the lab's loss chart
+// weighs a dozen places for each rule's label against 3 runs × 400 steps on
+// every repaint while it trains.
 function lengthInside(points, box) {
   let total = 0;
   for (let i = 1; i < points.length; i++) {
     const [x0, y0] = points[i - 1];
-    const dx = points[i][0] - x0;
-    const dy = points[i][1] - y0;
-    let t0 = 0;
-    let t1 = 1;
-    for (const [p, q] of [
-      [-dx, x0 - box.left],
-      [dx, box.right - x0],
-      [-dy, y0 - box.top],
-      [dy, box.bottom - y0],
-    ]) {
-      if (p === 0) {
-        if (q < 0) t1 = -1;
-      } else if (p < 0) t0 = Math.max(t0, q / p);
-      else t1 = Math.min(t1, q / p);
-    }
-    if (t1 > t0) total += (t1 - t0) * Math.hypot(dx, dy);
+    const [x1, y1] = points[i];
+    if (
+      (x0 < box.left && x1 < box.left) ||
+      (x0 > box.right && x1 > box.right) ||
+      (y0 < box.top && y1 < box.top) ||
+      (y0 > box.bottom && y1 > box.bottom)
+    )
+      continue;
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    const clip = { t0: 0, t1: 1 };
+    edge(clip, -dx, x0 - box.left);
+    edge(clip, dx, box.right - x0);
+    edge(clip, -dy, y0 - box.top);
+    edge(clip, dy, box.bottom - y0);
+    if (clip.t1 > clip.t0) total += (clip.t1 - clip.t0) * Math.hypot(dx, dy);
   }
   return total;
+}
+
+// One of Liang-Barsky's four edges: narrows the segment's [t0, t1] inside it.
+function edge(clip, p, q) {
+  if (p === 0) {
+    if (q < 0) clip.t1 = -1;
+  } else if (p < 0) clip.t0 = Math.max(clip.t0, q / p);
+  else clip.t1 = Math.min(clip.t1, q / p);
 }
 
 const overlapArea = (a, b) =>

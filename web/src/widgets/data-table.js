@@ -24,7 +24,8 @@ export function createDataTable(container) {
 
   return {
     // columns: header strings; rows: arrays of cell strings (first cell is
-    // the row header).
+    // the row header), or null to leave the rows as they are (a closed
+    // table whose rows are written when it opens).
     // Only what changed is written: a table's numbers often stay when its
     // chart's marker moves, and rebuilt rows would be styled and laid out
     // again.
@@ -35,7 +36,7 @@ export function createDataTable(container) {
       setAttr(scroller, 'aria-label', captionText);
       setAttr(scroller, 'role', 'region');
       fill(head, [columns], 'th', 'col');
-      fill(body, rows, 'td', null);
+      if (rows) fill(body, rows, 'td', null);
     },
   };
 }
