@@ -213,11 +213,38 @@ async function measureLoad(browser, url, rate, extra, options) {
 
 const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '-').padStart(11);
 
+// Before the page's scripts: keeps each kernels' module the page creates
+// (the classic backend scripts register their factory in
+// globalThis.normlabBackends, as soak.mjs reads them), for its wasm memory.
+function keepKernelModules() {
+  const modules = (window.__kernelModules = []);
+  const registry = (globalThis.normlabBackends ??= {});
+  const slots = {};
+  for (const name of ['simd128', 'scalar']) {
+    Object.defineProperty(registry, name, {
+      configurable: true,
+      enumerable: true,
+      get: () => slots[name],
+      set: (namespace) => {
+        const create = namespace.default;
+        slots[name] = {
+          default: async (...args) => {
+            const module = await create(...args);
+            modules.push(module);
+            return module;
+          },
+        };
+      },
+    });
+  }
+}
+
 // The default contrast at full length in a fresh page at 1×, in the lab's
 // engine ('workers': as many at once as the lab takes, one per core but
 // one; a number: that many at once) or the fallback ('slices'): { wallMs,
 // engine, atOnce, long: the main thread's tasks over 50 ms from start to
-// end (ms each), workers: [{ backend, maxBytes }], errors }.
+// end (ms each), pageBytes: the page's kernels' wasm memory at the end,
+// workers: [{ backend, maxBytes }], errors }.
 async function timeContrast(browser, url, engine) {
   const context = await browser.newContext({ ...DEVICE, locale: 'en-US', colorScheme: 'light' });
   const page = await context.newPage();
@@ -226,6 +253,7 @@ async function timeContrast(browser, url, engine) {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.addInitScript(trackTrainerModules);
+  await page.addInitScript(keepKernelModules);
   await page.addInitScript((engine) => {
     if (engine === 'slices') window.NORMLAB_LAB_WORKERS = false;
     else if (typeof engine === 'number') window.NORMLAB_LAB_WORKERS = engine;
@@ -254,6 +282,10 @@ async function timeContrast(browser, url, engine) {
       long: await page.evaluate(
         ([a, b]) => window.longTasks.filter(([s]) => s >= a && s <= b).map(([, d]) => d),
         [t0, t1],
+      ),
+      // The page's own kernels' instance (the demo's model, the views' buffers).
+      pageBytes: await page.evaluate(() =>
+        Math.max(0, ...window.__kernelModules.map((m) => m.HEAP8.buffer.byteLength)),
       ),
       workers: (await page.evaluate(() => window.__trainerModules.read())).map(({ backend, maxBytes }) => ({
         backend,
@@ -401,7 +433,7 @@ try {
       const instances = r.workers.filter((w) => w.maxBytes > 0);
       const memory = instances.length
         ? `; ${instances.length} trainer instances at most ${instances.map((w) => mib(w.maxBytes)).join(', ')} ` +
-          `(${mib(instances.reduce((sum, w) => sum + w.maxBytes, 0))} together)`
+          `(${mib(instances.reduce((sum, w) => sum + w.maxBytes, 0))} together), the page's kernels ${mib(r.pageBytes)}`
         : '';
       console.log(
         `  ${(r.engine === 'workers' ? `Web Workers, ${r.atOnce} at once (${r.cores} cores)` : 'main thread, idle slices').padEnd(34)} ` +
