@@ -45,7 +45,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { LAB_DEFAULTS, LAB_RUNS, LAB_STEPS, runOptions } from '../../web/src/lab/runs.js';
 import { LAB, bringLabIn, launchBrowser } from '../browser/page-support.mjs';
-import { trackTrainerModules } from '../browser/trainer-tracker.mjs';
+import { keepKernelModules, trackTrainerModules } from '../browser/trainer-tracker.mjs';
 import { SLIDERS, quantile, readySlider, timedInput } from './page-bench-args.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -213,32 +213,6 @@ async function measureLoad(browser, url, rate, extra, options) {
 
 const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : '-').padStart(11);
 
-// Before the page's scripts: keeps each kernels' module the page creates
-// (the classic backend scripts register their factory in
-// globalThis.normlabBackends, as soak.mjs reads them), for its wasm memory.
-function keepKernelModules() {
-  const modules = (window.__kernelModules = []);
-  const registry = (globalThis.normlabBackends ??= {});
-  const slots = {};
-  for (const name of ['simd128', 'scalar']) {
-    Object.defineProperty(registry, name, {
-      configurable: true,
-      enumerable: true,
-      get: () => slots[name],
-      set: (namespace) => {
-        const create = namespace.default;
-        slots[name] = {
-          default: async (...args) => {
-            const module = await create(...args);
-            modules.push(module);
-            return module;
-          },
-        };
-      },
-    });
-  }
-}
-
 // The default contrast at full length in a fresh page at 1×, in the lab's
 // engine ('workers': as many at once as the lab takes, one per core but
 // one; a number: that many at once) or the fallback ('slices'): { wallMs,
@@ -285,7 +259,7 @@ async function timeContrast(browser, url, engine) {
       ),
       // The page's own kernels' instance (the demo's model, the views' buffers).
       pageBytes: await page.evaluate(() =>
-        Math.max(0, ...window.__kernelModules.map((m) => m.HEAP8.buffer.byteLength)),
+        Math.max(0, ...window.__kernelModules.map(({ module }) => module.HEAP8.buffer.byteLength)),
       ),
       workers: (await page.evaluate(() => window.__trainerModules.read())).map(({ backend, maxBytes }) => ({
         backend,

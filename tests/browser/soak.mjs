@@ -12,10 +12,10 @@
 //     [--embed-prompts N] [--seed N] [--backend auto|simd128|scalar]
 //     [--samples N] [--json FILE]
 //
-// How the wasm memory is read: an init script stands in for the
-// globalThis.normlabBackends registry the classic backend scripts
-// (normlab_simd.js, normlab_scalar.js) register their module factory in, and
-// keeps each Emscripten module the page creates. Its HEAP8.buffer is the
+// How the wasm memory is read: an init script (trainer-tracker.mjs
+// keepKernelModules) stands in for the globalThis.normlabBackends registry
+// the classic backend scripts (normlab_simd.js, normlab_scalar.js) register
+// their module factory in, and keeps each Emscripten module the page creates. Its HEAP8.buffer is the
 // wasm memory; its memoryInfo() is the JS API's counter (heap bytes, malloc'd
 // bytes, live Workspaces and buffers). The page itself is not changed for the
 // soak.
@@ -34,7 +34,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { LAB, bringLabIn, launchBrowser, sendCspHeader, startServer, watchProblems } from './page-support.mjs';
-import { liveTrainerModules, trackTrainerModules } from './trainer-tracker.mjs';
+import { keepKernelModules, liveTrainerModules, trackTrainerModules } from './trainer-tracker.mjs';
 import { QUIZ_IDS } from '../../web/src/quiz-answers.js';
 
 // What fails a run.
@@ -591,28 +591,8 @@ export function warmupScript({ host = null, page = true }) {
 // Installed in every frame before the page's own scripts (addInitScript runs
 // under any CSP). Defines window.__soak.
 function soakRuntime() {
-  const modules = [];
-  const slots = {};
-  // Shared with trackTrainerModules (trainer-tracker.mjs), which stands in
-  // for the trainer's entries of the same registry.
-  const registry = (globalThis.normlabBackends ??= {});
-  for (const name of ['simd128', 'scalar']) {
-    Object.defineProperty(registry, name, {
-      configurable: true,
-      enumerable: true,
-      get: () => slots[name],
-      set: (namespace) => {
-        const create = namespace.default;
-        slots[name] = {
-          default: async (...args) => {
-            const module = await create(...args);
-            modules.push({ name, module });
-            return module;
-          },
-        };
-      },
-    });
-  }
+  // The kernels' modules (keepKernelModules, installed first).
+  const modules = window.__kernelModules;
 
   // The training lab's phases as it paints them (its root's data-phase):
   // contrasts started (from idle or done, a map cell's run included),
@@ -777,6 +757,7 @@ export async function openSoakPage(browser, url, { csp = true, viewport = { widt
   const page = await context.newPage();
   const problems = await watchProblems(page);
   page.on('crash', () => problems.push('page crashed'));
+  await page.addInitScript(keepKernelModules);
   await page.addInitScript(soakRuntime);
   await page.addInitScript(trackTrainerModules);
   await page.addInitScript(`window.NORMLAB_LAB_STEPS = ${SOAK_LAB_STEPS};`);

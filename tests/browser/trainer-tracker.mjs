@@ -12,13 +12,40 @@
 // wasm memory (HEAP8.buffer.byteLength), read when it is made and every
 // POLL_MS while it is alive. The lab's Web Workers are recorded too, each as
 // the instance it holds: alive until the page terminates it, its memory as
-// the worker reports it (backend 'worker simd128' or 'worker scalar'). The kernels' entries (simd128, scalar) are left
-// to whoever else installs them (soak.mjs's soakRuntime): the registry
-// object is shared.
+// the worker reports it (backend 'worker simd128' or 'worker scalar'). The kernels' entries (simd128, scalar) are
+// keepKernelModules's, below: the registry object is shared.
 //
 // A WeakRef's target stays alive until the JS job that created or read it
 // ends, so liveTrainerModules() forces the garbage collection over CDP
 // first and reads the WeakRefs in an evaluate of its own.
+
+// keepKernelModules is an init script too: it stands in for the kernels'
+// entries (simd128, scalar) and keeps every module the page makes, strongly
+// (the page keeps its one instance for its life), as window.__kernelModules
+// = [{ name, module }]: its wasm memory is module.HEAP8.buffer, its JS API
+// counters module.memoryInfo(). The soak and the phone benchmark read them.
+export function keepKernelModules() {
+  const modules = (window.__kernelModules = []);
+  const registry = (globalThis.normlabBackends ??= {});
+  const slots = {};
+  for (const name of ['simd128', 'scalar']) {
+    Object.defineProperty(registry, name, {
+      configurable: true,
+      enumerable: true,
+      get: () => slots[name],
+      set: (namespace) => {
+        const create = namespace.default;
+        slots[name] = {
+          default: async (...args) => {
+            const module = await create(...args);
+            modules.push({ name, module });
+            return module;
+          },
+        };
+      },
+    });
+  }
+}
 
 // window.__trainerModules in the page:
 //   pending        factory calls not yet resolved (an instance on its way)
