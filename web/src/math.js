@@ -11,6 +11,7 @@
 // the first time such a formula is shown (268 KB the page's first download
 // and its start no longer carry).
 import bundled from './katex-engine.js';
+import { loadScript, whenNear } from './page/on-demand.js';
 
 // 'i:tex' (inline) or 'd:tex' (display) -> KaTeX's HTML for it.
 const TYPESET = typeof NORMLAB_MATH === 'undefined' ? {} : NORMLAB_MATH;
@@ -21,19 +22,11 @@ export const katexOptions = (display) => ({ output: 'mathml', displayMode: displ
 let engine = bundled;
 let loading = null;
 
-// KaTeX, loaded once as dist/katex.js beside the page (a classic script,
-// allowed from 'self' under the page's CSP and from file://).
+// KaTeX, loaded once as dist/katex.js beside the page.
 function loadKatex(doc) {
-  loading ??= new Promise((resolve, reject) => {
-    const script = doc.createElement('script');
-    script.src = 'katex.js';
-    script.onload = () => {
-      engine = globalThis.normlabKatex ?? null;
-      if (engine) resolve(engine);
-      else reject(new Error('katex.js did not define KaTeX'));
-    };
-    script.onerror = () => reject(new Error('KaTeX (katex.js) did not load'));
-    doc.head.append(script);
+  loading ??= loadScript(doc, 'katex.js').then(() => {
+    engine = globalThis.normlabKatex ?? null;
+    if (!engine) throw new Error('katex.js did not define KaTeX');
   });
   return loading;
 }
@@ -62,10 +55,16 @@ export function typeset(el, tex, { display = false } = {}) {
     // KaTeX is loaded once el's section nears the screen, and the formula
     // shown then, unless el has moved on to another; should KaTeX fail to
     // load, as its source.
-    whenNear(el, () =>
-      loadKatex(el.ownerDocument).then(
-        () => el.dataset.typeset === tex && render(el, tex, display),
-        () => el.dataset.typeset === tex && (el.textContent = tex),
+    // el is placed in the page later in this task (mathNode's callers
+    // append it); the browser skips the rendering, and with it the
+    // intersections, of what is inside a section off screen: its section
+    // is watched.
+    queueMicrotask(() =>
+      whenNear(el.ownerDocument.defaultView ?? globalThis, el.closest('section') ?? el, NEAR_MARGIN, () =>
+        loadKatex(el.ownerDocument).then(
+          () => el.dataset.typeset === tex && render(el, tex, display),
+          () => el.dataset.typeset === tex && (el.textContent = tex),
+        ),
       ),
     );
   }
@@ -75,37 +74,6 @@ export function typeset(el, tex, { display = false } = {}) {
 // How far outside the viewport a formula counts as near (half a screen, as
 // the page's views: panels/schedule.js).
 const NEAR_MARGIN = '50% 0px';
-let observer = null;
-const waiting = new Map();
-
-// Runs fn once el's section (the browser skips the rendering, and with it
-// the intersections, of what is inside a section off screen) is near the
-// screen; el may be placed in the page later in the same task (mathNode's
-// callers append it). At once without IntersectionObserver.
-function whenNear(el, fn) {
-  const win = el.ownerDocument.defaultView;
-  if (!win || !('IntersectionObserver' in win)) return void fn();
-  observer ??= new win.IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        const run = waiting.get(entry.target) ?? [];
-        waiting.delete(entry.target);
-        for (const f of run) f();
-      }
-    },
-    { rootMargin: NEAR_MARGIN },
-  );
-  queueMicrotask(() => {
-    const target = el.closest('section') ?? el;
-    if (!waiting.has(target)) {
-      waiting.set(target, []);
-      observer.observe(target);
-    }
-    waiting.get(target).push(fn);
-  });
-}
 
 // A formula that may wrap: each piece is typeset as its own inline formula,
 // with a breakable space between them. A browser lays out one MathML formula

@@ -3,6 +3,7 @@
 // 'self' under the page's CSP, and from file://) that leaves the dictionary
 // in globalThis.normlabDictionaries. Resolves at once where it is here
 // already; a second call while it loads gets the same promise.
+import { loadScript } from '../page/on-demand.js';
 import { addDictionary, hasDictionary } from './index.js';
 
 const loading = new Map();
@@ -10,18 +11,16 @@ const loading = new Map();
 export function loadDictionary(lang, doc = document) {
   if (hasDictionary(lang)) return Promise.resolve();
   if (!loading.has(lang)) {
-    const promise = new Promise((resolve, reject) => {
-      const script = doc.createElement('script');
-      script.src = `i18n.${lang}.js`;
-      script.onload = () => {
+    const promise = loadScript(doc, `i18n.${lang}.js`).then(
+      () => {
         const dictionary = globalThis.normlabDictionaries?.[lang];
-        if (!dictionary) return reject(new Error(`i18n.${lang}.js did not define the ${lang} dictionary`));
+        if (!dictionary) throw new Error(`i18n.${lang}.js did not define the ${lang} dictionary`);
         addDictionary(lang, dictionary);
-        resolve();
-      };
-      script.onerror = () => reject(new Error(`the ${lang} dictionary (i18n.${lang}.js) did not load`));
-      doc.head.append(script);
-    });
+      },
+      () => {
+        throw new Error(`the ${lang} dictionary (i18n.${lang}.js) did not load`);
+      },
+    );
     // A failed load may be tried again (the next language switch).
     promise.catch(() => loading.delete(lang));
     loading.set(lang, promise);

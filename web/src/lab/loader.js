@@ -5,6 +5,8 @@
 // LOAD_MARGIN of the viewport; the lab then mounts itself in `root` and takes
 // the page's language and module from update(), and tells onTrained(runs)
 // of the runs it finished (lab-widget.js).
+import { loadScript, whenNear } from '../page/on-demand.js';
+
 const LOAD_MARGIN = '600px 0px';
 
 export function createLabLoader({ win, doc, root, store, onTrained = null }) {
@@ -14,26 +16,16 @@ export function createLabLoader({ win, doc, root, store, onTrained = null }) {
     const css = doc.createElement('link');
     css.rel = 'stylesheet';
     css.href = 'lab.css';
-    const script = doc.createElement('script');
-    script.src = 'lab.js';
-    script.onload = () => {
-      lab = win.normlabLab.mount(root, { win, doc, store, onTrained });
-      if (latest) lab.update(latest);
-    };
-    script.onerror = () => console.error('normlab: the training lab (lab.js) did not load');
-    doc.head.append(css, script);
-  };
-  if ('IntersectionObserver' in win) {
-    const observer = new win.IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        observer.disconnect();
-        load();
+    doc.head.append(css);
+    loadScript(doc, 'lab.js').then(
+      () => {
+        lab = win.normlabLab.mount(root, { win, doc, store, onTrained });
+        if (latest) lab.update(latest);
       },
-      { rootMargin: LOAD_MARGIN },
+      () => console.error('normlab: the training lab (lab.js) did not load'),
     );
-    observer.observe(root);
-  } else load();
+  };
+  whenNear(win, root, LOAD_MARGIN, load);
   return {
     // view: { lang, nl }
     update(view) {

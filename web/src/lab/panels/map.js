@@ -15,15 +15,16 @@ import { CONTRAST_PRESETS, LAB_DEFAULTS, LAB_RUNS } from '../runs.js';
 import { depthList, fourDecimals, hundredths, runName, sentenceParagraphs, whole } from '../sentences.js';
 import { cellKey, cellSummary, sweepReading, variantReading } from '../sweep.js';
 import { SWEEPS, VARIANT_SWEEP } from '../tables.js';
-// The map's two tables of runs: the chapter's sweep (one per language, its
-// cells data-cell) and the variants' (one text's, data-variant-cell), with
-// the variants this page's trainer takes.
 // The name of each language's committed text.
 const PROSE = { 'zh-CN': 'proseZh', en: 'proseEn' };
+// The map's two sweeps: the chapter's (one per language, both on one grid;
+// its cells data-cell) and the variants' (one text's, data-variant-cell),
+// with the variants this page's trainer takes.
 const SOURCES = {
-  lab: { sweep: (lang) => SWEEPS[lang], runs: LAB_RUNS, attribute: 'cell' },
+  lab: { sweep: (lang) => SWEEPS[lang], grid: SWEEPS.en.grid, runs: LAB_RUNS, attribute: 'cell' },
   variants: {
     sweep: () => VARIANT_SWEEP,
+    grid: VARIANT_SWEEP.grid,
     runs: VARIANT_SWEEP.runs.filter((id) => CONTRAST_PRESETS.current.includes(id)),
     attribute: 'variantCell',
   },
@@ -56,7 +57,7 @@ const FORMATS = {
 // The table of one run kind of a source's sweep, a button per cell; cells
 // collects each button with its place and the spans of its contents.
 function mapTable(source, id, cells, onCell) {
-  const grid = SOURCES[source].sweep('en').grid;
+  const { grid } = SOURCES[source];
   // On a narrow screen a table scrolls in its own region, which the
   // keyboard reaches as the data tables' do.
   const scroller = el('div', { className: 'table-scroll lab-map-scroll', tabIndex: 0, role: 'region' });
