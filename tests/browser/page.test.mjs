@@ -96,19 +96,36 @@ describe('the page in Chromium', () => {
   test("one language's text comes with the page, the other on a switch", async () => {
     const requested = [];
     const page = await shared.browser.newPage();
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('request', (r) => requested.push(new URL(r.url()).pathname.split('/').pop()));
+    // The reader switches while the kernels load, and the kernels' first
+    // paint (over several tasks) runs before the English dictionary is
+    // here: that paint is in the language shown, and English follows.
+    let switched;
+    const onSwitch = new Promise((resolve) => (switched = resolve));
+    const later = (ms) => onSwitch.then(() => new Promise((resolve) => setTimeout(resolve, ms)));
+    await page.route('**/normlab_simd.js', (route) => onSwitch.then(() => route.continue()));
+    await page.route('**/i18n.en.js', (route) => later(1500).then(() => route.continue()));
     try {
-      await page.goto(`${shared.server.url}index.html?lang=zh-CN`);
+      // (The load event waits for the kernels' script.)
+      await page.goto(`${shared.server.url}index.html?lang=zh-CN`, { waitUntil: 'domcontentloaded' });
       await page.waitForFunction(() => document.documentElement.dataset.built !== undefined);
       const dictionaries = () => requested.filter((f) => f.startsWith('i18n.'));
       assert.deepEqual(dictionaries(), ['i18n.zh-CN.js']);
       assert.equal(await page.textContent('#quiz-title'), '自测');
+      assert.equal(await page.textContent('#backend'), '加载中…');
       await page.selectOption('#lang-select', 'en');
+      switched();
+      await page.waitForFunction(() => /simd128/.test(document.getElementById('backend').textContent));
       await page.waitForFunction(() => document.getElementById('quiz-title').textContent === 'Check yourself');
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.textContent('h1'), 'RMSNorm: the brake on the residual stream');
       await page.selectOption('#lang-select', 'zh-CN');
       await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      assert.equal(await page.textContent('#quiz-title'), '自测');
       assert.deepEqual(dictionaries(), ['i18n.zh-CN.js', 'i18n.en.js']);
+      assert.deepEqual(errors, []);
     } finally {
       await page.close();
     }

@@ -169,3 +169,38 @@ test('paintSliced paints what changed, in list order, over tasks of a few ms', a
   await done;
   assert.deepEqual(log, ['a', 'b', 'c']);
 });
+
+test('a language switch while a sliced paint runs: what it painted in the old language is painted again', async () => {
+  const log = [];
+  const tasks = [];
+  let clock = 0;
+  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
+  const env = { win, guard: (name, fn) => fn() };
+  const title = (name) => ({
+    name,
+    create: () => ({}),
+    inputs: ({ state }) => [state.lang],
+    paint: ({ ctx }) => {
+      log.push(`${name} ${ctx.lang}`);
+      clock += 20;
+    },
+  });
+  const list = createPanelList([title('a'), title('b')], env);
+  // The page's state is one object; each frame's ctx is made for the
+  // language of its time (app.js makeFrame).
+  const state = { lang: 'zh-CN' };
+  const done = list.paintSliced({ state, ctx: { lang: 'zh-CN' } });
+  assert.deepEqual(log.splice(0), ['a zh-CN']);
+  // The reader picks English, whose dictionary is still on its way (app.js
+  // paint() waits for it): the sliced paint goes on in Chinese.
+  state.lang = 'en';
+  while (tasks.length) {
+    tasks.shift()();
+    await new Promise((r) => setImmediate(r));
+  }
+  await done;
+  assert.deepEqual(log.splice(0), ['b zh-CN']);
+  // The dictionary is here: both are painted in English.
+  list.paint({ state, ctx: { lang: 'en' } });
+  assert.deepEqual(log, ['a en', 'b en']);
+});

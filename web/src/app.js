@@ -153,16 +153,22 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   const reporter = linkLms({ session, learner, state, win, notify });
   const url = createUrlWriter({ win, state, onWrite: () => reporter?.viewChanged() });
 
+  // A frame made while the reader's new language is still loading (the
+  // kernels' first paint, which runs over several tasks) paints in the
+  // language shown; paint() repaints it once the dictionary is here.
+  let shownLang = state.lang;
+  const frameLang = () => (hasDictionary(state.lang) ? state.lang : shownLang);
   function makeFrame() {
     const root = doc.documentElement;
-    if (root.lang !== state.lang) root.lang = state.lang;
+    const lang = frameLang();
+    if (root.lang !== lang) root.lang = lang;
     if (root.dataset.theme !== state.theme) root.dataset.theme = state.theme;
     return {
       nl: runtime.nl,
       backend: runtime.backend,
       badge: runtime.badge,
       state,
-      ctx: textContext(state.lang),
+      ctx: textContext(lang),
       predictions: readPredictions(learner),
       questions,
       view: null,
@@ -171,7 +177,6 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   // A frame: every panel built so far (scope null), or the one panel named.
   // A language whose dictionary is not here yet (index.js) is painted once it
   // is; should it fail to load, the page stays in the language it shows.
-  let shownLang = state.lang;
   function paint(scope) {
     if (!hasDictionary(state.lang)) {
       loadDictionary(state.lang, doc).then(
@@ -221,7 +226,7 @@ export function startPage({ loadNormlab, doc = document, win = window, extraNoti
   loadKernels(loadNormlab, state.backend).then(
     async (nl) => {
       await built;
-      await panels.get('demo').prepare(nl, textContext(state.lang));
+      await panels.get('demo').prepare(nl, textContext(frameLang()));
       runtime.nl = nl;
       runtime.backend = nl.backend;
       // Every view changes: painted a few of them per task, and then the

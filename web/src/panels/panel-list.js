@@ -49,9 +49,16 @@ export function createPanelList(descriptors, env, { deferred = false } = {}) {
   // The inputs each panel last painted, as JSON: most inputs touch one
   // view, and rewriting the others' text would cost a page-wide style and
   // layout pass on every slider move.
+  // The language painted in is part of it: a frame's ctx is made for the
+  // language of its time, while its state is the page's own, so a paint
+  // still running (build(), paintSliced()) when the reader switches language
+  // paints the old language's text under the new language's inputs; the
+  // repaint that follows must not take that for done.
   const painted = new Map();
   const signature = (descriptor, frame) =>
-    descriptor.inputs ? JSON.stringify(descriptor.inputs(frame, made.get(descriptor.name))) : null;
+    descriptor.inputs
+      ? JSON.stringify([frame.ctx?.lang ?? null, descriptor.inputs(frame, made.get(descriptor.name))])
+      : null;
 
   // The next task: scheduler.postTask where there is one (no 4 ms clamp on
   // a chain of timeouts), else a timeout.
