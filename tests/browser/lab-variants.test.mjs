@@ -29,6 +29,7 @@ import {
   labTableRows,
   fileUrl,
   openPage,
+  pressMapCell,
   screenshotDir,
   seriousViolations,
   settle,
@@ -231,13 +232,10 @@ for (const lang of ['en', 'zh-CN']) {
 
         // A variant's cell trains its seed-1 run on the variants' text, in
         // either language, with the reader's settings untouched.
-        const key = cellKey('qknorm', 6, 3e-3);
-        await page.locator(`${lab} [data-variant-cell="${key}"]`).click();
-        await page.waitForFunction(
-          (sel) => document.querySelector(`${sel} .lab-variant-result`).textContent !== '',
-          lab,
-          { timeout: RUN_TIMEOUT_MS },
-        );
+        const cellResult = await pressMapCell(page, cellKey('qknorm', 6, 3e-3), {
+          variant: true,
+          timeout: RUN_TIMEOUT_MS,
+        });
         await waitPhase(page, 'done');
         await settle(page);
         assert.equal(await page.locator(`${lab} .lab-map-result`).isHidden(), true);
@@ -256,7 +254,7 @@ for (const lang of ['en', 'zh-CN']) {
           return Array.from(r.loss);
         }, options);
         assert.deepEqual(await labSeriesValues(page, 'loss', 'qknorm'), loss);
-        const result = await page.locator(`${lab} .lab-variant-result`).textContent();
+        const result = await cellResult.textContent();
         assert.ok(result.includes(t('runQkNorm')) && result.includes(String(STEPS)), result);
 
         // For a person to look at (build/screenshots/): the two probe charts

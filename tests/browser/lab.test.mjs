@@ -48,6 +48,7 @@ import {
   labSeriesValues,
   labTableRows,
   openPage,
+  pressMapCell,
   seriousViolations,
   settle,
   shareBrowserAndServer,
@@ -415,10 +416,7 @@ for (const lang of ['en', 'zh-CN']) {
         // A map cell trains its seed-1 run without touching the reader's
         // settings; at test speed it has no committed run to match.
         await page.selectOption(`${lab} #lab-depth`, '12');
-        await page.locator(`${lab} [data-cell="${cellKey('post', 6, 3e-3)}"]`).click();
-        await page.waitForFunction((sel) => document.querySelector(`${sel} .lab-map-result`).textContent !== '', lab, {
-          timeout: RUN_TIMEOUT_MS,
-        });
+        await pressMapCell(page, cellKey('post', 6, 3e-3), { timeout: RUN_TIMEOUT_MS });
         await waitPhase(page, 'done');
         await settle(page);
         assert.equal(await page.locator(`${lab} #lab-depth`).inputValue(), '12', 'the reader keeps their depth');
@@ -461,28 +459,21 @@ for (const lang of ['en', 'zh-CN']) {
           ['sameBits', 'sameBits', 'sameBits'],
         );
         // A pressed cell at full length: its committed run, to the last bit.
-        await page.locator(`${lab} [data-cell="${cellKey('post', 6, 3e-3)}"]`).click();
-        await page.waitForFunction((sel) => document.querySelector(`${sel} .lab-map-result`).textContent !== '', lab, {
-          timeout: RUN_TIMEOUT_MS,
-        });
+        const cellResult = await pressMapCell(page, cellKey('post', 6, 3e-3), { timeout: RUN_TIMEOUT_MS });
         await settle(page);
-        assert.equal(await page.locator(`${lab} .lab-map-result`).getAttribute('data-same'), 'true');
+        assert.equal(await cellResult.getAttribute('data-same'), 'true');
         const committed = sweep.cells[cellKey('post', 6, 3e-3)][0];
-        assert.ok((await page.locator(`${lab} .lab-map-result`).textContent()).includes(decimals(committed.final, 4)));
+        assert.ok((await cellResult.textContent()).includes(decimals(committed.final, 4)));
         // A variant's cell at full length, on the variants' text whatever
         // the page's language: its committed run, to the last bit.
-        const variantKey = cellKey('qknorm', 6, 3e-3);
-        await page.locator(`${lab} [data-variant-cell="${variantKey}"]`).click();
-        await page.waitForFunction(
-          (sel) => document.querySelector(`${sel} .lab-variant-result`).textContent !== '',
-          lab,
-          { timeout: RUN_TIMEOUT_MS },
-        );
+        const variantResult = await pressMapCell(page, cellKey('qknorm', 6, 3e-3), {
+          variant: true,
+          timeout: RUN_TIMEOUT_MS,
+        });
         await settle(page);
         const variantRow = VARIANT_JSON.rows.find(
           (r) => r.run === 'qknorm' && r.layers === 6 && r.lr === 3e-3 && r.seed === 1,
         );
-        const variantResult = page.locator(`${lab} .lab-variant-result`);
         assert.equal(await variantResult.getAttribute('data-same'), 'true', await variantResult.textContent());
         assert.ok((await variantResult.textContent()).includes(decimals(variantRow.final, 4)));
         // At the end of a full run, where a stalled curve hugs the entropy

@@ -195,6 +195,18 @@ export async function labTableRows(page, chart) {
   return details.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
 }
 
+// Presses a cell of the lab's map (the chapter's sweep's, or with
+// variant the variants' sweep's) and waits for the sentence that reports
+// its run; returns that sentence's locator.
+export async function pressMapCell(page, key, { variant = false, timeout }) {
+  const result = variant ? '.lab-variant-result' : '.lab-map-result';
+  await page.locator(`${LAB} [data-${variant ? 'variant-cell' : 'cell'}="${key}"]`).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', `${LAB} ${result}`, {
+    timeout,
+  });
+  return page.locator(`${LAB} ${result}`);
+}
+
 // A float32's bits, to compare a printed value with the trainer's own.
 export const float32Bits = (v) => new Uint32Array(Float32Array.of(v).buffer)[0];
 

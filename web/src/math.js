@@ -19,6 +19,10 @@ export const typesetKey = (tex, display) => `${display ? 'd' : 'i'}:${tex}`;
 // KaTeX's options, the build's and the page's alike.
 export const katexOptions = (display) => ({ output: 'mathml', displayMode: display, throwOnError: true });
 
+// How far outside the viewport a formula counts as near (half a screen, as
+// the page's views: panels/schedule.js).
+const NEAR_MARGIN = '50% 0px';
+
 let engine = bundled;
 let loading = null;
 
@@ -70,10 +74,6 @@ export function typeset(el, tex, { display = false } = {}) {
   }
   return el;
 }
-
-// How far outside the viewport a formula counts as near (half a screen, as
-// the page's views: panels/schedule.js).
-const NEAR_MARGIN = '50% 0px';
 
 // A formula that may wrap: each piece is typeset as its own inline formula,
 // with a breakable space between them. A browser lays out one MathML formula

@@ -42,8 +42,9 @@ export function paintStepTable(figure, { text, state }, runs, spec) {
   figure.tableSignature = open ? null : signature;
   const { t } = text;
   const { captionText, cell, length } = spec();
-  const rows = [];
+  let rows = null;
   if (open) {
+    rows = [];
     const rowsCount = Math.max(0, ...runs.map(length));
     for (let i = 0; i < rowsCount; i++)
       rows.push([String(i + 1), ...runs.map((run) => (i < length(run) ? cell(run, i) : ''))]);
@@ -52,6 +53,6 @@ export function paintStepTable(figure, { text, state }, runs, spec) {
     summaryText: t('tableShow'),
     captionText,
     columns: [t('colStep'), ...runs.map((run) => t(RUN_LABEL[run.id]))],
-    rows: open ? rows : null,
+    rows,
   });
 }
