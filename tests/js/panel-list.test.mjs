@@ -76,18 +76,35 @@ test('a scoped paint paints the panels named', () => {
   assert.deepEqual(log, ['first en 1', 'second 1', 'failed broken: no']);
 });
 
+// A window for a deferred or sliced paint: its clock moves only when a
+// panel works (work(ms)), and its tasks (setTimeout) wait in a queue the
+// test runs, one by one or all (runAll()).
+function fakeTasks() {
+  const tasks = [];
+  let clock = 0;
+  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
+  return {
+    tasks,
+    env: { win, guard: (name, fn) => fn() },
+    work: (ms) => (clock += ms),
+    async runAll() {
+      while (tasks.length) {
+        tasks.shift()();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+  };
+}
+
 test("a deferred list builds nothing in the caller's task, then the first screen first, a few ms per task, in list order", async () => {
   const log = [];
-  const tasks = [];
+  const { tasks, env, work } = fakeTasks();
   // Each unit of work takes 20 ms on this clock, more than a task's share:
   // every task runs one.
-  let clock = 0;
   const step = (entry) => {
     log.push(entry);
-    clock += 20;
+    work(20);
   };
-  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
-  const env = { win, guard: (name, fn) => fn() };
   const descriptors = [
     {
       name: 'text',
@@ -121,7 +138,7 @@ test("a deferred list builds nothing in the caller's task, then the first screen
   // (the text's first paint is not done until its last step).
   list.paint({ state: { lang: 'en' } });
   assert.deepEqual(log.splice(0), ['top']);
-  clock += 20;
+  work(20);
   while (tasks.length) await runTask();
   await built;
   assert.ok(done);
@@ -144,17 +161,14 @@ test("a deferred list builds nothing in the caller's task, then the first screen
 
 test('paintSliced paints what changed, in list order, over tasks of a few ms', async () => {
   const log = [];
-  const tasks = [];
-  let clock = 0;
-  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
-  const env = { win, guard: (name, fn) => fn() };
+  const { env, work, runAll } = fakeTasks();
   const slow = (name) => ({
     name,
     create: () => ({}),
     inputs: ({ state }) => [state.lang],
     paint: () => {
       log.push(name);
-      clock += 20;
+      work(20);
     },
   });
   const list = createPanelList([slow('a'), slow('b'), slow('c')], env);
@@ -162,27 +176,21 @@ test('paintSliced paints what changed, in list order, over tasks of a few ms', a
   log.length = 0;
   const done = list.paintSliced({ state: { lang: 'zh-CN' } });
   assert.deepEqual(log, ['a'], 'a slice ends once it took its time');
-  while (tasks.length) {
-    tasks.shift()();
-    await new Promise((r) => setImmediate(r));
-  }
+  await runAll();
   await done;
   assert.deepEqual(log, ['a', 'b', 'c']);
 });
 
 test('a language switch while a sliced paint runs: what it painted in the old language is painted again', async () => {
   const log = [];
-  const tasks = [];
-  let clock = 0;
-  const win = { performance: { now: () => clock }, setTimeout: (fn) => tasks.push(fn) };
-  const env = { win, guard: (name, fn) => fn() };
+  const { env, work, runAll } = fakeTasks();
   const title = (name) => ({
     name,
     create: () => ({}),
     inputs: ({ state }) => [state.lang],
     paint: ({ ctx }) => {
       log.push(`${name} ${ctx.lang}`);
-      clock += 20;
+      work(20);
     },
   });
   const list = createPanelList([title('a'), title('b')], env);
@@ -194,10 +202,7 @@ test('a language switch while a sliced paint runs: what it painted in the old la
   // The reader picks English, whose dictionary is still on its way (app.js
   // paint() waits for it): the sliced paint goes on in Chinese.
   state.lang = 'en';
-  while (tasks.length) {
-    tasks.shift()();
-    await new Promise((r) => setImmediate(r));
-  }
+  await runAll();
   await done;
   assert.deepEqual(log.splice(0), ['b zh-CN']);
   // The dictionary is here: both are painted in English.
